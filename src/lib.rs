@@ -1,0 +1,11 @@
+//! understudy: strict JSON Schema, local validation and Standard Schema rules for LLM agents.
+//!
+//! The engine is plain Rust and knows nothing of JavaScript; `wasm` (built for wasm32 only)
+//! is the one module that names `JsValue`.
+
+pub mod error;
+pub mod json;
+pub mod schema;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;

@@ -1,0 +1,7 @@
+//! The schema half of the engine: strict normalization, local validation and the rules of the
+//! Standard Schema bridge.
+
+pub mod pointer;
+pub mod standard;
+pub mod strict;
+pub mod validate;

@@ -1,0 +1,143 @@
+//! Local `$ref` resolution (contract §1.1) and JSON Pointers for error reports.
+
+use crate::json::{pointer_push, Doc, Id, Node};
+
+/// Resolves a local reference (`#`, `#/a/b`, URI-encoded) against `root` of `doc`, looking
+/// tokens up as own properties. `None` means unresolved (external, malformed or missing).
+pub fn resolve_ref(doc: &Doc, root: Id, reference: &str) -> Option<Id> {
+    let rest = reference.strip_prefix('#')?;
+    if rest.is_empty() {
+        return Some(root);
+    }
+    let pointer = percent_decode(rest)?;
+    let pointer = pointer.strip_prefix('/')?;
+    let mut current = root;
+    for raw in pointer.split('/') {
+        // `~` must be followed by 0 or 1.
+        let bytes = raw.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'~' && !matches!(bytes.get(i + 1), Some(b'0' | b'1')) {
+                return None;
+            }
+        }
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        current = match doc.node(current) {
+            Node::Obj(map) => *map.get(&token)?,
+            Node::Arr(items) => *items.get(array_index(&token)?)?,
+            _ => return None,
+        };
+    }
+    Some(current)
+}
+
+/// An array index token as JavaScript own-property lookup accepts it (canonical digits).
+fn array_index(token: &str) -> Option<usize> {
+    if token.is_empty() || (token.len() > 1 && token.starts_with('0')) || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// `decodeURIComponent`: `None` where JavaScript throws (a bad `%` escape or invalid UTF-8).
+pub fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return Some(text.to_string());
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Parent links of a document, to name any node by its JSON Pointer. Built only when an
+/// error needs a pointer.
+pub struct Locator {
+    parent: Vec<Option<(Id, String)>>,
+}
+
+impl Locator {
+    pub fn new(doc: &Doc, root: Id) -> Self {
+        let mut parent = vec![None; doc.nodes.len()];
+        let mut seen = vec![false; doc.nodes.len()];
+        let mut stack = vec![root];
+        seen[root] = true;
+        while let Some(id) = stack.pop() {
+            let children: Vec<(String, Id)> = match doc.node(id) {
+                Node::Obj(map) => map.iter().map(|(k, &v)| (k.clone(), v)).collect(),
+                Node::Arr(items) => items.iter().enumerate().map(|(i, &v)| (i.to_string(), v)).collect(),
+                _ => continue,
+            };
+            for (token, child) in children {
+                if !seen[child] {
+                    seen[child] = true;
+                    parent[child] = Some((id, token));
+                    stack.push(child);
+                }
+            }
+        }
+        Locator { parent }
+    }
+
+    /// The JSON Pointer of `id` (`""` for the root or a node outside the tree).
+    pub fn pointer(&self, id: Id) -> String {
+        let mut tokens = Vec::new();
+        let mut current = id;
+        while let Some(Some((parent, token))) = self.parent.get(current) {
+            tokens.push(token.as_str());
+            current = *parent;
+        }
+        tokens.iter().rev().fold(String::new(), |acc, t| pointer_push(&acc, t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    fn doc() -> Doc {
+        parse(r#"{"$defs":{"a/b":{"type":"string"},"m~n":true,"group":{"x":1}},"items":[{"k":2}]}"#).unwrap()
+    }
+
+    #[test]
+    fn resolves_root_and_escaped_tokens() {
+        let d = doc();
+        assert_eq!(resolve_ref(&d, 0, "#"), Some(0));
+        let ab = resolve_ref(&d, 0, "#/$defs/a~1b").unwrap();
+        assert_eq!(d.get_defined(ab, "type").and_then(|t| d.as_str(t)), Some("string"));
+        assert!(resolve_ref(&d, 0, "#/$defs/m~0n").is_some());
+        assert!(resolve_ref(&d, 0, "#/items/0/k").is_some());
+    }
+
+    #[test]
+    fn decodes_before_splitting() {
+        let d = doc();
+        assert_eq!(resolve_ref(&d, 0, "#%2F$defs%2Fgroup"), resolve_ref(&d, 0, "#/$defs/group"));
+    }
+
+    #[test]
+    fn rejects_what_javascript_rejects() {
+        let d = doc();
+        for bad in ["http://x/y#/a", "#$defs", "#/$defs/m~2n", "#/$defs/m~", "#/nope", "#/items/01", "#/items/1", "#/$defs/%zz", "#/%C0"] {
+            assert_eq!(resolve_ref(&d, 0, bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn locator_names_nodes() {
+        let d = doc();
+        let ab = resolve_ref(&d, 0, "#/$defs/a~1b").unwrap();
+        assert_eq!(Locator::new(&d, 0).pointer(ab), "/$defs/a~1b");
+        assert_eq!(Locator::new(&d, 0).pointer(0), "");
+    }
+}

@@ -1,0 +1,196 @@
+//! Rules of the Standard Schema bridge (contract §2). The host reads the schema object
+//! (property lookups, calls); these functions decide what the facts mean.
+
+use crate::error::StandardSchemaError;
+
+/// What the host found on a value's `~standard` property.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    /// `'~standard' in value` for a non-null object or function.
+    pub marker: bool,
+    pub version_is_1: bool,
+    pub validate_is_function: bool,
+    pub json_input_is_function: bool,
+    pub json_output_is_function: bool,
+    /// A getter threw while the host looked.
+    pub threw: bool,
+}
+
+impl Capabilities {
+    /// `isStandardSchemaWithJSON`: marker, version 1, `validate`, and both converters.
+    pub fn with_json(&self) -> bool {
+        !self.threw
+            && self.marker
+            && self.version_is_1
+            && self.validate_is_function
+            && self.json_input_is_function
+            && self.json_output_is_function
+    }
+
+    /// The error for a value that is to be used as a Standard Schema with JSON and is not.
+    pub fn require_with_json(&self) -> Result<(), StandardSchemaError> {
+        if self.with_json() {
+            Ok(())
+        } else {
+            Err(StandardSchemaError::Unsupported)
+        }
+    }
+}
+
+/// Which JSON Schema of a Standard Schema is wanted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Io {
+    Input,
+    Output,
+}
+
+impl Io {
+    pub fn parse(text: &str) -> Option<Io> {
+        match text {
+            "input" => Some(Io::Input),
+            "output" => Some(Io::Output),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Io::Input => "input",
+            Io::Output => "output",
+        }
+    }
+}
+
+/// The target passed to `~standard.jsonSchema[io]`.
+pub const JSON_SCHEMA_TARGET: &str = "draft-2020-12";
+
+/// The error for a converter that threw; `detail` is the thrown `Error`'s message, if it was one.
+pub fn conversion_error(detail: Option<String>) -> StandardSchemaError {
+    StandardSchemaError::Conversion { detail }
+}
+
+/// `assertStandardSchemaObjectRoot`: the root `type` must be exactly the string `"object"`.
+pub fn assert_object_root(root_type_is_object: bool, surface: &str) -> Result<(), StandardSchemaError> {
+    if root_type_is_object {
+        Ok(())
+    } else {
+        Err(StandardSchemaError::NonObjectRoot { surface: surface.to_string() })
+    }
+}
+
+/// One issue as the host read it: `String(segment)` for each path segment (a segment object
+/// contributes its `key`), `String(message)`, and whether the message was `null`/`undefined`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IssueText {
+    pub path: Option<Vec<String>>,
+    pub message: String,
+    pub message_nullish: bool,
+}
+
+/// The shape of what `~standard.validate` returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValidateResult {
+    /// An object or function with a callable `then`.
+    Thenable,
+    /// A truthy `issues`.
+    Issues(Vec<IssueText>),
+    /// Anything else: the result's `value` is the validated output.
+    Value,
+}
+
+/// What `validateStandardSchema` does with a result.
+pub fn judge(result: &ValidateResult) -> Result<(), StandardSchemaError> {
+    match result {
+        ValidateResult::Thenable => Err(StandardSchemaError::AsyncValidation),
+        ValidateResult::Issues(issues) => Err(StandardSchemaError::Validation { message: issues_message(issues) }),
+        ValidateResult::Value => Ok(()),
+    }
+}
+
+/// `path: message` for each issue (the path joined with `.`), joined with `, `. An issue
+/// without a path is its message alone; a nullish message alone joins as empty text.
+pub fn issues_message(issues: &[IssueText]) -> String {
+    issues
+        .iter()
+        .map(|issue| {
+            let path = issue.path.as_ref().map(|p| p.join(".")).unwrap_or_default();
+            if !path.is_empty() {
+                format!("{path}: {}", issue.message)
+            } else if issue.message_nullish {
+                String::new()
+            } else {
+                issue.message.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn issue(path: Option<&[&str]>, message: &str) -> IssueText {
+        IssueText { path: path.map(|p| p.iter().map(|s| s.to_string()).collect()), message: message.into(), message_nullish: false }
+    }
+
+    #[test]
+    fn full_support_needs_every_capability() {
+        let all = Capabilities {
+            marker: true,
+            version_is_1: true,
+            validate_is_function: true,
+            json_input_is_function: true,
+            json_output_is_function: true,
+            threw: false,
+        };
+        assert!(all.with_json());
+        for broken in [
+            Capabilities { marker: false, ..all },
+            Capabilities { version_is_1: false, ..all },
+            Capabilities { validate_is_function: false, ..all },
+            Capabilities { json_input_is_function: false, ..all },
+            Capabilities { json_output_is_function: false, ..all },
+            Capabilities { threw: true, ..all },
+        ] {
+            assert!(!broken.with_json());
+            assert_eq!(
+                broken.require_with_json().unwrap_err().to_string(),
+                "Standard Schema values must provide both `~standard.validate` and `~standard.jsonSchema` conversion. Upgrade the schema library or use its Standard JSON Schema adapter."
+            );
+        }
+    }
+
+    #[test]
+    fn issue_messages_join_paths_and_issues() {
+        let issues = vec![issue(Some(&["user", "0", "name"]), "Required"), issue(None, "Bad"), issue(Some(&[]), "Empty path")];
+        assert_eq!(issues_message(&issues), "user.0.name: Required, Bad, Empty path");
+        let nullish = IssueText { path: None, message: "undefined".into(), message_nullish: true };
+        assert_eq!(issues_message(&[nullish.clone(), issue(None, "x")]), ", x");
+        let with_path = IssueText { path: Some(vec!["a".into()]), ..nullish };
+        assert_eq!(issues_message(&[with_path]), "a: undefined");
+    }
+
+    #[test]
+    fn results_are_judged_as_the_reference_does() {
+        assert_eq!(
+            judge(&ValidateResult::Thenable).unwrap_err().to_string(),
+            "Standard Schema validation returned a Promise. Async Standard Schema validation is not supported."
+        );
+        assert_eq!(judge(&ValidateResult::Issues(vec![issue(Some(&["a"]), "m")])).unwrap_err().to_string(), "a: m");
+        assert!(judge(&ValidateResult::Value).is_ok());
+    }
+
+    #[test]
+    fn conversion_and_root_messages() {
+        assert_eq!(conversion_error(None).to_string(), "Unable to convert the provided Standard Schema to JSON Schema.");
+        assert_eq!(conversion_error(Some("boom".into())).to_string(), "Unable to convert the provided Standard Schema to JSON Schema. boom");
+        assert_eq!(
+            assert_object_root(false, "Tool parameter").unwrap_err().to_string(),
+            "Tool parameter Standard Schema must produce a JSON Schema with `type: \"object\"` at the root. Wrap the schema in an object schema."
+        );
+        assert!(assert_object_root(true, "Agent output").is_ok());
+        assert_eq!(Io::parse("input"), Some(Io::Input));
+        assert_eq!(Io::parse("both"), None);
+    }
+}

@@ -1,0 +1,232 @@
+//! Local validation against a JSON Schema (drafts 2020-12 and 7, chosen by `$schema`; 2020-12
+//! when absent), compiled once by the `jsonschema` crate. Failures are data, not exceptions.
+
+use serde::Serialize;
+
+use crate::error::InvalidSchemaError;
+use crate::json::{self, Doc, Id, Node};
+
+/// Deepest value `validate` accepts (the same bound `serde_json` puts on `validateJson` text).
+pub const MAX_VALUE_DEPTH: usize = 128;
+
+/// One reason a value failed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Issue {
+    pub message: String,
+    /// JSON Pointer to the failing part of the value.
+    pub instance_path: String,
+    /// JSON Pointer to the keyword that failed, in the schema.
+    pub schema_path: String,
+    /// The failing keyword (`type`, `required`, …); `json` for text that is not JSON.
+    pub keyword: String,
+    /// Where malformed JSON text broke (only for `keyword: "json"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<Position>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Position {
+    /// Byte offset into the text.
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The outcome of one validation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub valid: bool,
+    pub issues: Vec<Issue>,
+}
+
+impl Report {
+    fn from_issues(issues: Vec<Issue>) -> Self {
+        Report { valid: issues.is_empty(), issues }
+    }
+}
+
+/// A compiled validator.
+pub struct Compiled {
+    validator: jsonschema::Validator,
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Compiled")
+    }
+}
+
+/// Compiles `schema`. A schema that is not a valid JSON Schema is an error naming the pointer
+/// of the offending node.
+pub fn compile(schema: &serde_json::Value) -> Result<Compiled, InvalidSchemaError> {
+    if !matches!(schema, serde_json::Value::Object(_) | serde_json::Value::Bool(_)) {
+        return Err(InvalidSchemaError {
+            pointer: String::new(),
+            message: format!("A JSON Schema must be an object or a boolean, not {}.", kind_of(schema)),
+        });
+    }
+    jsonschema::options().build(schema).map(|validator| Compiled { validator }).map_err(|e| {
+        let pointer = e.instance_path().to_string();
+        InvalidSchemaError { message: format!("Invalid JSON Schema at `{pointer}`: {e}"), pointer }
+    })
+}
+
+/// Compiles the JSON text of a schema.
+pub fn compile_json(text: &str) -> Result<Compiled, InvalidSchemaError> {
+    let schema: serde_json::Value = serde_json::from_str(text).map_err(|e| InvalidSchemaError {
+        pointer: String::new(),
+        message: format!("The schema is not valid JSON: {e}"),
+    })?;
+    compile(&schema)
+}
+
+fn kind_of(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+impl Compiled {
+    pub fn validate(&self, value: &serde_json::Value) -> Report {
+        if self.validator.is_valid(value) {
+            return Report::from_issues(Vec::new());
+        }
+        let issues = self
+            .validator
+            .iter_errors(value)
+            .map(|e| Issue {
+                message: e.to_string(),
+                instance_path: e.instance_path().to_string(),
+                schema_path: e.schema_path().to_string(),
+                keyword: e.kind().keyword().to_string(),
+                position: None,
+            })
+            .collect();
+        Report::from_issues(issues)
+    }
+
+    /// Validates JSON text; text that is not JSON is one `json` issue with its position.
+    pub fn validate_json(&self, text: &str) -> Report {
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(value) => self.validate(&value),
+            Err(e) => Report::from_issues(vec![json_issue(text, e)]),
+        }
+    }
+
+    /// Validates a value from the host's tagged encoding: `undefined` members are absent (as in
+    /// JSON) and values JSON cannot carry are issues, never silently dropped.
+    pub fn validate_doc(&self, doc: &Doc, root: Id) -> Report {
+        if depth_of(doc, root) > MAX_VALUE_DEPTH {
+            return Report::from_issues(vec![Issue {
+                message: format!("The value is nested deeper than {MAX_VALUE_DEPTH} levels."),
+                instance_path: String::new(),
+                schema_path: String::new(),
+                keyword: "depth".into(),
+                position: None,
+            }]);
+        }
+        let mut opaque = Vec::new();
+        let value = to_serde(doc, root, &mut String::new(), &mut opaque);
+        let mut report = self.validate(&value);
+        for (pointer, kind) in opaque {
+            report.issues.insert(
+                0,
+                Issue {
+                    message: format!("{kind} is not a JSON value"),
+                    instance_path: pointer,
+                    schema_path: String::new(),
+                    keyword: "json".into(),
+                    position: None,
+                },
+            );
+        }
+        report.valid = report.issues.is_empty();
+        report
+    }
+}
+
+fn json_issue(text: &str, e: serde_json::Error) -> Issue {
+    let (line, column) = (e.line(), e.column());
+    let offset = line_column_to_offset(text, line, column);
+    Issue {
+        message: format!("Invalid JSON: {e}"),
+        instance_path: String::new(),
+        schema_path: String::new(),
+        keyword: "json".into(),
+        position: Some(Position { offset, line, column }),
+    }
+}
+
+fn line_column_to_offset(text: &str, line: usize, column: usize) -> usize {
+    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    (line_start + column.saturating_sub(1)).min(text.len())
+}
+
+/// Converts an arena subtree to `serde_json::Value`, collecting opaque values. Recursion depth
+/// equals value depth; `validate_doc` checks
+/// `MAX_VALUE_DEPTH` first.
+fn to_serde(doc: &Doc, id: Id, pointer: &mut String, opaque: &mut Vec<(String, String)>) -> serde_json::Value {
+    use serde_json::Value as V;
+    match doc.node(id) {
+        Node::Null | Node::Undefined => V::Null,
+        Node::Bool(b) => V::Bool(*b),
+        Node::Num(n) => serde_json::from_str(n).unwrap_or(V::Null),
+        Node::Str(s) => V::String(s.clone()),
+        Node::Opaque(kind) => {
+            opaque.push((pointer.clone(), kind.clone()));
+            V::Null
+        }
+        Node::Arr(items) => V::Array(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    let len = pointer.len();
+                    pointer.push_str(&format!("/{i}"));
+                    let v = to_serde(doc, c, pointer, opaque);
+                    pointer.truncate(len);
+                    v
+                })
+                .collect(),
+        ),
+        Node::Obj(map) => V::Object(
+            map.iter()
+                .filter(|(_, &c)| !matches!(doc.node(c), Node::Undefined))
+                .map(|(k, &c)| {
+                    let len = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&json::escape_token(k));
+                    let v = to_serde(doc, c, pointer, opaque);
+                    pointer.truncate(len);
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// Depth of the deepest container of a subtree (iterative).
+pub fn depth_of(doc: &Doc, root: Id) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(root, 1usize)];
+    while let Some((id, d)) = stack.pop() {
+        match doc.node(id) {
+            Node::Arr(items) => {
+                max = max.max(d);
+                stack.extend(items.iter().map(|&c| (c, d + 1)));
+            }
+            Node::Obj(map) => {
+                max = max.max(d);
+                stack.extend(map.values().map(|&c| (c, d + 1)));
+            }
+            _ => {}
+        }
+    }
+    max
+}
