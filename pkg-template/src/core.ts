@@ -1,0 +1,350 @@
+/**
+ * The public API over the engine. Every function here adapts: it encodes values for the
+ * engine, calls it, decodes the answer and throws the engine's error as its class. Rules and
+ * messages live in the Rust engine.
+ */
+import { fromEngine, UserError } from './errors.js';
+import type { StandardSchemaIssue } from './errors.js';
+
+type Bindings = typeof import('../wasm/node/understudy.js');
+type PreparedHandle = import('../wasm/node/understudy.js').PreparedSchema;
+type ValidatorHandle = import('../wasm/node/understudy.js').Validator;
+
+let engine: Bindings | undefined;
+
+/** @internal Installs the loaded wasm bindings (the Node entry does it at import time). */
+export function installEngine(bindings: unknown): void {
+  engine = bindings as Bindings;
+}
+
+function bindings(): Bindings {
+  if (engine === undefined) {
+    throw new UserError('understudy is not initialized: in a browser, `await init()` before calling it.');
+  }
+  return engine;
+}
+
+/** Calls the engine, turning its error objects into their classes. */
+function call<T>(run: (e: Bindings) => T): T {
+  const e = bindings();
+  try {
+    return run(e);
+  } catch (thrown) {
+    throw fromEngine(thrown);
+  }
+}
+
+// --- values across the boundary ---------------------------------------------------------------
+
+const TAG = '\u0000understudy';
+const tags = {
+  undefined: { [TAG]: 'undefined' },
+  function: { [TAG]: 'function' },
+  symbol: { [TAG]: 'symbol' },
+  bigint: { [TAG]: 'bigint' },
+  number: { [TAG]: 'non-finite number' },
+} as const;
+
+/** JSON.stringify, with the values JSON cannot carry tagged so the engine sees them. */
+function tagNonJson(_key: string, value: unknown): unknown {
+  switch (typeof value) {
+    case 'undefined':
+      return tags.undefined;
+    case 'function':
+      return tags.function;
+    case 'symbol':
+      return tags.symbol;
+    case 'bigint':
+      return tags.bigint;
+    case 'number':
+      return Number.isFinite(value) ? value : tags.number;
+    default:
+      return value;
+  }
+}
+
+/**
+ * Encodes a schema for the engine. A schema `JSON.stringify` cannot walk (a cycle, or nesting
+ * deeper than the host's stack) is reported by the engine's error for it; an exception thrown
+ * by the caller's own code (a getter, `toJSON`) propagates unchanged.
+ */
+function encodeSchema(schema: unknown): string {
+  try {
+    return JSON.stringify(schema, tagNonJson);
+  } catch (thrown) {
+    if (thrown instanceof RangeError || (thrown instanceof TypeError && /circular/i.test(thrown.message))) {
+      throw fromEngine(bindings().strictUnencodableError());
+    }
+    throw thrown;
+  }
+}
+
+const encodeValue = encodeSchema;
+
+function decode(text: string | undefined): unknown {
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+// --- strict schemas ---------------------------------------------------------------------------
+
+/** A JSON Schema object (or boolean schema) as accepted by the strict-schema functions. */
+export type JsonSchema = { readonly [key: string]: unknown } | boolean;
+
+/** What {@link prepareStrictJsonSchema} returns. */
+export interface PreparedStrictJsonSchema<T> {
+  /** The strict schema, as structured-output models accept it. */
+  schema: T;
+  /**
+   * Maps a value produced under the strict schema back to the caller's shape: the `null` of an
+   * optional property that strict mode made required becomes an absent key. Never mutates
+   * `value`.
+   */
+  normalizeInput: (value: unknown) => unknown;
+}
+
+/**
+ * The strict copy of a JSON Schema (OpenAI strict mode): optional properties become required
+ * and nullable, objects get `additionalProperties: false`, local `$ref`s are kept stable.
+ * Same output and messages as `toOpenAIStrictToolSchema` of `@openai/agents-core`; the input
+ * is never mutated.
+ *
+ * @throws {StrictSchemaError} a construct strict mode cannot represent (`reason`, `pointer`).
+ * @throws {SchemaDepthError} nesting deeper than 100 levels, or a cyclic object.
+ */
+export function toStrictJsonSchema<T extends JsonSchema>(schema: T): T {
+  const text = encodeSchema(schema);
+  return decode(call((e) => e.strictConvert(text))) as T;
+}
+
+const releasePrepared = new FinalizationRegistry<PreparedHandle>((handle) => handle.free());
+
+/**
+ * Like {@link toStrictJsonSchema}, with the stricter checks of `prepareOpenAIStrictToolSchema`
+ * (an `anyOf` branch that would need null stripping is refused) and a `normalizeInput` that
+ * maps synthetic `null`s back to absent keys.
+ */
+export function prepareStrictJsonSchema<T extends JsonSchema>(schema: T): PreparedStrictJsonSchema<T> {
+  const text = encodeSchema(schema);
+  const handle = call((e) => e.strictPrepare(text));
+  const strict = decode(handle.schemaJson()) as T;
+  const normalizeInput = (value: unknown): unknown => {
+    const encoded = encodeValue(value);
+    return decode(call(() => handle.normalizeInput(encoded)));
+  };
+  releasePrepared.register(normalizeInput, handle);
+  return { schema: strict, normalizeInput };
+}
+
+/**
+ * `prepareStrictJsonSchema(schema).normalizeInput(value)` in one call. `schema` may also be a
+ * Standard Schema with JSON (a Zod 4 schema, Valibot with its adapter, ArkType): its input
+ * JSON Schema is used. A `schema` that is not an object returns `value` untouched.
+ *
+ * @throws {UnsupportedStandardSchemaError} a Standard Schema without JSON Schema conversion.
+ */
+export function stripStrictNulls(schema: unknown, value: unknown): unknown {
+  const jsonSchema = call((e) => e.nullStrippingSchema(schema));
+  if (jsonSchema === null) return value;
+  const schemaText = encodeSchema(jsonSchema);
+  const valueText = encodeValue(value);
+  return decode(call((e) => e.strictStripNulls(schemaText, valueText)));
+}
+
+/**
+ * The extra check MCP tools get: refuses open objects whose accepted values strict mode
+ * would change (`assertOpenAIStrictToolSchemaPreservesOpenObjects`).
+ *
+ * @throws {StrictSchemaError} with `reason: 'open_object'` and the pointer of the object.
+ */
+export function assertStrictSchemaPreservesOpenObjects(schema: JsonSchema): void {
+  const text = encodeSchema(schema);
+  call((e) => e.strictAssertOpenObjects(text));
+}
+
+// --- local validation -------------------------------------------------------------------------
+
+/** One reason a value failed validation. */
+export interface ValidationIssue {
+  message: string;
+  /** JSON Pointer to the failing part of the value. */
+  instancePath: string;
+  /** JSON Pointer to the failing keyword in the schema. */
+  schemaPath: string;
+  /** The failing keyword; `json` when the text is not JSON, `depth` when nested too deeply. */
+  keyword: string;
+  /** Where malformed JSON text broke (only with `keyword: 'json'`). */
+  position?: { offset: number; line: number; column: number };
+}
+
+/** The outcome of one validation. */
+export interface ValidationResult {
+  valid: boolean;
+  issues: ValidationIssue[];
+}
+
+/** A compiled validator. Free it with `free()` or `using`; a forgotten one is freed by GC. */
+export interface JsonSchemaValidator extends Disposable {
+  /** Validates a JavaScript value (`undefined` members count as absent, as in JSON). */
+  validate(value: unknown): ValidationResult;
+  /** Validates JSON text; malformed text is an issue with its position, not an exception. */
+  validateJson(text: string): ValidationResult;
+  /** Releases the engine's memory now. Further calls throw. */
+  free(): void;
+}
+
+const releaseValidator = new FinalizationRegistry<ValidatorHandle>((handle) => handle.free());
+
+class CompiledValidator implements JsonSchemaValidator {
+  #handle: ValidatorHandle | undefined;
+  constructor(handle: ValidatorHandle) {
+    this.#handle = handle;
+    releaseValidator.register(this, handle, this);
+  }
+  #live(): ValidatorHandle {
+    if (this.#handle === undefined) throw new UserError('This validator was freed.');
+    return this.#handle;
+  }
+  validate(value: unknown): ValidationResult {
+    const handle = this.#live();
+    const text = encodeValue(value);
+    return call(() => handle.validate(text)) as ValidationResult;
+  }
+  validateJson(text: string): ValidationResult {
+    return this.#live().validateJson(text) as ValidationResult;
+  }
+  free(): void {
+    if (this.#handle === undefined) return;
+    releaseValidator.unregister(this);
+    this.#handle.free();
+    this.#handle = undefined;
+  }
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
+
+/**
+ * Compiles a JSON Schema (draft 2020-12, or draft 7 by `$schema`) into a validator.
+ *
+ * @throws {InvalidJsonSchemaError} a schema that is not a valid JSON Schema (`pointer`).
+ */
+export function compileJsonSchema(schema: JsonSchema): JsonSchemaValidator {
+  const text = encodeSchema(schema);
+  return new CompiledValidator(call((e) => e.compileSchema(text)));
+}
+
+// --- Standard Schema --------------------------------------------------------------------------
+
+/** Options of a Standard JSON Schema converter. */
+export interface StandardJsonSchemaOptions {
+  readonly target: 'draft-2020-12' | 'draft-07' | 'openapi-3.0' | ({} & string);
+  readonly libraryOptions?: Record<string, unknown> | undefined;
+}
+
+/** The result of a Standard Schema `validate`. */
+export type StandardSchemaResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
+
+/** A Standard Schema (V1) that also converts itself to JSON Schema (Standard JSON Schema V1). */
+export interface StandardSchemaWithJSON<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (
+      value: unknown,
+    ) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    readonly jsonSchema: {
+      readonly input: (options: StandardJsonSchemaOptions) => Record<string, unknown>;
+      readonly output: (options: StandardJsonSchemaOptions) => Record<string, unknown>;
+    };
+  };
+}
+
+/** True for a non-null object or function that has a `~standard` property. */
+export function hasStandardSchemaMarker(schema: unknown): boolean {
+  return bindings().hasStandardSchemaMarker(schema);
+}
+
+/** True for a Standard Schema (version 1) with `validate` and both JSON Schema converters. */
+export function isStandardSchemaWithJSON(schema: unknown): schema is StandardSchemaWithJSON {
+  return bindings().isStandardSchemaWithJSON(schema);
+}
+
+/**
+ * The JSON Schema (target `draft-2020-12`) of a Standard Schema's input or output.
+ *
+ * @throws {UserError} when the converter throws (its message is appended).
+ */
+export function standardSchemaToJsonSchema(
+  schema: StandardSchemaWithJSON,
+  io: 'input' | 'output',
+): Record<string, unknown> {
+  return call((e) => e.standardSchemaToJsonSchema(schema, io)) as Record<string, unknown>;
+}
+
+/**
+ * Refuses a JSON Schema whose root is not `type: "object"`; `surface` names the place in the
+ * message (`'Tool parameter'`, `'Agent output'`).
+ *
+ * @throws {UserError}
+ */
+export function assertStandardSchemaObjectRoot(jsonSchema: Record<string, unknown>, surface: string): void {
+  call((e) => e.assertStandardSchemaObjectRoot(jsonSchema, surface));
+}
+
+/** The validated output type of a Standard Schema. */
+export type StandardSchemaOutput<S> = S extends { readonly '~standard': { readonly types?: infer T } }
+  ? NonNullable<T> extends { readonly output: infer O }
+    ? O
+    : unknown
+  : unknown;
+
+/**
+ * Runs the schema's `~standard.validate(value)` once, synchronously, and returns its output
+ * (defaults and transforms applied).
+ *
+ * @throws {StandardSchemaValidationError} the value has issues (`issues` holds them).
+ * @throws {AsyncStandardSchemaValidationError} `validate` returned a Promise.
+ */
+export function validateStandardSchema<S extends StandardSchemaWithJSON>(schema: S, value: unknown): StandardSchemaOutput<S> {
+  return call((e) => e.validateStandardSchema(schema, value)) as StandardSchemaOutput<S>;
+}
+
+// --- the IO carrier ---------------------------------------------------------------------------
+
+/**
+ * A schema carrier with static input and output types, shaped like Standard Schema so any
+ * validator library that implements the spec fits where an `IO` is expected.
+ */
+export interface IO<In, Out = In> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (
+      value: unknown,
+    ) => { readonly value: Out } | { readonly issues: readonly { readonly message: string }[] };
+    /** Phantom: never set at run time; `InferIn` / `InferOut` read the types from here. */
+    readonly types?: { readonly input: In; readonly output: Out };
+  };
+}
+
+/** The static input type of an {@link IO}. */
+export type InferIn<S extends IO<any, any>> = NonNullable<S['~standard']['types']>['input'];
+/** The static output type of an {@link IO}. */
+export type InferOut<S extends IO<any, any>> = NonNullable<S['~standard']['types']>['output'];
+
+/**
+ * A minimal {@link IO}: static types only, and a `validate` that is an identity cast (it checks
+ * nothing). Swap in a real validator (Zod, Valibot, ArkType) where values must be checked.
+ */
+export function io<Out, In = Out>(vendor = 'understudy'): IO<In, Out> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor,
+      validate: (value: unknown): { readonly value: Out } => ({ value: value as Out }),
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Error classes. The engine decides which error is raised, with which message and fields; these
+ * classes only give each kind its `instanceof` and its typed fields.
+ */
+
+/** A configuration problem: a schema or option the library cannot use. */
+export class UserError extends Error {
+  /** Kept for parity with `@openai/agents-core`'s `UserError`. */
+  state?: unknown;
+  constructor(message: string, state?: unknown) {
+    super(message);
+    this.name = new.target.name;
+    this.state = state;
+  }
+}
+
+/** Stable codes of {@link StrictSchemaError.reason}. */
+export type StrictSchemaErrorReason =
+  | 'depth'
+  | 'non_schema_node'
+  | 'nested_id'
+  | 'unsupported_keyword'
+  | 'non_string_ref'
+  | 'unresolved_ref'
+  | 'invalid_any_of'
+  | 'ref_sibling'
+  | 'any_of_sibling'
+  | 'ambiguous_any_of'
+  | 'open_object'
+  | 'unknown_nullability'
+  | 'typeless_open_object'
+  | 'defs_not_object'
+  | 'not_json'
+  | 'too_large';
+
+/** A schema strict mode refuses. The message is the reference's; the fields say where and why. */
+export class StrictSchemaError extends UserError {
+  /** Stable cause code. */
+  readonly reason: StrictSchemaErrorReason;
+  /** JSON Pointer (RFC 6901) to the offending node of the schema you passed; `''` is the root. */
+  readonly pointer: string;
+  /** The keyword at fault, where there is one (`allOf`, `$ref`, `anyOf`, …). */
+  readonly keyword?: string;
+  constructor(message: string, fields: { reason: StrictSchemaErrorReason; pointer: string; keyword?: string }) {
+    super(message);
+    this.reason = fields.reason;
+    this.pointer = fields.pointer;
+    if (fields.keyword !== undefined) this.keyword = fields.keyword;
+  }
+}
+
+/** A schema nested deeper than 100 levels (physically, or logically through `$ref`), or cyclic. */
+export class SchemaDepthError extends StrictSchemaError {}
+
+/** A JSON Schema that cannot be compiled for validation. */
+export class InvalidJsonSchemaError extends UserError {
+  /** JSON Pointer to the offending node of the schema. */
+  readonly pointer: string;
+  constructor(message: string, fields: { pointer: string }) {
+    super(message);
+    this.pointer = fields.pointer;
+  }
+}
+
+/** A Standard Schema value without both `~standard.validate` and `~standard.jsonSchema`. */
+export class UnsupportedStandardSchemaError extends UserError {}
+
+/** A Standard Schema whose `validate` returned a Promise (async validation is not supported). */
+export class AsyncStandardSchemaValidationError extends UserError {}
+
+/** One issue reported by a Standard Schema validator. */
+export interface StandardSchemaIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
+
+/**
+ * A value failed a Standard Schema. Extends plain `Error`, as the reference throws a plain
+ * `Error` here; `issues` is the validator's own array.
+ */
+export class StandardSchemaValidationError extends Error {
+  readonly issues: ReadonlyArray<StandardSchemaIssue>;
+  constructor(message: string, fields: { issues: ReadonlyArray<StandardSchemaIssue> }) {
+    super(message);
+    this.name = new.target.name;
+    this.issues = fields.issues;
+  }
+}
+
+/** Text a model returned could not be parsed into the promised shape. */
+export class StructuredParseError extends UserError {}
+
+const ENGINE_ERROR = '__understudyError';
+
+const classes: Record<string, new (message: string, fields: any) => Error> = {
+  UserError,
+  StrictSchemaError,
+  SchemaDepthError,
+  InvalidJsonSchemaError,
+  UnsupportedStandardSchemaError,
+  AsyncStandardSchemaValidationError,
+  StandardSchemaValidationError,
+  StructuredParseError,
+};
+
+const withFields = new Set<unknown>([StrictSchemaError, SchemaDepthError, InvalidJsonSchemaError, StandardSchemaValidationError]);
+
+/** Turns an engine error object into its class; anything else is returned unchanged. */
+export function fromEngine(thrown: unknown): unknown {
+  if (typeof thrown !== 'object' || thrown === null || !(ENGINE_ERROR in thrown)) return thrown;
+  const { name, message, [ENGINE_ERROR]: _marker, ...fields } = thrown as Record<string, any>;
+  const Class = classes[name] ?? UserError;
+  // Classes with typed fields take them in their constructor; the others get them assigned.
+  return withFields.has(Class) ? new Class(message, fields) : Object.assign(new (Class as any)(message), fields);
+}

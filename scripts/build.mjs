@@ -1,0 +1,163 @@
+#!/usr/bin/env node
+// Builds the npm package @understudy/agents into build/npm, in named steps:
+//   toolchain   wasm32 target, wasm-bindgen-cli at the version Cargo.lock pins, npm packages
+//   cargo       cargo build --release --target wasm32-unknown-unknown
+//   bindgen     wasm-bindgen for each target of wasm-pack.toml (nodejs -> pkg/node, web -> pkg/web)
+//   wasm-opt    binaryen's wasm-opt with the passes and features of wasm-pack.toml
+//   tsc         the TypeScript facade, as ES modules and as CommonJS
+//   package     build/npm: package.json, README, wasm, facade; linked as node_modules/@understudy/agents
+//   sizes       raw, gzip and brotli size of the .wasm against the budget
+// `node scripts/build.mjs` runs them all; `node scripts/build.mjs toolchain` runs one.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const npmDir = join(root, 'build', 'npm');
+const stageDir = join(root, 'build', 'stage');
+
+export function run(cmd, args, options = {}) {
+  console.log(`$ ${cmd} ${args.join(' ')}`);
+  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} failed with ${result.error ?? `exit code ${result.status}`}`);
+  }
+}
+
+function quiet(cmd, args) {
+  try {
+    return execFileSync(cmd, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The wasm-bindgen version Cargo.lock resolved (Cargo.toml pins it with `=`). */
+function lockedWasmBindgenVersion() {
+  const lock = readFileSync(join(root, 'Cargo.lock'), 'utf8');
+  const match = lock.match(/\[\[package\]\]\nname = "wasm-bindgen"\nversion = "([^"]+)"/);
+  if (!match) throw new Error('Cargo.lock has no wasm-bindgen entry');
+  return match[1];
+}
+
+async function matrix() {
+  const { parse } = await import('smol-toml');
+  return parse(readFileSync(join(root, 'wasm-pack.toml'), 'utf8'));
+}
+
+export const steps = {
+  toolchain() {
+    const targets = quiet('rustup', ['target', 'list', '--installed']) ?? '';
+    if (!targets.split('\n').includes('wasm32-unknown-unknown')) {
+      run('rustup', ['target', 'add', 'wasm32-unknown-unknown']);
+    }
+    if (!existsSync(join(root, 'Cargo.lock'))) run('cargo', ['generate-lockfile']);
+    const want = lockedWasmBindgenVersion();
+    const have = quiet('wasm-bindgen', ['--version'])?.split(' ')[1];
+    if (have !== want) {
+      // Without --locked: with it the install fails on a yanked transitive crate version.
+      run('cargo', ['install', 'wasm-bindgen-cli', '--version', want]);
+    }
+    const lockStamp = join(root, 'node_modules', '.package-lock.json');
+    if (!existsSync(lockStamp)) {
+      run('npm', [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund']);
+    }
+  },
+
+  cargo() {
+    run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '--lib']);
+  },
+
+  async bindgen() {
+    const m = await matrix();
+    const input = join(root, 'target', 'wasm32-unknown-unknown', 'release', `${m.crate}.wasm`);
+    for (const target of m.target) {
+      const out = join(root, target['out-dir']);
+      rmSync(out, { recursive: true, force: true });
+      run('wasm-bindgen', ['--target', target.name, '--out-dir', out, '--out-name', m.crate, input]);
+    }
+  },
+
+  async 'wasm-opt'() {
+    const m = await matrix();
+    const wasmOpt = join(root, 'node_modules', '.bin', 'wasm-opt');
+    for (const target of m.target) {
+      const file = join(root, target['out-dir'], `${m.crate}_bg.wasm`);
+      run(wasmOpt, [...m['wasm-opt'].passes, ...m['wasm-opt'].features, file, '-o', file]);
+    }
+  },
+
+  tsc() {
+    rmSync(stageDir, { recursive: true, force: true });
+    for (const dir of ['esm', 'cjs']) rmSync(join(npmDir, dir), { recursive: true, force: true });
+    mkdirSync(stageDir, { recursive: true });
+    cpSync(join(root, 'pkg-template', 'src'), join(stageDir, 'src'), { recursive: true });
+    for (const file of ['tsconfig.base.json', 'tsconfig.esm.json', 'tsconfig.cjs.json']) {
+      cpSync(join(root, 'pkg-template', file), join(stageDir, file));
+    }
+    // The facade imports the glue by its place in the finished package (../wasm/<target>).
+    cpSync(join(root, 'pkg', 'node'), join(stageDir, 'wasm', 'node'), { recursive: true });
+    cpSync(join(root, 'pkg', 'web'), join(stageDir, 'wasm', 'web'), { recursive: true });
+    const tsc = join(root, 'node_modules', '.bin', 'tsc');
+    run(tsc, ['-p', join(stageDir, 'tsconfig.esm.json')]);
+    run(tsc, ['-p', join(stageDir, 'tsconfig.cjs.json')]);
+    writeFileSync(join(npmDir, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+  },
+
+  package() {
+    mkdirSync(npmDir, { recursive: true });
+    rmSync(join(npmDir, 'wasm'), { recursive: true, force: true });
+    for (const target of ['node', 'web']) {
+      // Everything wasm-bindgen wrote (glue, types, .wasm, inline_js snippets) but its own
+      // package.json and .gitignore.
+      cpSync(join(root, 'pkg', target), join(npmDir, 'wasm', target), {
+        recursive: true,
+        filter: (src) => !/(^|[\\/])(package\.json|\.gitignore)$/.test(src),
+      });
+    }
+    // The nodejs glue is CommonJS inside a "type": "module" package.
+    writeFileSync(join(npmDir, 'wasm', 'node', 'package.json'), '{ "type": "commonjs" }\n');
+    const manifest = JSON.parse(readFileSync(join(root, 'pkg-template', 'package.json'), 'utf8'));
+    writeFileSync(join(npmDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    cpSync(join(root, 'pkg-template', 'README.md'), join(npmDir, 'README.md'));
+    // Tests and the demo import the package by name, as a user does.
+    const link = join(root, 'node_modules', '@understudy', 'agents');
+    mkdirSync(dirname(link), { recursive: true });
+    try {
+      lstatSync(link);
+    } catch {
+      symlinkSync(relative(dirname(link), npmDir), link, 'dir');
+    }
+  },
+
+  async sizes() {
+    const m = await matrix();
+    const wasm = readFileSync(join(npmDir, 'wasm', 'web', 'understudy_bg.wasm'));
+    const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+    const gzip = gzipSync(wasm, { level: 9 }).length;
+    const brotli = brotliCompressSync(wasm).length;
+    console.log(`wasm size: raw ${kib(wasm.length)}, gzip ${kib(gzip)}, brotli ${kib(brotli)} (budget ${m.budget['gzip-kib']} KiB gzip)`);
+    if (gzip / 1024 > m.budget['gzip-kib']) {
+      console.log(`wasm is over its gzip budget by ${kib(gzip - m.budget['gzip-kib'] * 1024)}`);
+    }
+    return { raw: wasm.length, gzip, brotli };
+  },
+};
+
+export async function build(only) {
+  const names = only ? [only] : Object.keys(steps);
+  for (const name of names) {
+    if (!steps[name]) throw new Error(`unknown step ${name}; steps: ${Object.keys(steps).join(', ')}`);
+    console.log(`\n== ${name}`);
+    await steps[name]();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  build(process.argv[2]).catch((error) => {
+    console.error(error.message);
+    process.exit(1);
+  });
+}

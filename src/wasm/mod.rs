@@ -1,0 +1,202 @@
+//! `#[wasm_bindgen]` bindings: the only module that names `JsValue`.
+//!
+//! Conventions:
+//! - schemas and values arrive as JSON text in the facade's tagged encoding (see
+//!   `crate::json::TAG_KEY`) and leave as JSON text; the facade uses the host's native
+//!   `JSON.stringify` / `JSON.parse`, which are far faster than walking objects across the
+//!   boundary;
+//! - every failure is a plain object `{ [ENGINE_ERROR]: true, name, message, …fields }` made by
+//!   [`engine_error`]; the facade turns it into the matching `Error` subclass;
+//! - exceptions raised by user code (a throwing getter, a throwing `validate`) pass through
+//!   unchanged, as in the reference.
+
+mod standard;
+
+use js_sys::{Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use crate::error::{InvalidSchemaError, StandardSchemaError, StrictError};
+use crate::json::{self, Doc};
+use crate::schema::strict::{self, Mode, NormalizeError, Prepared};
+use crate::schema::validate::{self, Compiled};
+
+/// Property that marks an engine error object.
+const ENGINE_ERROR: &str = "__understudyError";
+
+/// Builds the plain error object the facade converts into an `Error` subclass.
+pub(crate) fn engine_error(name: &str, message: &str, fields: &[(&str, JsValue)]) -> JsValue {
+    let obj = Object::new();
+    let set = |k: &str, v: &JsValue| {
+        let _ = Reflect::set(&obj, &JsValue::from_str(k), v);
+    };
+    set(ENGINE_ERROR, &JsValue::TRUE);
+    set("name", &JsValue::from_str(name));
+    set("message", &JsValue::from_str(message));
+    for (k, v) in fields {
+        set(k, v);
+    }
+    obj.into()
+}
+
+fn opt_str(s: &Option<String>) -> JsValue {
+    s.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str)
+}
+
+fn strict_error(e: StrictError) -> JsValue {
+    let name = if e.is_depth() { "SchemaDepthError" } else { "StrictSchemaError" };
+    engine_error(
+        name,
+        &e.message,
+        &[
+            ("reason", JsValue::from_str(e.reason.as_str())),
+            ("pointer", JsValue::from_str(&e.pointer)),
+            ("keyword", opt_str(&e.keyword)),
+        ],
+    )
+}
+
+fn invalid_schema_error(e: InvalidSchemaError) -> JsValue {
+    engine_error("InvalidJsonSchemaError", &e.message, &[("pointer", JsValue::from_str(&e.pointer))])
+}
+
+pub(crate) fn standard_error(e: StandardSchemaError) -> JsValue {
+    let message = e.to_string();
+    match e {
+        StandardSchemaError::Unsupported => engine_error("UnsupportedStandardSchemaError", &message, &[]),
+        StandardSchemaError::AsyncValidation => engine_error("AsyncStandardSchemaValidationError", &message, &[]),
+        StandardSchemaError::Conversion { .. } | StandardSchemaError::NonObjectRoot { .. } => {
+            engine_error("UserError", &message, &[])
+        }
+        StandardSchemaError::Validation { .. } => engine_error("StandardSchemaValidationError", &message, &[]),
+    }
+}
+
+fn encoding_error(what: &str, e: json::ParseError) -> JsValue {
+    // Only reachable when the facade's encoding is broken: the host produced the text.
+    engine_error("UserError", &format!("understudy could not read the {what} it was given: {e}"), &[])
+}
+
+fn parse_schema(text: &str) -> Result<Doc, JsValue> {
+    json::parse(text).map_err(|e| encoding_error("schema", e))
+}
+
+/// `toStrictJsonSchema`: the strict copy of a schema, as JSON text.
+#[wasm_bindgen(js_name = strictConvert)]
+pub fn strict_convert(schema: &str) -> Result<String, JsValue> {
+    let doc = parse_schema(schema)?;
+    let prepared = strict::prepare(&doc, doc.root(), Mode::Convert).map_err(strict_error)?;
+    Ok(json::to_string(&prepared.doc, prepared.root))
+}
+
+/// The result of `prepareStrictJsonSchema`: the strict schema and its input normalizer.
+#[wasm_bindgen]
+pub struct PreparedSchema {
+    inner: Prepared,
+}
+
+#[wasm_bindgen]
+impl PreparedSchema {
+    /// The strict schema as JSON text.
+    #[wasm_bindgen(js_name = schemaJson)]
+    pub fn schema_json(&self) -> String {
+        json::to_string(&self.inner.doc, self.inner.root)
+    }
+
+    /// Maps the synthetic `null`s of optional properties back to absent keys. Returns
+    /// `undefined` for an `undefined` value.
+    #[wasm_bindgen(js_name = normalizeInput)]
+    pub fn normalize_input(&self, value: &str) -> Result<Option<String>, JsValue> {
+        normalize_with(&self.inner, value)
+    }
+}
+
+fn normalize_with(prepared: &Prepared, value: &str) -> Result<Option<String>, JsValue> {
+    let mut doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
+    let root = doc.root();
+    let out = prepared.normalize_input(&mut doc, root).map_err(|e| {
+        let pointer = match &e {
+            NormalizeError::NotJson { pointer, .. } => JsValue::from_str(pointer),
+            NormalizeError::TooDeep { .. } => JsValue::from_str(""),
+        };
+        engine_error("UserError", &e.to_string(), &[("pointer", pointer)])
+    })?;
+    Ok(match doc.node(out) {
+        json::Node::Undefined => None,
+        _ => Some(json::to_string(&doc, out)),
+    })
+}
+
+/// `prepareStrictJsonSchema`.
+#[wasm_bindgen(js_name = strictPrepare)]
+pub fn strict_prepare(schema: &str) -> Result<PreparedSchema, JsValue> {
+    let doc = parse_schema(schema)?;
+    let inner = strict::prepare(&doc, doc.root(), Mode::Prepare).map_err(strict_error)?;
+    Ok(PreparedSchema { inner })
+}
+
+/// `stripStrictNulls` for a JSON Schema: prepare, then normalize, without a handle to free.
+#[wasm_bindgen(js_name = strictStripNulls)]
+pub fn strict_strip_nulls(schema: &str, value: &str) -> Result<Option<String>, JsValue> {
+    let doc = parse_schema(schema)?;
+    let prepared = strict::prepare(&doc, doc.root(), Mode::Prepare).map_err(strict_error)?;
+    normalize_with(&prepared, value)
+}
+
+/// `assertStrictSchemaPreservesOpenObjects`.
+#[wasm_bindgen(js_name = strictAssertOpenObjects)]
+pub fn strict_assert_open_objects(schema: &str) -> Result<(), JsValue> {
+    let doc = parse_schema(schema)?;
+    strict::assert_preserves_open_objects(&doc, doc.root()).map_err(strict_error)
+}
+
+/// The error for a schema the host could not encode because it is cyclic or nested too
+/// deeply for `JSON.stringify`: the reference reports both as too deeply nested.
+#[wasm_bindgen(js_name = strictUnencodableError)]
+pub fn strict_unencodable_error() -> JsValue {
+    strict_error(strict::depth_error_unlocated())
+}
+
+/// A compiled JSON Schema validator.
+#[wasm_bindgen]
+pub struct Validator {
+    compiled: Compiled,
+}
+
+fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+#[wasm_bindgen]
+impl Validator {
+    /// Validates a value given in the facade's tagged JSON encoding.
+    pub fn validate(&self, value: &str) -> Result<JsValue, JsValue> {
+        let doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
+        Ok(to_js(&self.compiled.validate_doc(&doc, doc.root())))
+    }
+
+    /// Validates JSON text; malformed text is a `json` issue with its position.
+    #[wasm_bindgen(js_name = validateJson)]
+    pub fn validate_json(&self, text: &str) -> JsValue {
+        to_js(&self.compiled.validate_json(text))
+    }
+}
+
+/// `compileJsonSchema`.
+#[wasm_bindgen(js_name = compileSchema)]
+pub fn compile_schema(schema: &str) -> Result<Validator, JsValue> {
+    let doc = parse_schema(schema)?;
+    if let Some(pointer) = doc.nodes.iter().enumerate().find_map(|(id, n)| {
+        matches!(n, json::Node::Opaque(_)).then(|| crate::schema::pointer::Locator::new(&doc, doc.root()).pointer(id))
+    }) {
+        return Err(invalid_schema_error(InvalidSchemaError {
+            message: format!("Invalid JSON Schema at `{pointer}`: the schema holds a value JSON cannot carry."),
+            pointer,
+        }));
+    }
+    let compiled = validate::compile_json(&json::to_string(&doc, doc.root())).map_err(invalid_schema_error)?;
+    Ok(Validator { compiled })
+}
+
+

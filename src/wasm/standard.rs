@@ -1,0 +1,201 @@
+//! The Standard Schema bridge: reads `~standard` off JavaScript values and calls `validate`
+//! and the JSON Schema converters synchronously. What the facts mean is decided in
+//! `crate::schema::standard`.
+
+use js_sys::{Array, Function, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::{engine_error, standard_error};
+use crate::schema::standard::{self as rules, Capabilities, Io, IssueText, ValidateResult};
+
+fn is_object_like(v: &JsValue) -> bool {
+    (v.is_object() || v.is_function()) && !v.is_null()
+}
+
+fn get(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
+    Reflect::get(target, &JsValue::from_str(key))
+}
+
+/// `target?.[key]` with JavaScript's primitive semantics: `undefined` for nullish targets;
+/// primitives have none of the properties read here.
+fn get_opt(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
+    if is_object_like(target) {
+        get(target, key)
+    } else {
+        Ok(JsValue::UNDEFINED)
+    }
+}
+
+/// `String(v)` through the global `String` function (throws for symbols, as JavaScript does).
+fn js_string(v: &JsValue) -> Result<String, JsValue> {
+    if let Some(s) = v.as_string() {
+        return Ok(s);
+    }
+    thread_local! {
+        static STRING: Result<Function, JsValue> =
+            Reflect::get(&js_sys::global(), &JsValue::from_str("String")).map(|f| f.unchecked_into());
+    }
+    STRING.with(|f| match f {
+        Ok(f) => f.call1(&JsValue::UNDEFINED, v).map(|s| s.as_string().unwrap_or_default()),
+        Err(e) => Err(e.clone()),
+    })
+}
+
+/// Attaches a no-op rejection handler so an abandoned thenable never reports an unhandled
+/// rejection (`Promise.resolve(p).catch(() => {})`).
+fn swallow(p: &JsValue) {
+    thread_local! {
+        static NOOP: Closure<dyn FnMut(JsValue)> = Closure::new(|_: JsValue| {});
+    }
+    NOOP.with(|noop| {
+        let _ = Promise::resolve(p).catch(noop);
+    });
+}
+
+fn marker(value: &JsValue) -> bool {
+    is_object_like(value) && Reflect::has(value, &JsValue::from_str("~standard")).unwrap_or(false)
+}
+
+fn capabilities(value: &JsValue) -> Capabilities {
+    let mut caps = Capabilities { marker: marker(value), ..Capabilities::default() };
+    if !caps.marker {
+        return caps;
+    }
+    let mut read = || -> Result<(), JsValue> {
+        let standard = get(value, "~standard")?;
+        caps.version_is_1 = get_opt(&standard, "version")?.as_f64() == Some(1.0);
+        caps.validate_is_function = get_opt(&standard, "validate")?.is_function();
+        let json_schema = get_opt(&standard, "jsonSchema")?;
+        caps.json_input_is_function = get_opt(&json_schema, "input")?.is_function();
+        caps.json_output_is_function = get_opt(&json_schema, "output")?.is_function();
+        Ok(())
+    };
+    if read().is_err() {
+        caps.threw = true;
+    }
+    caps
+}
+
+/// `hasStandardSchemaMarker`: a non-null object or function with `~standard` (inherited
+/// included); a throwing proxy counts as no marker.
+#[wasm_bindgen(js_name = hasStandardSchemaMarker)]
+pub fn has_standard_schema_marker(value: &JsValue) -> bool {
+    marker(value)
+}
+
+/// `isStandardSchemaWithJSON`.
+#[wasm_bindgen(js_name = isStandardSchemaWithJSON)]
+pub fn is_standard_schema_with_json(value: &JsValue) -> bool {
+    capabilities(value).with_json()
+}
+
+/// `unsupportedStandardSchemaError()`: returns (does not throw) the error object.
+#[wasm_bindgen(js_name = unsupportedStandardSchemaError)]
+pub fn unsupported_standard_schema_error() -> JsValue {
+    standard_error(crate::error::StandardSchemaError::Unsupported)
+}
+
+/// `standardSchemaToJsonSchema(schema, io)`: calls `~standard.jsonSchema[io]({ target:
+/// 'draft-2020-12' })` and returns its result as is.
+#[wasm_bindgen(js_name = standardSchemaToJsonSchema)]
+pub fn standard_schema_to_json_schema(schema: &JsValue, io: &str) -> Result<JsValue, JsValue> {
+    let Some(io) = Io::parse(io) else {
+        return Err(engine_error(
+            "UserError",
+            &format!("standardSchemaToJsonSchema expects 'input' or 'output', not '{io}'."),
+            &[],
+        ));
+    };
+    let call = || -> Result<JsValue, JsValue> {
+        let standard = get_opt(schema, "~standard")?;
+        let json_schema = get_opt(&standard, "jsonSchema")?;
+        let convert = get_opt(&json_schema, io.as_str())?;
+        let Some(convert) = convert.dyn_ref::<Function>() else {
+            return Err(js_sys::TypeError::new(&format!("~standard.jsonSchema.{} is not a function", io.as_str())).into());
+        };
+        let options = js_sys::Object::new();
+        Reflect::set(&options, &JsValue::from_str("target"), &JsValue::from_str(rules::JSON_SCHEMA_TARGET))?;
+        convert.call1(&json_schema, &options)
+    };
+    call().map_err(|thrown| {
+        let detail = thrown.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()));
+        standard_error(rules::conversion_error(detail))
+    })
+}
+
+/// `assertStandardSchemaObjectRoot(jsonSchema, surface)`.
+#[wasm_bindgen(js_name = assertStandardSchemaObjectRoot)]
+pub fn assert_standard_schema_object_root(json_schema: &JsValue, surface: &str) -> Result<(), JsValue> {
+    if json_schema.is_null() || json_schema.is_undefined() {
+        return Err(js_sys::TypeError::new("Cannot read properties of a nullish JSON Schema (reading 'type')").into());
+    }
+    let root_type = get_opt(json_schema, "type")?;
+    rules::assert_object_root(root_type.as_string().as_deref() == Some("object"), surface).map_err(standard_error)
+}
+
+fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
+    let path = get_opt(issue, "path")?;
+    let path = if path.is_null() || path.is_undefined() {
+        None
+    } else {
+        let Some(segments) = path.dyn_ref::<Array>() else {
+            return Err(js_sys::TypeError::new("issue.path.map is not a function").into());
+        };
+        let mut out = Vec::with_capacity(segments.length() as usize);
+        for segment in segments.iter() {
+            let key = if is_object_like(&segment) && !segment.is_function() { get(&segment, "key")? } else { segment };
+            out.push(js_string(&key)?);
+        }
+        Some(out)
+    };
+    let message = get_opt(issue, "message")?;
+    let message_nullish = message.is_null() || message.is_undefined();
+    Ok(IssueText { path, message: js_string(&message)?, message_nullish })
+}
+
+/// `validateStandardSchema(schema, value)`: calls `~standard.validate(value)` once,
+/// synchronously, and returns the validated output.
+#[wasm_bindgen(js_name = validateStandardSchema)]
+pub fn validate_standard_schema(schema: &JsValue, value: &JsValue) -> Result<JsValue, JsValue> {
+    let standard = get_opt(schema, "~standard")?;
+    let validate = get_opt(&standard, "validate")?;
+    let Some(validate) = validate.dyn_ref::<Function>() else {
+        return Err(js_sys::TypeError::new("schema['~standard'].validate is not a function").into());
+    };
+    let result = validate.call1(&standard, value)?;
+    if is_object_like(&result) && get(&result, "then")?.is_function() {
+        swallow(&result);
+        return Err(standard_error(rules::judge(&ValidateResult::Thenable).unwrap_err()));
+    }
+    if result.is_null() || result.is_undefined() {
+        return Err(js_sys::TypeError::new("Standard Schema validate returned no result object").into());
+    }
+    let issues = get_opt(&result, "issues")?;
+    if issues.is_truthy() {
+        let Some(list) = issues.dyn_ref::<Array>() else {
+            return Err(js_sys::TypeError::new("result.issues.map is not a function").into());
+        };
+        let texts = list.iter().map(|i| issue_text(&i)).collect::<Result<Vec<_>, _>>()?;
+        let error = rules::judge(&ValidateResult::Issues(texts)).unwrap_err();
+        let message = error.to_string();
+        return Err(engine_error("StandardSchemaValidationError", &message, &[("issues", issues)]));
+    }
+    get_opt(&result, "value")
+}
+
+/// The JSON Schema `stripStrictNulls` works from: a Standard Schema with JSON gives its input
+/// JSON Schema; a plain (non-array) object is used as is; anything else is `null` (the value is
+/// returned untouched). A Standard Schema without JSON conversion is refused.
+#[wasm_bindgen(js_name = nullStrippingSchema)]
+pub fn null_stripping_schema(schema: &JsValue) -> Result<JsValue, JsValue> {
+    let caps = capabilities(schema);
+    let json_schema = if caps.marker {
+        caps.require_with_json().map_err(standard_error)?;
+        standard_schema_to_json_schema(schema, Io::Input.as_str())?
+    } else {
+        schema.clone()
+    };
+    let record = json_schema.is_object() && !Array::is_array(&json_schema);
+    Ok(if record { json_schema } else { JsValue::NULL })
+}
