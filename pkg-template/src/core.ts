@@ -348,3 +348,13 @@ export function io<Out, In = Out>(vendor = 'understudy'): IO<In, Out> {
     },
   };
 }
+
+// --- diagnostics ------------------------------------------------------------------------------
+
+/**
+ * Bytes of WebAssembly memory the engine holds. Wasm memory only grows, so a figure that stays
+ * flat over many create/free cycles shows nothing leaks.
+ */
+export function engineMemoryBytes(): number {
+  return bindings().engineMemoryBytes();
+}

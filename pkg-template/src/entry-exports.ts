@@ -11,6 +11,7 @@ export {
   assertStandardSchemaObjectRoot,
   validateStandardSchema,
   io,
+  engineMemoryBytes,
 } from './core.js';
 export type {
   JsonSchema,

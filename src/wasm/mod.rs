@@ -200,3 +200,9 @@ pub fn compile_schema(schema: &str) -> Result<Validator, JsValue> {
 }
 
 
+
+/// Bytes of linear memory the engine holds (it only grows): for leak tests and diagnostics.
+#[wasm_bindgen(js_name = engineMemoryBytes)]
+pub fn engine_memory_bytes() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65536) as f64
+}

@@ -1,0 +1,131 @@
+// Local validation: compileJsonSchema with validate(value) and validateJson(text).
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { compileJsonSchema, InvalidJsonSchemaError, UserError } from '@understudy/agents';
+import { corpus } from './corpus/schemas.mjs';
+
+const order = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', minLength: 1 },
+    lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } }, required: ['sku', 'qty'], additionalProperties: false } },
+  },
+  required: ['id', 'lines'],
+};
+
+describe('validate and validateJson', () => {
+  test('a valid value has no issues', () => {
+    const v = compileJsonSchema(order);
+    assert.deepStrictEqual(v.validate({ id: 'A', lines: [{ sku: 'x', qty: 2 }] }), { valid: true, issues: [] });
+    assert.deepStrictEqual(v.validateJson('{"id":"A","lines":[]}'), { valid: true, issues: [] });
+    v.free();
+  });
+
+  test('issues carry message, instancePath, schemaPath and keyword', () => {
+    const v = compileJsonSchema(order);
+    const { valid, issues } = v.validate({ id: '', lines: [{ sku: 'x', qty: 0, extra: true }] });
+    assert.equal(valid, false);
+    const byPath = Object.fromEntries(issues.map((i) => [i.instancePath, i]));
+    assert.equal(byPath['/id'].keyword, 'minLength');
+    assert.equal(byPath['/id'].schemaPath, '/properties/id/minLength');
+    assert.equal(byPath['/lines/0/qty'].keyword, 'minimum');
+    assert.equal(byPath['/lines/0'].keyword, 'additionalProperties');
+    for (const issue of issues) assert.equal(typeof issue.message, 'string');
+    assert.deepStrictEqual(v.validateJson(JSON.stringify({ id: '', lines: [{ sku: 'x', qty: 0, extra: true }] })).issues, issues);
+  });
+
+  test('malformed JSON text is an issue with its position, not an exception', () => {
+    const v = compileJsonSchema(order);
+    const { valid, issues } = v.validateJson('{\n  "id": "A",\n  "lines": [1,]\n}');
+    assert.equal(valid, false);
+    assert.equal(issues.length, 1);
+    assert.equal(issues[0].keyword, 'json');
+    assert.equal(issues[0].position.line, 3);
+    assert.equal(issues[0].position.column, 15);
+    assert.equal('{\n  "id": "A",\n  "lines": [1,]\n}'[issues[0].position.offset], ']');
+    assert.equal(v.validateJson('').issues[0].keyword, 'json');
+  });
+
+  test('drafts 2020-12 (default) and 7 (by $schema)', () => {
+    const tuple2020 = compileJsonSchema({ type: 'array', prefixItems: [{ type: 'string' }], items: false });
+    assert.equal(tuple2020.validate(['a']).valid, true);
+    assert.equal(tuple2020.validate(['a', 1]).valid, false);
+    const tuple7 = compileJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'array', items: [{ type: 'string' }], additionalItems: false });
+    assert.equal(tuple7.validate(['a']).valid, true);
+    assert.equal(tuple7.validate(['a', 1]).valid, false);
+    const defs7 = compileJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema#', definitions: { n: { type: 'number' } }, $ref: '#/definitions/n' });
+    assert.equal(defs7.validate(1).valid, true);
+    assert.equal(defs7.validate('1').valid, false);
+  });
+
+  test('undefined members are absent; values JSON cannot carry are issues', () => {
+    const v = compileJsonSchema({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+    assert.equal(v.validate({ a: undefined }).valid, false);
+    const { valid, issues } = v.validate({ a: 'x', f: () => 1 });
+    assert.equal(valid, false);
+    assert.deepStrictEqual([issues[0].instancePath, issues[0].keyword], ['/f', 'json']);
+    assert.equal(v.validate({ a: 'x', n: NaN }).issues[0].instancePath, '/n');
+  });
+
+  test('deep values are bounded, never a crash', () => {
+    const v = compileJsonSchema({});
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    assert.equal(v.validateJson(deep).valid, false);
+    let value = 1;
+    for (let i = 0; i < 500; i++) value = [value];
+    assert.equal(v.validate(value).issues[0].keyword, 'depth');
+    assert.equal(v.validate({ s: 'x'.repeat(10_000_000) }).valid, true);
+  });
+
+  test('a bad schema throws InvalidJsonSchemaError naming the pointer', () => {
+    for (const [schema, pointer] of [
+      [{ type: 'object', properties: { a: { type: 'strng' } } }, '/properties/a/type'],
+      [{ type: 'object', properties: { a: { minLength: -1 } } }, '/properties/a/minLength'],
+      [{ pattern: '(' }, '/pattern'],
+    ]) {
+      let error;
+      try {
+        compileJsonSchema(schema);
+      } catch (e) {
+        error = e;
+      }
+      assert.ok(error instanceof InvalidJsonSchemaError, `${JSON.stringify(schema)}: ${error}`);
+      assert.ok(error instanceof UserError);
+      assert.equal(error.pointer, pointer);
+      assert.match(error.message, new RegExp(pointer.replaceAll('/', '\\/')));
+    }
+    assert.throws(() => compileJsonSchema(5), InvalidJsonSchemaError);
+    assert.throws(() => compileJsonSchema({ a: () => 1 }), (e) => e instanceof InvalidJsonSchemaError && e.pointer === '/a');
+  });
+
+  test('free(), Symbol.dispose, and use after free', () => {
+    const v = compileJsonSchema(order);
+    v[Symbol.dispose]();
+    v.free();
+    assert.throws(() => v.validate({}), (e) => e instanceof UserError && /freed/.test(e.message));
+    assert.throws(() => v.validateJson('{}'), UserError);
+  });
+
+  test('agrees with ajv on which corpus values are valid', () => {
+    const ajv = new Ajv2020.default({ strict: false, validateFormats: false });
+    let compared = 0;
+    for (const { schema } of corpus) {
+      if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || JSON.stringify(schema).length > 50_000) continue;
+      let theirs;
+      let ours;
+      try {
+        theirs = ajv.compile(schema);
+        ours = compileJsonSchema(schema);
+      } catch {
+        continue;
+      }
+      for (const value of [{}, null, 'x', [], { a: 'x' }, { name: 'Ada', email: 'a@b.c' }, { value: 'x' }]) {
+        assert.equal(ours.validate(value).valid, theirs(value), `${JSON.stringify(schema).slice(0, 80)} on ${JSON.stringify(value)}`);
+        compared++;
+      }
+      ours.free();
+    }
+    assert.ok(compared > 300, `${compared}`);
+  });
+});
