@@ -1,0 +1,80 @@
+// The package as users get it: `npm pack` the built folder, install the tarball into scratch
+// projects (ES module, CommonJS, TypeScript with nodenext resolution) and use it there.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const scratch = mkdtempSync(join(tmpdir(), 'understudy-pack-'));
+let tarball;
+
+const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+function project(name, manifest, files) {
+  const dir = join(scratch, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, ...manifest }));
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  sh('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], dir);
+  return dir;
+}
+
+before(() => {
+  const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', scratch, join(root, 'build', 'npm')], root));
+  tarball = join(scratch, packed[0].filename);
+  const files = packed[0].files.map((f) => f.path);
+  for (const required of ['package.json', 'README.md', 'esm/node.js', 'esm/browser.js', 'cjs/node-cjs.js', 'wasm/node/understudy_bg.wasm', 'wasm/web/understudy_bg.wasm', 'esm/node.d.ts', 'cjs/node-cjs.d.ts']) {
+    assert.ok(files.includes(required), `tarball lacks ${required}`);
+  }
+});
+
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const use = `
+  const s = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a'] };
+  const strict = lib.toStrictJsonSchema(s);
+  if (strict.required.join() !== 'a,b') throw new Error('wrong strict schema');
+  const v = lib.compileJsonSchema(s);
+  if (v.validateJson('{"a":1}').valid) throw new Error('validation failed to fail');
+  let refused;
+  try { lib.toStrictJsonSchema({ type: 'object', properties: { x: { oneOf: [] } } }); } catch (e) { refused = e; }
+  if (!(refused instanceof lib.StrictSchemaError) || refused.pointer !== '/properties/x') throw new Error('bad error');
+  console.log('ok');
+`;
+
+test('ES module project imports it without init()', () => {
+  const dir = project('esm-app', { type: 'module' }, {
+    'main.js': `import * as lib from '@understudy/agents';\nimport * as testing from '@understudy/agents/testing';\nimport * as rt from '@understudy/agents/realtime/testing';\n${use}`,
+  });
+  assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
+});
+
+test('CommonJS project requires it', () => {
+  const dir = project('cjs-app', {}, {
+    'main.js': `const lib = require('@understudy/agents');\nrequire('@understudy/agents/testing');\n${use}`,
+  });
+  assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
+});
+
+test('TypeScript (nodenext) type-checks a consumer against the published types', () => {
+  const dir = project('ts-app', { type: 'module' }, {
+    'main.ts': `
+      import { toStrictJsonSchema, compileJsonSchema, io, type InferOut, type IO, StrictSchemaError, type ValidationResult } from '@understudy/agents';
+      const schema = toStrictJsonSchema({ type: 'object', properties: {} } as const);
+      const result: ValidationResult = compileJsonSchema(schema).validateJson('{}');
+      const carrier = io<{ path: string }>();
+      const out: InferOut<typeof carrier> = { path: 'x' };
+      const asIo: IO<{ path: string }> = carrier;
+      // @ts-expect-error the output type is checked
+      const wrong: InferOut<typeof carrier> = { path: 1 };
+      const reason: StrictSchemaError['reason'] = 'depth';
+      export { result, out, asIo, wrong, reason };
+    `,
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'esnext.disposable', 'dom'], types: [] } }),
+  });
+  sh(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
+});
