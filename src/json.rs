@@ -9,7 +9,7 @@
 //! object (see [`TAG_KEY`]): `undefined` (a key present with value `undefined`, which JavaScript
 //! `in` checks see) and opaque values (functions, symbols, bigints, non-finite numbers).
 
-use indexmap::IndexMap;
+use crate::map::ObjMap;
 use std::fmt::Write as _;
 
 /// Index of a node in a [`Doc`].
@@ -28,7 +28,7 @@ pub enum Node {
     Num(String),
     Str(String),
     Arr(Vec<Id>),
-    Obj(IndexMap<String, Id>),
+    Obj(ObjMap),
     /// A property that exists with the value `undefined`.
     Undefined,
     /// A JavaScript value with no JSON form; the string names its kind.
@@ -67,7 +67,7 @@ impl Doc {
     }
 
     /// The object entries of `id`, if it is an object (JavaScript `isRecord`).
-    pub fn obj(&self, id: Id) -> Option<&IndexMap<String, Id>> {
+    pub fn obj(&self, id: Id) -> Option<&ObjMap> {
         match &self.nodes[id] {
             Node::Obj(map) => Some(map),
             _ => None,
@@ -131,7 +131,7 @@ impl Doc {
                     Node::Arr(out)
                 }
                 Node::Obj(entries) => {
-                    let mut out = IndexMap::with_capacity(entries.len());
+                    let mut out = ObjMap::with_capacity(entries.len());
                     for (k, &child) in entries {
                         let slot = self.push(Node::Null);
                         stack.push((slot, child));
@@ -185,7 +185,7 @@ struct Parser<'a> {
 
 enum Frame {
     Arr(Id, Vec<Id>),
-    Obj(Id, IndexMap<String, Id>, Option<String>),
+    Obj(Id, ObjMap, Option<String>),
 }
 
 impl Parser<'_> {
@@ -225,10 +225,10 @@ impl Parser<'_> {
                     self.ws();
                     if self.bytes.get(self.pos) == Some(&b'}') {
                         self.pos += 1;
-                        doc.nodes[slot] = Node::Obj(IndexMap::new());
+                        doc.nodes[slot] = Node::Obj(ObjMap::new());
                     } else {
                         let key = self.key()?;
-                        stack.push(Frame::Obj(slot, IndexMap::new(), Some(key)));
+                        stack.push(Frame::Obj(slot, ObjMap::new(), Some(key)));
                         opened = true;
                     }
                 }
@@ -465,7 +465,7 @@ impl Parser<'_> {
     }
 }
 
-fn decode_tag(doc: &Doc, entries: IndexMap<String, Id>) -> Node {
+fn decode_tag(doc: &Doc, entries: ObjMap) -> Node {
     if entries.len() == 1 {
         if let Some(&v) = entries.get(TAG_KEY) {
             if let Node::Str(kind) = &doc.nodes[v] {
@@ -481,86 +481,100 @@ fn decode_tag(doc: &Doc, entries: IndexMap<String, Id>) -> Node {
 
 /// Writes the subtree at `id` as JSON text. `undefined` members of objects are left out and
 /// `undefined` array entries become `null`, as `JSON.stringify` does; a top-level `undefined`
-/// becomes the tag object so the facade can restore it.
+/// becomes the tag object so the facade can restore it. Iterative: depth costs heap only.
 pub fn to_string(doc: &Doc, id: Id) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(256);
     if matches!(doc.nodes[id], Node::Undefined) {
-        let _ = write!(out, "{{\"\\u0000understudy\":\"undefined\"}}");
+        out.push_str("{\"\\u0000understudy\":\"undefined\"}");
         return out;
     }
-    enum Step {
-        Value(Id),
-        Raw(&'static str),
-        Key(String),
-    }
-    let mut stack = vec![Step::Value(id)];
-    while let Some(step) = stack.pop() {
-        match step {
-            Step::Raw(s) => out.push_str(s),
-            Step::Key(k) => {
-                write_str(&mut out, &k);
-                out.push(':');
-            }
-            Step::Value(v) => match &doc.nodes[v] {
+    // (container, index of the next child) for every open container.
+    let mut stack: Vec<(Id, usize)> = Vec::new();
+    let mut next = Some(id);
+    loop {
+        if let Some(v) = next.take() {
+            match &doc.nodes[v] {
                 Node::Null | Node::Undefined | Node::Opaque(_) => out.push_str("null"),
                 Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
                 Node::Num(n) => out.push_str(n),
                 Node::Str(s) => write_str(&mut out, s),
-                Node::Arr(items) => {
+                Node::Arr(_) => {
                     out.push('[');
-                    stack.push(Step::Raw("]"));
-                    for (i, &item) in items.iter().enumerate().rev() {
-                        stack.push(Step::Value(item));
-                        if i > 0 {
-                            stack.push(Step::Raw(","));
-                        }
-                    }
+                    stack.push((v, 0));
                 }
-                Node::Obj(entries) => {
+                Node::Obj(_) => {
                     out.push('{');
-                    stack.push(Step::Raw("}"));
-                    let present: Vec<(&String, Id)> = entries
-                        .iter()
-                        .filter(|(_, &c)| !matches!(doc.nodes[c], Node::Undefined))
-                        .map(|(k, &c)| (k, c))
-                        .collect();
-                    for (i, (k, c)) in present.into_iter().enumerate().rev() {
-                        stack.push(Step::Value(c));
-                        stack.push(Step::Key(k.clone()));
-                        if i > 0 {
-                            stack.push(Step::Raw(","));
-                        }
+                    stack.push((v, 0));
+                }
+            }
+        }
+        let Some((container, index)) = stack.last_mut() else { return out };
+        match &doc.nodes[*container] {
+            Node::Arr(items) => {
+                if *index < items.len() {
+                    if *index > 0 {
+                        out.push(',');
+                    }
+                    next = Some(items[*index]);
+                    *index += 1;
+                } else {
+                    out.push(']');
+                    stack.pop();
+                }
+            }
+            Node::Obj(map) => {
+                // Skip members whose value is `undefined`.
+                let mut found = None;
+                for (i, (k, &c)) in map.iter().enumerate().skip(*index) {
+                    if !matches!(doc.nodes[c], Node::Undefined) {
+                        found = Some((i, k, c));
+                        break;
                     }
                 }
-            },
+                match found {
+                    Some((i, k, c)) => {
+                        if out.as_bytes().last() != Some(&b'{') {
+                            out.push(',');
+                        }
+                        write_str(&mut out, k);
+                        out.push(':');
+                        next = Some(c);
+                        *index = i + 1;
+                    }
+                    None => {
+                        out.push('}');
+                        stack.pop();
+                    }
+                }
+            }
+            _ => unreachable!("only containers are stacked"),
         }
     }
-    out
 }
 
 fn write_str(out: &mut String, s: &str) {
     out.push('"');
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let esc: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            '\u{8}' => Some("\\b"),
-            '\u{c}' => Some("\\f"),
-            c if (c as u32) < 0x20 => None,
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &str = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
             _ => continue,
         };
         out.push_str(&s[start..i]);
-        match esc {
-            Some(e) => out.push_str(e),
-            None => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
+        if esc.is_empty() {
+            let _ = write!(out, "\\u{:04x}", b);
+        } else {
+            out.push_str(esc);
         }
-        start = i + c.len_utf8();
+        start = i + 1;
     }
     out.push_str(&s[start..]);
     out.push('"');

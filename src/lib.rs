@@ -5,6 +5,7 @@
 
 pub mod error;
 pub mod json;
+pub mod map;
 pub mod schema;
 
 #[cfg(target_arch = "wasm32")]

@@ -125,13 +125,20 @@ const releasePrepared = new FinalizationRegistry<PreparedHandle>((handle) => han
  */
 export function prepareStrictJsonSchema<T extends JsonSchema>(schema: T): PreparedStrictJsonSchema<T> {
   const text = encodeSchema(schema);
-  const handle = call((e) => e.strictPrepare(text));
-  const strict = decode(handle.schemaJson()) as T;
+  const strict = decode(call((e) => e.strictPrepareSchema(text))) as T;
+  // The engine keeps a prepared schema for normalizeInput only once it is first called: many
+  // prepared schemas (agent output types, say) are never normalized, and a handle that waits
+  // for the garbage collector costs memory meanwhile.
+  let handle: PreparedHandle | undefined;
   const normalizeInput = (value: unknown): unknown => {
+    if (handle === undefined) {
+      handle = call((e) => e.strictPrepare(text));
+      releasePrepared.register(normalizeInput, handle);
+    }
     const encoded = encodeValue(value);
-    return decode(call(() => handle.normalizeInput(encoded)));
+    const live = handle;
+    return decode(call(() => live.normalizeInput(encoded)));
   };
-  releasePrepared.register(normalizeInput, handle);
   return { schema: strict, normalizeInput };
 }
 

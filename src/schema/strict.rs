@@ -5,9 +5,10 @@
 //! identity. Recursion is bounded by the depth limit (every walk checks depth before it
 //! descends), so it never runs deeper than [`MAX_DEPTH`] frames.
 
-use std::collections::{HashMap, HashSet};
 
-use indexmap::IndexMap;
+use crate::map::{FastMap, ObjMap};
+
+type FastSet<T> = std::collections::HashSet<T, std::hash::BuildHasherDefault<crate::map::Fnv>>;
 
 use super::pointer::{resolve_ref, Locator};
 use crate::error::{StrictError, StrictReason};
@@ -45,6 +46,8 @@ const UNSUPPORTED_KEYWORDS: [&str; 21] = [
     "unevaluatedProperties",
 ];
 
+/// `$ref` siblings that are metadata, not constraints (matched by `is_reference_metadata`).
+#[cfg_attr(not(test), allow(dead_code))]
 const REFERENCE_METADATA: [&str; 14] = [
     "$anchor",
     "$comment",
@@ -86,7 +89,7 @@ pub struct Prepared {
     pub doc: Doc,
     pub root: Id,
     /// Synthetic nullable wrappers created by the conversion: wrapper id → wrapped id.
-    synthetic: HashMap<Id, Id>,
+    synthetic: FastMap<Id, Id>,
 }
 
 type Result<T> = std::result::Result<T, StrictError>;
@@ -162,10 +165,20 @@ fn js_number(f: f64) -> String {
     }
 }
 
-fn required_set(doc: &Doc, node: Option<Id>) -> HashSet<String> {
+/// `new Set(required.map(String))`; members that are already strings are borrowed.
+fn required_set(doc: &Doc, node: Option<Id>) -> FastSet<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
     node.and_then(|n| doc.get(n, "required"))
         .and_then(|r| doc.arr(r))
-        .map(|items| items.iter().map(|&i| js_string(doc, i)).collect())
+        .map(|items| {
+            items
+                .iter()
+                .map(|&i| match doc.as_str(i) {
+                    Some(s) => Cow::Borrowed(s),
+                    None => Cow::Owned(js_string(doc, i)),
+                })
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -175,7 +188,11 @@ fn is_false(doc: &Doc, id: Option<Id>) -> bool {
 
 /// `type === 'object' || (Array.isArray(type) && type.includes('object'))`.
 fn has_object_type(doc: &Doc, node: Id) -> bool {
-    match doc.get(node, "type").map(|t| doc.node(t)) {
+    type_includes_object(doc, doc.get(node, "type"))
+}
+
+fn type_includes_object(doc: &Doc, ty: Option<Id>) -> bool {
+    match ty.map(|t| doc.node(t)) {
         Some(Node::Str(s)) => s == "object",
         Some(Node::Arr(items)) => items.iter().any(|&i| doc.as_str(i) == Some("object")),
         _ => false,
@@ -193,34 +210,133 @@ fn record_entries(doc: &Doc, node: Option<Id>) -> Vec<(String, Id)> {
     node.and_then(|n| doc.obj(n)).map(|m| m.iter().map(|(k, &v)| (k.clone(), v)).collect()).unwrap_or_default()
 }
 
+/// The entries of an object node, borrowed (for walks that do not change the document).
+fn entries(doc: &Doc, node: Option<Id>) -> impl Iterator<Item = (&str, Id)> {
+    node.and_then(|n| doc.obj(n)).into_iter().flat_map(|m| m.iter().map(|(k, &v)| (k.as_str(), v)))
+}
+
+/// The keywords of one schema object, found in a single pass over its keys (schema objects
+/// have a handful of keys; one `match` per key beats a lookup per keyword).
+#[derive(Default)]
+struct Keys<'a> {
+    id: bool,
+    reference: Option<Id>,
+    any_of: Option<Id>,
+    properties: Option<Id>,
+    items: Option<Id>,
+    additional: Option<Id>,
+    defs: Option<Id>,
+    definitions: Option<Id>,
+    ty: Option<Id>,
+    /// Index in [`UNSUPPORTED_KEYWORDS`] of the first unsupported keyword in that list's order.
+    unsupported: Option<usize>,
+    /// First key (in key order) outside the `$ref` metadata set, and outside it plus `anyOf`.
+    ref_sibling: Option<&'a str>,
+    any_of_sibling: Option<&'a str>,
+}
+
+/// Position of `key` in [`UNSUPPORTED_KEYWORDS`] (a `match` the compiler turns into a few
+/// length and byte comparisons).
+fn unsupported_index(key: &str) -> Option<usize> {
+    Some(match key {
+        "$dynamicRef" => 0,
+        "$recursiveRef" => 1,
+        "additionalItems" => 2,
+        "allOf" => 3,
+        "contains" => 4,
+        "contentSchema" => 5,
+        "dependencies" => 6,
+        "dependentRequired" => 7,
+        "dependentSchemas" => 8,
+        "else" => 9,
+        "if" => 10,
+        "maxContains" => 11,
+        "minContains" => 12,
+        "not" => 13,
+        "oneOf" => 14,
+        "patternProperties" => 15,
+        "prefixItems" => 16,
+        "propertyNames" => 17,
+        "then" => 18,
+        "unevaluatedItems" => 19,
+        "unevaluatedProperties" => 20,
+        _ => return None,
+    })
+}
+
+/// Membership in [`REFERENCE_METADATA`].
+fn is_reference_metadata(key: &str) -> bool {
+    matches!(
+        key,
+        "$anchor" | "$comment" | "$defs" | "$id" | "$ref" | "$schema" | "default" | "deprecated" | "description" | "definitions" | "examples" | "readOnly" | "title" | "writeOnly"
+    )
+}
+
+impl<'a> Keys<'a> {
+    fn scan(doc: &'a Doc, node: Id) -> Self {
+        let mut k = Keys::default();
+        for (key, &value) in doc.obj(node).into_iter().flatten() {
+            let key = key.as_str();
+            match key {
+                "$id" => k.id = true,
+                "$ref" => k.reference = Some(value),
+                "anyOf" => k.any_of = Some(value),
+                "properties" => k.properties = Some(value),
+                "items" => k.items = Some(value),
+                "additionalProperties" => k.additional = Some(value),
+                "$defs" => k.defs = Some(value),
+                "definitions" => k.definitions = Some(value),
+                "type" => k.ty = Some(value),
+                _ => {}
+            }
+            if let Some(i) = unsupported_index(key) {
+                k.unsupported = Some(k.unsupported.map_or(i, |j| j.min(i)));
+            }
+            if !is_reference_metadata(key) {
+                k.ref_sibling.get_or_insert(key);
+                if key != "anyOf" {
+                    k.any_of_sibling.get_or_insert(key);
+                }
+            }
+        }
+        k
+    }
+
+    fn definitions(&self) -> [Option<Id>; 2] {
+        [self.defs, self.definitions]
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Traversal state (active path + deepest visit)
 
+/// Per-node state of one walk: the deepest depth a node was entered at and whether it is on
+/// the active path. A map, not a dense vector: the `anyOf` check starts a fresh walk per
+/// branch, and each must cost what it visits, not the size of the document.
 #[derive(Default)]
 struct Traversal {
-    active: HashSet<Id>,
-    visited: HashMap<Id, usize>,
+    nodes: FastMap<Id, (usize, bool)>,
 }
 
 impl Traversal {
     /// `Ok(false)` when the node is on the active path or was seen at this depth or deeper.
     fn enter(&mut self, node: Id, depth: usize) -> std::result::Result<bool, Fault> {
-        if self.active.contains(&node) {
-            return Ok(false);
-        }
-        if self.visited.get(&node).is_some_and(|&d| d >= depth) {
-            return Ok(false);
+        if let Some(&(seen, active)) = self.nodes.get(&node) {
+            if active || seen >= depth {
+                return Ok(false);
+            }
         }
         if depth > MAX_DEPTH {
             return Err(depth_fault(node));
         }
-        self.visited.insert(node, depth);
-        self.active.insert(node);
+        self.nodes.insert(node, (depth, true));
         Ok(true)
     }
 
     fn leave(&mut self, node: Id) {
-        self.active.remove(&node);
+        if let Some(state) = self.nodes.get_mut(&node) {
+            state.1 = false;
+        }
     }
 }
 
@@ -239,25 +355,21 @@ impl Checker<'_> {
         if !matches!(doc.node(self.root), Node::Obj(_) | Node::Arr(_)) {
             return Ok(());
         }
-        let mut visited: HashMap<Id, usize> = HashMap::new();
+        let mut visited = vec![0u8; doc.nodes.len()];
         let mut pending = vec![(self.root, 1usize)];
+        let container = |id: &Id| matches!(doc.node(*id), Node::Obj(_) | Node::Arr(_));
         while let Some((node, depth)) = pending.pop() {
             if depth > MAX_DEPTH {
                 return Err(depth_fault(node));
             }
-            if visited.get(&node).is_some_and(|&d| d >= depth) {
+            if usize::from(visited[node]) >= depth {
                 continue;
             }
-            visited.insert(node, depth);
-            let children: Vec<Id> = match doc.node(node) {
-                Node::Obj(map) => map.values().copied().collect(),
-                Node::Arr(items) => items.clone(),
-                _ => Vec::new(),
-            };
-            for child in children {
-                if matches!(doc.node(child), Node::Obj(_) | Node::Arr(_)) {
-                    pending.push((child, depth + 1));
-                }
+            visited[node] = depth as u8;
+            match doc.node(node) {
+                Node::Obj(map) => pending.extend(map.values().filter(|c| container(c)).map(|&c| (c, depth + 1))),
+                Node::Arr(items) => pending.extend(items.iter().filter(|c| container(c)).map(|&c| (c, depth + 1))),
+                _ => {}
             }
         }
         Ok(())
@@ -299,7 +411,8 @@ impl Checker<'_> {
         if !state.enter(node, depth)? {
             return Ok(());
         }
-        if node != self.root && doc.has(node, "$id") {
+        let keys = Keys::scan(doc, node);
+        if node != self.root && keys.id {
             return Err(fault_kw(
                 StrictReason::NestedId,
                 node,
@@ -307,41 +420,40 @@ impl Checker<'_> {
                 "Cannot convert a JSON schema with a nested `$id` resource to strict mode because local references are resolved only within the root resource. Remove the nested `$id` or disable strict mode.".into(),
             ));
         }
-        for keyword in UNSUPPORTED_KEYWORDS {
-            if doc.has(node, keyword) {
-                return Err(fault_kw(
-                    StrictReason::UnsupportedKeyword,
-                    node,
-                    keyword,
-                    format!("Cannot convert a JSON schema using unsupported keyword `{keyword}` to strict mode. Remove the keyword or disable strict mode."),
-                ));
-            }
+        if let Some(keyword) = keys.unsupported.map(|i| UNSUPPORTED_KEYWORDS[i]) {
+            return Err(fault_kw(
+                StrictReason::UnsupportedKeyword,
+                node,
+                keyword,
+                format!("Cannot convert a JSON schema using unsupported keyword `{keyword}` to strict mode. Remove the keyword or disable strict mode."),
+            ));
         }
-        if let Some(r) = doc.get(node, "$ref") {
+        if let Some(r) = keys.reference {
             let Some(reference) = doc.as_str(r) else { return Err(self.non_string_ref(node)) };
             let Some(target) = resolve_ref(doc, self.root, reference) else {
                 return Err(self.unresolved(node, reference));
             };
             self.provider(target, state, depth + 1)?;
         }
-        if let Some(any_of) = doc.get(node, "anyOf") {
-            let branches = match doc.arr(any_of) {
-                Some(b) if !b.is_empty() => b.clone(),
+        if let Some(any_of) = keys.any_of {
+            match doc.arr(any_of) {
+                Some(branches) if !branches.is_empty() => {
+                    for &branch in branches {
+                        self.provider(branch, state, depth + 1)?;
+                    }
+                }
                 _ => return Err(self.invalid_any_of(node)),
-            };
-            for branch in branches {
-                self.provider(branch, state, depth + 1)?;
             }
         }
-        for (_, property) in record_entries(doc, doc.get(node, "properties")) {
+        for (_, property) in entries(doc, keys.properties) {
             self.provider(property, state, depth + 1)?;
         }
-        self.each_item(node, |item| self.provider(item, state, depth + 1))?;
-        if let Some(additional) = doc.get(node, "additionalProperties") {
+        self.each_item(keys.items, |item| self.provider(item, state, depth + 1))?;
+        if let Some(additional) = keys.additional {
             self.provider(additional, state, depth + 1)?;
         }
-        for key in ["$defs", "definitions"] {
-            for (_, definition) in record_entries(doc, doc.get(node, key)) {
+        for definitions in keys.definitions() {
+            for (_, definition) in entries(doc, definitions) {
                 self.provider(definition, state, depth + 1)?;
             }
         }
@@ -351,8 +463,8 @@ impl Checker<'_> {
 
     /// Calls `f` for each `items` entry (array form) or the single `items` (any other defined
     /// value).
-    fn each_item(&self, node: Id, mut f: impl FnMut(Id) -> std::result::Result<(), Fault>) -> std::result::Result<(), Fault> {
-        let Some(items) = self.doc.get_defined(node, "items") else { return Ok(()) };
+    fn each_item(&self, items: Option<Id>, mut f: impl FnMut(Id) -> std::result::Result<(), Fault>) -> std::result::Result<(), Fault> {
+        let Some(items) = items.filter(|&i| !matches!(self.doc.node(i), Node::Undefined)) else { return Ok(()) };
         match self.doc.arr(items) {
             Some(entries) => entries.clone().into_iter().try_for_each(&mut f),
             None => f(items),
@@ -368,10 +480,10 @@ impl Checker<'_> {
         if !doc.is_record(node) || !state.enter(node, depth)? {
             return Ok(());
         }
-        let keys: Vec<String> = doc.obj(node).map(|m| m.keys().cloned().collect()).unwrap_or_default();
-        if let Some(r) = doc.get(node, "$ref") {
+        let keys = Keys::scan(doc, node);
+        if let Some(r) = keys.reference {
             let Some(reference) = doc.as_str(r) else { return Err(self.non_string_ref(node)) };
-            if let Some(sibling) = keys.iter().find(|k| !REFERENCE_METADATA.contains(&k.as_str())) {
+            if let Some(sibling) = keys.ref_sibling {
                 return Err(fault_kw(
                     StrictReason::RefSibling,
                     node,
@@ -384,12 +496,12 @@ impl Checker<'_> {
             };
             self.safety(target, state, unambiguous, reject_open, depth + 1)?;
         }
-        if let Some(any_of) = doc.get(node, "anyOf") {
+        if let Some(any_of) = keys.any_of {
             let branches = match doc.arr(any_of) {
-                Some(b) if !b.is_empty() => b.clone(),
+                Some(b) if !b.is_empty() => b,
                 _ => return Err(self.invalid_any_of(node)),
             };
-            if let Some(sibling) = keys.iter().find(|k| k.as_str() != "anyOf" && !REFERENCE_METADATA.contains(&k.as_str())) {
+            if let Some(sibling) = keys.any_of_sibling {
                 return Err(fault_kw(
                     StrictReason::AnyOfSibling,
                     node,
@@ -397,11 +509,11 @@ impl Checker<'_> {
                     format!("Cannot convert a JSON schema combining `anyOf` with sibling keyword `{sibling}` to strict mode. Move the constraint into each branch or disable strict mode."),
                 ));
             }
-            for &branch in &branches {
+            for &branch in branches {
                 self.safety(branch, state, unambiguous, reject_open, depth + 1)?;
             }
             if unambiguous {
-                for &branch in &branches {
+                for &branch in branches {
                     if self.needs_null_stripping(branch, &mut Traversal::default(), depth + 1)? {
                         return Err(fault_kw(
                             StrictReason::AmbiguousAnyOf,
@@ -413,13 +525,10 @@ impl Checker<'_> {
                 }
             }
         }
-        let properties = doc.get(node, "properties").filter(|&p| doc.is_record(p));
+        let properties = keys.properties.filter(|&p| doc.is_record(p));
         let declared = properties.and_then(|p| doc.obj(p)).is_some_and(|m| !m.is_empty());
-        if reject_open
-            && has_object_type(doc, node)
-            && !is_false(doc, doc.get(node, "additionalProperties"))
-            && (!declared || doc.has(node, "additionalProperties"))
-        {
+        let object_type = type_includes_object(doc, keys.ty);
+        if reject_open && object_type && !is_false(doc, keys.additional) && (!declared || keys.additional.is_some()) {
             return Err(fault_kw(
                 StrictReason::OpenObject,
                 node,
@@ -427,18 +536,19 @@ impl Checker<'_> {
                 "Cannot convert an open JSON schema object to strict mode without changing its accepted values. Set `additionalProperties: false`, declare at least one property, or disable strict mode.".into(),
             ));
         }
-        if converts_properties(doc, node) {
+        let typeless = keys.ty.is_none_or(|t| matches!(doc.node(t), Node::Undefined));
+        if properties.is_some() && (object_type || typeless) {
             let required = required_set(doc, Some(node));
-            for (key, property) in record_entries(doc, properties) {
+            for (key, property) in entries(doc, properties) {
                 self.safety(property, state, unambiguous, reject_open, depth + 1)?;
-                if !required.contains(&key) {
+                if !required.contains(key) {
                     self.known_nullability(property, depth + 1)?;
                 }
             }
         }
-        self.each_item(node, |item| self.safety(item, state, unambiguous, reject_open, depth + 1))?;
-        for key in ["$defs", "definitions"] {
-            for (_, definition) in record_entries(doc, doc.get(node, key)) {
+        self.each_item(keys.items, |item| self.safety(item, state, unambiguous, reject_open, depth + 1))?;
+        for definitions in keys.definitions() {
+            for (_, definition) in entries(doc, definitions) {
                 self.safety(definition, state, unambiguous, reject_open, depth + 1)?;
             }
         }
@@ -556,8 +666,8 @@ impl Checker<'_> {
             }
             let properties = if converts_properties(doc, node) { doc.get(node, "properties") } else { None };
             let required = required_set(doc, Some(node));
-            for (key, property) in record_entries(doc, properties) {
-                if (!required.contains(&key) && self.known_nullability(property, depth + 1)? == Nullability::Disallows)
+            for (key, property) in entries(doc, properties) {
+                if (!required.contains(key) && self.known_nullability(property, depth + 1)? == Nullability::Disallows)
                     || self.needs_null_stripping(property, state, depth + 1)?
                 {
                     return Ok(true);
@@ -608,12 +718,10 @@ struct Converter<'a> {
     root: Id,
     prep: Doc,
     /// original node → prepared node (memoized by identity).
-    prepared: HashMap<Id, Id>,
+    prepared: FastMap<Id, Id>,
     /// (original `$ref` text, prepared node carrying it), in visit order.
     references: Vec<(String, Id)>,
-    synthetic: HashMap<Id, Id>,
-    /// prepared node → original node, for error pointers.
-    origin: HashMap<Id, Id>,
+    synthetic: FastMap<Id, Id>,
 }
 
 impl Converter<'_> {
@@ -634,7 +742,6 @@ impl Converter<'_> {
                 return Ok(done);
             }
             self.prepared.insert(o, entry);
-            self.origin.insert(entry, o);
             if let Some(reference) = orig.get(o, "$ref").and_then(|r| orig.as_str(r)) {
                 self.references.push((reference.to_string(), entry));
             }
@@ -657,12 +764,12 @@ impl Converter<'_> {
             let original_props = original.and_then(|o| orig.get(o, "properties")).filter(|&p| orig.is_record(p));
             let required = required_set(orig, original);
             let checker = Checker { doc: orig, root: self.root };
-            let mut out = IndexMap::new();
+            let mut out = ObjMap::new();
             for (key, value) in record_entries(&self.prep, Some(props)) {
                 let original_value = original_props
                     .and_then(|p| orig.get(p, &key))
                     .filter(|&v| !matches!(orig.node(v), Node::Null | Node::Undefined));
-                let nullability = if required.contains(&key) {
+                let nullability = if required.contains(key.as_str()) {
                     None
                 } else {
                     Some(match original_value {
@@ -735,9 +842,9 @@ impl Converter<'_> {
             _ => return schema,
         };
         let null_type = self.prep.push(Node::Str("null".into()));
-        let null_schema = self.prep.push(Node::Obj(IndexMap::from([("type".to_string(), null_type)])));
+        let null_schema = self.prep.push(Node::Obj(ObjMap::from([("type".to_string(), null_type)])));
         let any_of = self.prep.push(Node::Arr(vec![schema, null_schema]));
-        let mut map = IndexMap::new();
+        let mut map = ObjMap::new();
         if let Some(d) = description {
             map.insert("description".to_string(), self.prep.push(Node::Str(d)));
         }
@@ -753,7 +860,7 @@ impl Converter<'_> {
             return Ok(());
         }
         let orig = self.orig;
-        let mut hoisted: HashMap<Id, String> = HashMap::new();
+        let mut hoisted: FastMap<Id, String> = FastMap::default();
         let mut next = 0usize;
         let mut index = 0;
         while index < self.references.len() {
@@ -798,7 +905,7 @@ impl Converter<'_> {
                             ))
                         }
                         None => {
-                            let d = self.prep.push(Node::Obj(IndexMap::new()));
+                            let d = self.prep.push(Node::Obj(ObjMap::new()));
                             self.set(prepared_root, "$defs", d);
                             d
                         }
@@ -843,10 +950,9 @@ fn prepare_inner(doc: &Doc, root: Id, mode: Mode) -> std::result::Result<Prepare
         orig: doc,
         root,
         prep: doc.clone(),
-        prepared: HashMap::new(),
+        prepared: FastMap::default(),
         references: Vec::new(),
-        synthetic: HashMap::new(),
-        origin: HashMap::new(),
+        synthetic: FastMap::default(),
     };
     let prepared_root = converter.ensure(root, Some(root), true)?;
     converter.stabilize(prepared_root)?;
@@ -947,13 +1053,13 @@ impl Prepared {
             }
             Node::Obj(map) if doc.is_record(current) && converts_properties(doc, current) => {
                 let mut copy = map.clone();
-                for (key, property) in record_entries(doc, doc.get(current, "properties")) {
-                    let Some(&entry) = copy.get(&key) else { continue };
+                for (key, property) in entries(doc, doc.get(current, "properties")) {
+                    let Some(&entry) = copy.get(key) else { continue };
                     let next = self.normalize(Some(property), vd, entry, depth + 1)?;
                     if matches!(vd.node(next), Node::Undefined) {
-                        copy.shift_remove(&key);
+                        copy.shift_remove(key);
                     } else {
-                        copy.insert(key, next);
+                        copy.insert(key.to_string(), next);
                     }
                 }
                 Ok(vd.push(Node::Obj(copy)))
@@ -967,6 +1073,18 @@ impl Prepared {
 mod tests {
     use super::*;
     use crate::json::{parse, to_string};
+
+    #[test]
+    fn keyword_matchers_agree_with_the_lists() {
+        for (i, k) in UNSUPPORTED_KEYWORDS.iter().enumerate() {
+            assert_eq!(unsupported_index(k), Some(i));
+        }
+        for k in REFERENCE_METADATA {
+            assert!(is_reference_metadata(k));
+        }
+        assert_eq!(unsupported_index("type"), None);
+        assert!(!is_reference_metadata("type"));
+    }
 
     fn run(schema: &str, mode: Mode) -> std::result::Result<String, StrictError> {
         let doc = parse(schema).unwrap();

@@ -134,6 +134,15 @@ pub fn strict_prepare(schema: &str) -> Result<PreparedSchema, JsValue> {
     Ok(PreparedSchema { inner })
 }
 
+/// The strict schema of `prepareStrictJsonSchema` (its checks included), as JSON text, without
+/// keeping a handle.
+#[wasm_bindgen(js_name = strictPrepareSchema)]
+pub fn strict_prepare_schema(schema: &str) -> Result<String, JsValue> {
+    let doc = parse_schema(schema)?;
+    let prepared = strict::prepare(&doc, doc.root(), Mode::Prepare).map_err(strict_error)?;
+    Ok(json::to_string(&prepared.doc, prepared.root))
+}
+
 /// `stripStrictNulls` for a JSON Schema: prepare, then normalize, without a handle to free.
 #[wasm_bindgen(js_name = strictStripNulls)]
 pub fn strict_strip_nulls(schema: &str, value: &str) -> Result<Option<String>, JsValue> {
