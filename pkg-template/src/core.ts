@@ -199,6 +199,11 @@ export interface JsonSchemaValidator extends Disposable {
   free(): void;
 }
 
+/** The engine answers `undefined` for a valid value and the issues otherwise. */
+function toResult(issues: ValidationIssue[] | undefined): ValidationResult {
+  return issues === undefined ? { valid: true, issues: [] } : { valid: false, issues };
+}
+
 const releaseValidator = new FinalizationRegistry<ValidatorHandle>((handle) => handle.free());
 
 class CompiledValidator implements JsonSchemaValidator {
@@ -214,10 +219,10 @@ class CompiledValidator implements JsonSchemaValidator {
   validate(value: unknown): ValidationResult {
     const handle = this.#live();
     const text = encodeValue(value);
-    return call(() => handle.validate(text)) as ValidationResult;
+    return toResult(call(() => handle.validate(text)));
   }
   validateJson(text: string): ValidationResult {
-    return this.#live().validateJson(text) as ValidationResult;
+    return toResult(this.#live().validateJson(text));
   }
   free(): void {
     if (this.#handle === undefined) return;

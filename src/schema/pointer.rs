@@ -60,40 +60,45 @@ pub fn percent_decode(text: &str) -> Option<String> {
 }
 
 /// Parent links of a document, to name any node by its JSON Pointer. Built only when an
-/// error needs a pointer.
-pub struct Locator {
-    parent: Vec<Option<(Id, String)>>,
+/// error needs a pointer; tokens are made only for the nodes on the path asked for.
+pub struct Locator<'a> {
+    doc: &'a Doc,
+    /// (parent, position of the child in the parent) for every node reached from the root.
+    parent: Vec<Option<(Id, usize)>>,
 }
 
-impl Locator {
-    pub fn new(doc: &Doc, root: Id) -> Self {
+impl<'a> Locator<'a> {
+    pub fn new(doc: &'a Doc, root: Id) -> Self {
         let mut parent = vec![None; doc.nodes.len()];
         let mut seen = vec![false; doc.nodes.len()];
         let mut stack = vec![root];
         seen[root] = true;
         while let Some(id) = stack.pop() {
-            let children: Vec<(String, Id)> = match doc.node(id) {
-                Node::Obj(map) => map.iter().map(|(k, &v)| (k.clone(), v)).collect(),
-                Node::Arr(items) => items.iter().enumerate().map(|(i, &v)| (i.to_string(), v)).collect(),
+            let children: &mut dyn Iterator<Item = Id> = match doc.node(id) {
+                Node::Obj(map) => &mut map.values().copied(),
+                Node::Arr(items) => &mut items.iter().copied(),
                 _ => continue,
             };
-            for (token, child) in children {
+            for (position, child) in children.enumerate() {
                 if !seen[child] {
                     seen[child] = true;
-                    parent[child] = Some((id, token));
+                    parent[child] = Some((id, position));
                     stack.push(child);
                 }
             }
         }
-        Locator { parent }
+        Locator { doc, parent }
     }
 
     /// The JSON Pointer of `id` (`""` for the root or a node outside the tree).
     pub fn pointer(&self, id: Id) -> String {
         let mut tokens = Vec::new();
         let mut current = id;
-        while let Some(Some((parent, token))) = self.parent.get(current) {
-            tokens.push(token.as_str());
+        while let Some(Some((parent, position))) = self.parent.get(current) {
+            tokens.push(match self.doc.node(*parent) {
+                Node::Obj(map) => map.iter().nth(*position).map(|(k, _)| k.clone()).unwrap_or_default(),
+                _ => position.to_string(),
+            });
             current = *parent;
         }
         tokens.iter().rev().fold(String::new(), |acc, t| pointer_push(&acc, t))

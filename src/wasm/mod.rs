@@ -177,18 +177,30 @@ fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
         .unwrap_or(JsValue::UNDEFINED)
 }
 
+/// A report crosses as `undefined` when valid (the common case, and no object to build) and
+/// as its issues otherwise.
+fn report_to_js(report: validate::Report) -> JsValue {
+    if report.valid {
+        JsValue::UNDEFINED
+    } else {
+        to_js(&report.issues)
+    }
+}
+
 #[wasm_bindgen]
 impl Validator {
-    /// Validates a value given in the facade's tagged JSON encoding.
+    /// Validates a value given in the facade's tagged JSON encoding: `undefined` when valid,
+    /// else the issues.
     pub fn validate(&self, value: &str) -> Result<JsValue, JsValue> {
         let doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
-        Ok(to_js(&self.compiled.validate_doc(&doc, doc.root())))
+        Ok(report_to_js(self.compiled.validate_doc(&doc, doc.root())))
     }
 
-    /// Validates JSON text; malformed text is a `json` issue with its position.
+    /// Validates JSON text: `undefined` when valid, else the issues (malformed text is one
+    /// `json` issue with its position).
     #[wasm_bindgen(js_name = validateJson)]
     pub fn validate_json(&self, text: &str) -> JsValue {
-        to_js(&self.compiled.validate_json(text))
+        report_to_js(self.compiled.validate_json(text))
     }
 }
 
