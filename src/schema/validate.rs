@@ -230,3 +230,77 @@ pub fn depth_of(doc: &Doc, root: Id) -> usize {
     }
     max
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compiled(schema: &str) -> Compiled {
+        compile_json(schema).unwrap()
+    }
+
+    #[test]
+    fn valid_values_have_no_issues() {
+        let v = compiled(r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#);
+        assert_eq!(v.validate_json(r#"{"a":"x"}"#), Report { valid: true, issues: vec![] });
+    }
+
+    #[test]
+    fn issues_name_paths_and_keywords() {
+        let v = compiled(r#"{"type":"object","properties":{"a":{"type":"array","items":{"minimum":2}}},"required":["b"]}"#);
+        let report = v.validate_json(r#"{"a":[3,1]}"#);
+        assert!(!report.valid);
+        let mut found: Vec<(String, String, String)> =
+            report.issues.iter().map(|i| (i.instance_path.clone(), i.schema_path.clone(), i.keyword.clone())).collect();
+        found.sort();
+        assert_eq!(
+            found,
+            vec![
+                ("".into(), "/required".into(), "required".into()),
+                ("/a/1".into(), "/properties/a/items/minimum".into(), "minimum".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_text_is_a_positioned_issue() {
+        let v = compiled("{}");
+        let report = v.validate_json("{\n  \"a\": [1,]\n}");
+        assert_eq!(report.issues.len(), 1);
+        let issue = &report.issues[0];
+        assert_eq!(issue.keyword, "json");
+        let pos = issue.position.unwrap();
+        assert_eq!((pos.line, pos.column), (2, 11));
+        assert_eq!(&"{\n  \"a\": [1,]\n}"[pos.offset..pos.offset + 1], "]");
+    }
+
+    #[test]
+    fn draft_7_is_chosen_by_schema_keyword() {
+        let v = compiled(r#"{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"additionalItems":false}"#);
+        assert!(v.validate_json(r#"["a"]"#).valid);
+        assert!(!v.validate_json(r#"["a",1]"#).valid);
+        let v = compiled(r#"{"prefixItems":[{"type":"string"}],"items":false}"#);
+        assert!(!v.validate_json(r#"["a",1]"#).valid);
+    }
+
+    #[test]
+    fn bad_schemas_name_the_pointer() {
+        let e = compile_json(r#"{"properties":{"a":{"type":"strng"}}}"#).unwrap_err();
+        assert_eq!(e.pointer, "/properties/a/type");
+        assert!(e.message.contains("/properties/a/type"));
+        assert!(compile_json("5").unwrap_err().message.contains("a number"));
+        assert!(compile_json("{").is_err());
+    }
+
+    #[test]
+    fn host_values_are_issues_and_depth_is_bounded() {
+        let v = compiled("{}");
+        let doc = json::parse(r#"{"f":{"\u0000understudy":"function"},"u":{"\u0000understudy":"undefined"}}"#).unwrap();
+        let report = v.validate_doc(&doc, 0);
+        assert_eq!(report.issues.len(), 1);
+        assert_eq!((report.issues[0].instance_path.as_str(), report.issues[0].keyword.as_str()), ("/f", "json"));
+        let deep = json::parse(&("[".repeat(200) + &"]".repeat(200))).unwrap();
+        assert_eq!(v.validate_doc(&deep, 0).issues[0].keyword, "depth");
+        assert!(!v.validate_json(&("[".repeat(10_000) + &"]".repeat(10_000))).valid);
+    }
+}
