@@ -6,6 +6,7 @@
 pub mod error;
 pub mod json;
 pub mod map;
+pub mod sap;
 pub mod schema;
 
 #[cfg(target_arch = "wasm32")]

@@ -361,6 +361,59 @@ export function io<Out, In = Out>(vendor = 'understudy'): IO<In, Out> {
   };
 }
 
+// --- schema-aligned parsing ------------------------------------------------------------------
+
+/** One repair schema-aligned parsing made, at a JSON Pointer into the result. */
+export interface ParseFix {
+  /** `fence_stripped`, `prose_skipped`, `trailing_comma_removed`, `single_quotes`, `string_to_number`, `single_to_array`, `enum_case`, `extra_key_dropped`, `null_filled`, … */
+  kind: string;
+  pointer: string;
+  detail: string;
+}
+
+/** What {@link parseStructured} returns. */
+export interface StructuredResult<T> {
+  value: T;
+  fixes: ParseFix[];
+}
+
+/** What {@link parsePartial} returns. */
+export interface PartialResult<T> {
+  /** What the prefix determines so far; `undefined` before any value has started. */
+  value: DeepPartial<T> | undefined;
+  /** The value is finished: the rest of the reply cannot change it. */
+  complete: boolean;
+  fixes: ParseFix[];
+}
+
+/** `T` with every property optional, recursively (a streamed value's shape). */
+export type DeepPartial<T> = T extends readonly (infer U)[] ? DeepPartial<U>[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+type ParsedType<S> = S extends StandardSchemaWithJSON<any, infer O> ? O : unknown;
+
+/**
+ * Reads the value a model's reply holds — fenced, chatty, broken or truncated JSON — as a value
+ * of `schema`: a JSON Schema, or a Standard Schema with JSON (its input JSON Schema guides the
+ * reading and its `validate` runs last). Every repair is listed in `fixes`.
+ *
+ * @throws {StructuredParseError} no reading fits (`reason`, and every `candidates` refusal).
+ * @throws {StandardSchemaValidationError} the Standard Schema refused the aligned value.
+ */
+export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S): StructuredResult<ParsedType<S>> {
+  return call((e) => e.parseStructured(text, schema)) as StructuredResult<ParsedType<S>>;
+}
+
+/**
+ * Reads the value a prefix of a streamed reply determines so far: open containers closed,
+ * unfinished strings kept as received, unfinished numbers, literals, keys and enum values left
+ * out, and objects still open exempt from `required`.
+ *
+ * @throws {StructuredParseError} what arrived already contradicts the schema.
+ */
+export function parsePartial<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S): PartialResult<ParsedType<S>> {
+  return call((e) => e.parsePartial(text, schema)) as PartialResult<ParsedType<S>>;
+}
+
 // --- diagnostics ------------------------------------------------------------------------------
 
 /**

@@ -11,6 +11,8 @@ export {
   assertStandardSchemaObjectRoot,
   validateStandardSchema,
   io,
+  parseStructured,
+  parsePartial,
   engineMemoryBytes,
 } from './core.js';
 export type {
@@ -26,6 +28,10 @@ export type {
   IO,
   InferIn,
   InferOut,
+  ParseFix,
+  StructuredResult,
+  PartialResult,
+  DeepPartial,
 } from './core.js';
 export {
   UserError,
@@ -37,4 +43,4 @@ export {
   StandardSchemaValidationError,
   StructuredParseError,
 } from './errors.js';
-export type { StrictSchemaErrorReason, StandardSchemaIssue } from './errors.js';
+export type { StrictSchemaErrorReason, StandardSchemaIssue, RefusedCandidate, StructuredParseErrorReason } from './errors.js';

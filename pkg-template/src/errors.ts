@@ -87,8 +87,39 @@ export class StandardSchemaValidationError extends Error {
   }
 }
 
-/** Text a model returned could not be parsed into the promised shape. */
-export class StructuredParseError extends UserError {}
+/** A candidate value {@link StructuredParseError} considered, and why it was refused. */
+export interface RefusedCandidate {
+  /** Byte offsets of the candidate in the UTF-8 text. */
+  start: number;
+  end: number;
+  reason: string;
+  /** JSON Pointer into the candidate where it stopped fitting. */
+  pointer: string;
+  message: string;
+}
+
+/** Stable codes of {@link StructuredParseError.reason}. */
+export type StructuredParseErrorReason =
+  | 'no_json'
+  | 'type_mismatch'
+  | 'not_in_enum'
+  | 'missing_required'
+  | 'extra_key'
+  | 'ambiguous'
+  | 'too_deep'
+  | 'partial';
+
+/** Text a model returned could not be read as a value of the schema. */
+export class StructuredParseError extends UserError {
+  readonly reason: StructuredParseErrorReason;
+  /** Every candidate considered, with why it was refused. */
+  readonly candidates: RefusedCandidate[];
+  constructor(message: string, fields: { reason: StructuredParseErrorReason; candidates: RefusedCandidate[] }) {
+    super(message);
+    this.reason = fields.reason;
+    this.candidates = fields.candidates;
+  }
+}
 
 const ENGINE_ERROR = '__understudyError';
 
@@ -103,7 +134,7 @@ const classes: Record<string, new (message: string, fields: any) => Error> = {
   StructuredParseError,
 };
 
-const withFields = new Set<unknown>([StrictSchemaError, SchemaDepthError, InvalidJsonSchemaError, StandardSchemaValidationError]);
+const withFields = new Set<unknown>([StrictSchemaError, SchemaDepthError, InvalidJsonSchemaError, StandardSchemaValidationError, StructuredParseError]);
 
 /** Turns an engine error object into its class; anything else is returned unchanged. */
 export function fromEngine(thrown: unknown): unknown {

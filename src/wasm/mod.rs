@@ -10,6 +10,7 @@
 //! - exceptions raised by user code (a throwing getter, a throwing `validate`) pass through
 //!   unchanged, as in the reference.
 
+mod sap;
 mod standard;
 
 use js_sys::{Object, Reflect};
@@ -171,7 +172,7 @@ pub struct Validator {
     compiled: Compiled,
 }
 
-fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
+pub(crate) fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .unwrap_or(JsValue::UNDEFINED)

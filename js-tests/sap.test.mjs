@@ -1,0 +1,117 @@
+// Schema-aligned parsing through the package: JSON Schema and Standard Schema guides, fixes,
+// typed refusals, and streamed prefixes.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { z } from 'zod';
+import { parsePartial, parseStructured, StandardSchemaValidationError, StructuredParseError, UnsupportedStandardSchemaError, UserError } from '@understudy/agents';
+
+const ticket = {
+  type: 'object',
+  properties: {
+    title: { type: 'string' },
+    priority: { enum: ['low', 'high'] },
+    estimate: { type: 'integer' },
+    labels: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['title', 'priority'],
+  additionalProperties: false,
+};
+
+function refusal(run) {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  assert.fail('did not throw');
+}
+
+describe('parseStructured', () => {
+  test('a chatty, fenced, broken reply becomes the promised value, with every fix listed', () => {
+    const reply = "Sure! Here's the ticket:\n```json\n{\n  title: 'Fix login',  // short\n  priority: \"HIGH\",\n  estimate: \"3\",\n  labels: \"auth\",\n  owner: 'me',\n}\n```\nLet me know!";
+    const { value, fixes } = parseStructured(reply, ticket);
+    assert.deepStrictEqual(value, { title: 'Fix login', priority: 'high', estimate: 3, labels: ['auth'] });
+    const kinds = new Set(fixes.map((f) => f.kind));
+    for (const kind of ['fence_stripped', 'prose_skipped', 'comment_removed', 'single_quotes', 'unquoted_key', 'trailing_comma_removed', 'enum_case', 'string_to_number', 'single_to_array', 'extra_key_dropped']) {
+      assert.ok(kinds.has(kind), `${kind} missing from ${[...kinds]}`);
+    }
+    assert.deepStrictEqual(fixes.find((f) => f.kind === 'enum_case').pointer, '/priority');
+  });
+
+  test('refusals are StructuredParseErrors with a reason and the candidates considered', () => {
+    const none = refusal(() => parseStructured("I'm sorry, I can't help with that.", ticket));
+    assert.ok(none instanceof StructuredParseError);
+    assert.ok(none instanceof UserError);
+    assert.equal(none.reason, 'no_json');
+    const wrong = refusal(() => parseStructured('{"title": "x", "priority": "urgent"}', ticket));
+    assert.equal(wrong.reason, 'not_in_enum');
+    assert.deepStrictEqual(wrong.candidates.map((c) => [c.reason, c.pointer]), [['not_in_enum', '/priority']]);
+    const missing = refusal(() => parseStructured('{"title": "x"}', ticket));
+    assert.equal(missing.reason, 'missing_required');
+    const ambiguous = refusal(() => parseStructured('{"title":"a","priority":"low"} or {"title":"b","priority":"low"}', ticket));
+    assert.equal(ambiguous.reason, 'ambiguous');
+  });
+
+  test('a Zod schema guides the reading and validates last', () => {
+    const Order = z.object({ id: z.string().min(1), qty: z.number().int().default(1), gift: z.boolean().optional() });
+    assert.deepStrictEqual(parseStructured("{id: 'A-1', gift: 'true'}", Order).value, { id: 'A-1', qty: 1, gift: true });
+    const error = refusal(() => parseStructured('{"id": ""}', Order));
+    assert.ok(error instanceof StandardSchemaValidationError, String(error));
+  });
+
+  test('Valibot with its JSON Schema adapter', () => {
+    const Search = toStandardJsonSchema(v.object({ query: v.string(), limit: v.optional(v.number()) }));
+    assert.deepStrictEqual(parseStructured('```\n{"query": "rust wasm", "limit": "10"}\n```', Search).value, { query: 'rust wasm', limit: 10 });
+  });
+
+  test('a Standard Schema without JSON conversion, or a non-schema, is refused', () => {
+    const validateOnly = { '~standard': { version: 1, vendor: 'x', validate: (value) => ({ value }) } };
+    assert.ok(refusal(() => parseStructured('{}', validateOnly)) instanceof UnsupportedStandardSchemaError);
+    assert.ok(refusal(() => parseStructured('{}', 5)) instanceof UserError);
+  });
+
+  test('hostile input gives a value or a typed error, never a crash', () => {
+    for (const text of ['word '.repeat(200_000), '"'.repeat(100_000), '['.repeat(10_000), '\\'.repeat(1_000_000), '{'.repeat(10_000)]) {
+      try {
+        parseStructured(text, { type: 'object' });
+      } catch (error) {
+        assert.ok(error instanceof StructuredParseError, String(error));
+      }
+      parsePartial(text, {});
+    }
+  });
+});
+
+describe('parsePartial', () => {
+  const reply = '```json\n{"title": "Fix \\"login\\" flow", "priority": "high", "estimate": 13, "labels": ["auth", "web"]}\n```';
+
+  test('the value grows with the stream and never contradicts the final parse', () => {
+    const final = parseStructured(reply, ticket).value;
+    let previousKeys = 0;
+    for (let cut = 0; cut <= reply.length; cut++) {
+      const { value, complete } = parsePartial(reply.slice(0, cut), ticket);
+      if (value === undefined) continue;
+      for (const [key, got] of Object.entries(value)) {
+        const want = final[key];
+        if (typeof got === 'string') assert.ok(want.startsWith(got), `${key}: ${got} vs ${want}`);
+        else if (Array.isArray(got)) got.forEach((g, i) => assert.ok(want[i].startsWith(g)));
+        else assert.deepStrictEqual(got, want, key);
+      }
+      assert.ok(Object.keys(value).length >= previousKeys - 1);
+      previousKeys = Object.keys(value).length;
+      if (complete) assert.deepStrictEqual(value, final);
+    }
+  });
+
+  test('truncation rules: open containers closed, unfinished scalars left out', () => {
+    assert.deepStrictEqual(parsePartial('{"title": "Fix lo', ticket).value, { title: 'Fix lo' });
+    assert.deepStrictEqual(parsePartial('{"title": "x", "priority": "hi', ticket).value, { title: 'x' });
+    assert.deepStrictEqual(parsePartial('{"title": "x", "estimate": 1', ticket).value, { title: 'x' });
+    assert.deepStrictEqual(parsePartial('{"title": "x", "estimate": 13,', ticket).value, { title: 'x', estimate: 13 });
+    assert.deepStrictEqual(parsePartial('{"labels": [', ticket).value, { labels: [] });
+    assert.equal(parsePartial('Thinking...', ticket).value, undefined);
+    assert.equal(parsePartial('{"title": "x"', ticket).complete, false);
+  });
+});

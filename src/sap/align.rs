@@ -1,0 +1,465 @@
+//! Aligning a scanned value with a JSON Schema (sap-rules.md, rules 6-10, 14-17): the
+//! coercions a careful reader would make, each reported as a fix, and a typed refusal for
+//! what cannot be read as the schema.
+
+use serde_json::{Map, Number, Value as Json};
+
+use super::scan::{is_number, Value};
+use super::Fix;
+use crate::json::pointer_push;
+
+/// Deepest schema/value nesting alignment follows (the scanner bounds values at 256).
+const MAX_ALIGN_DEPTH: usize = 300;
+
+/// Why a value does not fit the schema, at a pointer into the value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    pub reason: &'static str,
+    pub pointer: String,
+    pub message: String,
+}
+
+fn mismatch(reason: &'static str, pointer: &str, message: impl Into<String>) -> Mismatch {
+    Mismatch { reason, pointer: pointer.to_string(), message: message.into() }
+}
+
+/// Alignment settings.
+#[derive(Clone, Copy)]
+pub struct Mode {
+    /// Coercions allowed (off for the first, exact pass over union branches).
+    pub coerce: bool,
+    /// The text is a prefix of a streamed reply (rules 12-17 apply).
+    pub partial: bool,
+}
+
+pub struct Aligner<'a> {
+    pub root: &'a Json,
+    pub fixes: Vec<Fix>,
+}
+
+fn type_names(schema: &Json) -> Vec<&str> {
+    match schema.get("type") {
+        Some(Json::String(t)) => vec![t.as_str()],
+        Some(Json::Array(ts)) => ts.iter().filter_map(Json::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a schema accepts `null`.
+pub fn admits_null(schema: &Json, root: &Json) -> bool {
+    let schema = resolve(schema, root);
+    match schema {
+        Json::Bool(b) => *b,
+        Json::Object(_) => {
+            if let Some(Json::Array(e)) = schema.get("enum") {
+                return e.contains(&Json::Null);
+            }
+            if let Some(c) = schema.get("const") {
+                return c.is_null();
+            }
+            if let Some(Json::Array(branches)) = schema.get("anyOf").or_else(|| schema.get("oneOf")) {
+                return branches.iter().any(|b| admits_null(b, root));
+            }
+            let types = type_names(schema);
+            types.is_empty() && schema.get("properties").is_none() || types.contains(&"null") || schema.get("nullable") == Some(&Json::Bool(true))
+        }
+        _ => false,
+    }
+}
+
+/// Follows local `$ref`s (bounded, so a reference cycle ends).
+pub fn resolve<'s>(mut schema: &'s Json, root: &'s Json) -> &'s Json {
+    for _ in 0..64 {
+        let Some(reference) = schema.get("$ref").and_then(Json::as_str) else { return schema };
+        let Some(rest) = reference.strip_prefix('#') else { return schema };
+        let target = if rest.is_empty() { Some(root) } else { root.pointer(&crate::schema::pointer::percent_decode(rest).unwrap_or_default()) };
+        match target {
+            Some(t) => schema = t,
+            None => return schema,
+        }
+    }
+    schema
+}
+
+fn num_json(f: f64) -> Option<Json> {
+    if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 {
+        Some(Json::Number(Number::from(f as i64)))
+    } else {
+        Number::from_f64(f).map(Json::Number)
+    }
+}
+
+/// `"$1,234.50"` → 1234.5: trimmed, optional sign, `$`, thousands separators, exponent.
+fn parse_number_text(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let (sign, t) = match t.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", t.strip_prefix('+').unwrap_or(t)),
+    };
+    let t = t.strip_prefix('$').unwrap_or(t);
+    let cleaned: String = t.chars().filter(|&c| c != ',').collect();
+    if t.contains(',') {
+        // Separators must group thousands: 1,234 / 12,345.6
+        let int = t.split('.').next().unwrap_or("");
+        let groups: Vec<&str> = int.split(',').collect();
+        if groups[0].is_empty() || groups[0].len() > 3 || groups[1..].iter().any(|g| g.len() != 3) {
+            return None;
+        }
+    }
+    if !is_number(&cleaned) {
+        return None;
+    }
+    format!("{sign}{cleaned}").parse::<f64>().ok().filter(|f| f.is_finite())
+}
+
+/// Trims whitespace and surrounding punctuation, for case-insensitive enum matching.
+fn enum_key(text: &str) -> String {
+    text.trim_matches(|c: char| c.is_whitespace() || (c.is_ascii_punctuation() && c != '_' && c != '-')).to_lowercase()
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Num { .. } => "a number",
+        Value::Str { .. } => "a string",
+        Value::Arr { .. } => "an array",
+        Value::Obj { .. } => "an object",
+        Value::CutLiteral => "an unfinished literal",
+    }
+}
+
+impl Aligner<'_> {
+    fn fix(&mut self, kind: &'static str, pointer: &str, detail: impl Into<String>) {
+        self.fixes.push(Fix { kind, pointer: pointer.to_string(), detail: detail.into() });
+    }
+
+    /// Aligns `value` with `schema`. `Ok(None)` means "leave this out" (a partial value the
+    /// cut left undecided).
+    pub fn align(&mut self, value: &Value, schema: &Json, pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+        if depth > MAX_ALIGN_DEPTH {
+            return Err(mismatch("too_deep", pointer, "the value is nested too deeply"));
+        }
+        let root = self.root;
+        let schema = resolve(schema, root);
+        // Values the cut left undecided are left out in a partial reading.
+        match value {
+            Value::CutLiteral => return Ok(None),
+            Value::Num { complete: false, .. } if mode.partial => return Ok(None),
+            _ => {}
+        }
+        let obj = match schema {
+            Json::Bool(true) => return Ok(Some(plain(value, mode.partial))),
+            Json::Bool(false) => return Err(mismatch("type_mismatch", pointer, "the schema accepts no value here")),
+            Json::Object(o) => o,
+            _ => return Ok(Some(plain(value, mode.partial))),
+        };
+        if let Some(Json::Array(branches)) = obj.get("anyOf").or_else(|| obj.get("oneOf")) {
+            return self.union(value, branches, pointer, mode, depth);
+        }
+        if let Some(Json::Array(options)) = obj.get("enum") {
+            return self.enumeration(value, options, pointer, mode).map(Some);
+        }
+        if let Some(c) = obj.get("const") {
+            return self.enumeration(value, std::slice::from_ref(c), pointer, mode).map(Some);
+        }
+        let types = type_names(schema);
+        if types.len() > 1 {
+            let branches: Vec<Json> = types.iter().map(|t| {
+                let mut b = obj.clone();
+                b.insert("type".into(), Json::String((*t).to_string()));
+                Json::Object(b)
+            }).collect();
+            return self.union(value, &branches, pointer, mode, depth);
+        }
+        let ty = types.first().copied().or_else(|| {
+            if obj.contains_key("properties") { Some("object") } else if obj.contains_key("items") { Some("array") } else { None }
+        });
+        match ty {
+            None => Ok(Some(plain(value, mode.partial))),
+            Some("null") => match value {
+                Value::Null => Ok(Some(Json::Null)),
+                _ => Err(mismatch("type_mismatch", pointer, format!("expected null, found {}", describe(value)))),
+            },
+            Some("string") => self.string(value, pointer, mode),
+            Some(t @ ("integer" | "number")) => self.number(value, t == "integer", schema, pointer, mode, depth),
+            Some("boolean") => self.boolean(value, schema, pointer, mode, depth),
+            Some("array") => self.array(value, schema, pointer, mode, depth),
+            Some("object") => self.object(value, schema, pointer, mode, depth),
+            Some(other) => Err(mismatch("type_mismatch", pointer, format!("unknown schema type `{other}`"))),
+        }
+    }
+
+    fn string(&mut self, value: &Value, pointer: &str, mode: Mode) -> Result<Option<Json>, Mismatch> {
+        match value {
+            Value::Str { text, .. } => Ok(Some(Json::String(text.clone()))),
+            Value::Num { text, .. } if mode.coerce => {
+                self.fix("number_to_string", pointer, text.clone());
+                Ok(Some(Json::String(text.clone())))
+            }
+            Value::Bool(b) if mode.coerce => {
+                self.fix("boolean_to_string", pointer, b.to_string());
+                Ok(Some(Json::String(b.to_string())))
+            }
+            _ => Err(mismatch("type_mismatch", pointer, format!("expected a string, found {}", describe(value)))),
+        }
+    }
+
+    fn number(&mut self, value: &Value, integer: bool, schema: &Json, pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+        let want = if integer { "an integer" } else { "a number" };
+        let (f, coerced) = match value {
+            Value::Num { text, .. } => (text.parse::<f64>().ok().filter(|f| f.is_finite()), false),
+            Value::Str { text, complete } if mode.coerce => {
+                if !complete && mode.partial {
+                    return Ok(None); // more characters may follow
+                }
+                (parse_number_text(text), true)
+            }
+            Value::Arr { items, .. } if mode.coerce && items.len() == 1 => {
+                self.fix("array_to_single", pointer, "one-element array");
+                return self.align(&items[0], schema, pointer, mode, depth + 1);
+            }
+            _ => return Err(mismatch("type_mismatch", pointer, format!("expected {want}, found {}", describe(value)))),
+        };
+        let Some(f) = f else {
+            return Err(mismatch("type_mismatch", pointer, format!("expected {want}, found {}", describe(value))));
+        };
+        if integer && f.fract() != 0.0 {
+            return Err(mismatch("type_mismatch", pointer, format!("expected an integer, found {f}")));
+        }
+        if coerced {
+            self.fix("string_to_number", pointer, f.to_string());
+        }
+        Ok(num_json(f))
+    }
+
+    fn boolean(&mut self, value: &Value, schema: &Json, pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+        match value {
+            Value::Bool(b) => Ok(Some(Json::Bool(*b))),
+            Value::Str { text, complete } if mode.coerce => {
+                if !complete && mode.partial {
+                    return Ok(None);
+                }
+                match text.trim().to_lowercase().as_str() {
+                    "true" => {
+                        self.fix("string_to_boolean", pointer, text.clone());
+                        Ok(Some(Json::Bool(true)))
+                    }
+                    "false" => {
+                        self.fix("string_to_boolean", pointer, text.clone());
+                        Ok(Some(Json::Bool(false)))
+                    }
+                    _ => Err(mismatch("type_mismatch", pointer, format!("expected a boolean, found the string {text:?}"))),
+                }
+            }
+            Value::Arr { items, .. } if mode.coerce && items.len() == 1 => {
+                self.fix("array_to_single", pointer, "one-element array");
+                self.align(&items[0], schema, pointer, mode, depth + 1)
+            }
+            _ => Err(mismatch("type_mismatch", pointer, format!("expected a boolean, found {}", describe(value)))),
+        }
+    }
+
+    fn enumeration(&mut self, value: &Value, options: &[Json], pointer: &str, mode: Mode) -> Result<Json, Mismatch> {
+        let exact = plain(value, mode.partial);
+        if let Value::Str { complete: false, .. } = value {
+            if mode.partial {
+                // A prefix of "pending" is not a value (rule 14).
+                return Err(mismatch("partial", pointer, "unfinished enum value"));
+            }
+        }
+        if options.contains(&exact) {
+            return Ok(exact);
+        }
+        if mode.coerce {
+            let text = match value {
+                Value::Str { text, .. } | Value::Num { text, .. } => Some(text.as_str()),
+                _ => None,
+            };
+            if let Some(text) = text {
+                let key = enum_key(text);
+                let matches: Vec<&Json> = options
+                    .iter()
+                    .filter(|o| match o {
+                        Json::String(s) => enum_key(s) == key,
+                        Json::Number(n) => parse_number_text(text).is_some_and(|f| n.as_f64() == Some(f)),
+                        _ => false,
+                    })
+                    .collect();
+                if matches.len() == 1 {
+                    self.fix("enum_case", pointer, format!("{text:?} -> {}", matches[0]));
+                    return Ok(matches[0].clone());
+                }
+            }
+        }
+        Err(mismatch("not_in_enum", pointer, format!("{} is not one of {}", exact, Json::Array(options.to_vec()))))
+    }
+
+    fn union(&mut self, value: &Value, branches: &[Json], pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+        // A branch the value satisfies without coercion wins (rule 9).
+        for branch in branches {
+            let mut probe = Aligner { root: self.root, fixes: Vec::new() };
+            if let Ok(v) = probe.align(value, branch, pointer, Mode { coerce: false, ..mode }, depth + 1) {
+                if probe.fixes.is_empty() {
+                    return Ok(v);
+                }
+            }
+        }
+        if !mode.coerce {
+            return Err(mismatch("type_mismatch", pointer, "no branch of the union matches exactly"));
+        }
+        let mut last = None;
+        for branch in branches {
+            let mut probe = Aligner { root: self.root, fixes: Vec::new() };
+            match probe.align(value, branch, pointer, mode, depth + 1) {
+                Ok(v) => {
+                    self.fixes.extend(probe.fixes);
+                    return Ok(v);
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| mismatch("type_mismatch", pointer, "the union has no branch")))
+    }
+
+    fn array(&mut self, value: &Value, schema: &Json, pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+        let items_schema = schema.get("items");
+        let items = match value {
+            Value::Arr { items, .. } => items,
+            Value::Null => return Err(mismatch("type_mismatch", pointer, "expected an array, found null")),
+            _ if mode.coerce => {
+                // A single value where an array is expected (rule 7).
+                if let (Value::Str { complete: false, .. }, true) = (value, mode.partial) {
+                    // fall through: an unfinished string may still be an element
+                }
+                let element_pointer = pointer_push(pointer, "0");
+                let element = match items_schema {
+                    Some(s) => self.align(value, s, &element_pointer, mode, depth + 1)?,
+                    None => Some(plain(value, mode.partial)),
+                };
+                self.fix("single_to_array", pointer, describe(value));
+                return Ok(Some(Json::Array(element.into_iter().collect())));
+            }
+            _ => return Err(mismatch("type_mismatch", pointer, format!("expected an array, found {}", describe(value)))),
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let item_pointer = pointer_push(pointer, &i.to_string());
+            let item_schema = match items_schema {
+                Some(Json::Array(tuple)) => tuple.get(i),
+                other => other,
+            };
+            let aligned = match item_schema {
+                Some(s) => match self.align(item, s, &item_pointer, mode, depth + 1) {
+                    Err(e) if mode.partial && e.reason == "partial" => None,
+                    other => other?,
+                },
+                None => self.align(item, &Json::Bool(true), &item_pointer, mode, depth + 1)?,
+            };
+            if let Some(v) = aligned {
+                out.push(v);
+            }
+        }
+        Ok(Some(Json::Array(out)))
+    }
+
+    fn object(&mut self, value: &Value, schema: &Json, pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+        let root = self.root;
+        let properties = schema.get("properties").and_then(Json::as_object);
+        let required: Vec<&str> = schema.get("required").and_then(Json::as_array).map(|r| r.iter().filter_map(Json::as_str).collect()).unwrap_or_default();
+        let (entries, closed) = match value {
+            Value::Obj { entries, closed } => (entries, *closed),
+            Value::Arr { items, .. } if mode.coerce => {
+                // A one-element array holding the object (rule 7) …
+                if items.len() == 1 && matches!(items[0], Value::Obj { .. }) {
+                    self.fix("array_to_single", pointer, "one-element array");
+                    return self.align(&items[0], schema, pointer, mode, depth + 1);
+                }
+                // … or a bare array for an object with exactly one array property.
+                if let Some(props) = properties {
+                    if props.len() == 1 {
+                        let (name, prop) = props.iter().next().expect("one property");
+                        let prop = resolve(prop, root);
+                        if type_names(prop).contains(&"array") || prop.get("items").is_some() {
+                            let inner = pointer_push(pointer, name);
+                            let aligned = self.align(value, prop, &inner, mode, depth + 1)?;
+                            self.fix("array_to_object", pointer, name.clone());
+                            let mut map = Map::new();
+                            if let Some(v) = aligned {
+                                map.insert(name.clone(), v);
+                            }
+                            return Ok(Some(Json::Object(map)));
+                        }
+                    }
+                }
+                return Err(mismatch("type_mismatch", pointer, "expected an object, found an array"));
+            }
+            _ => return Err(mismatch("type_mismatch", pointer, format!("expected an object, found {}", describe(value)))),
+        };
+        let additional = schema.get("additionalProperties");
+        let mut out = Map::new();
+        for (key, item) in entries {
+            let item_pointer = pointer_push(pointer, key);
+            let property = properties.and_then(|p| p.get(key));
+            let target = match (property, additional) {
+                (Some(p), _) => p,
+                (None, Some(Json::Bool(false))) => {
+                    if mode.coerce {
+                        self.fix("extra_key_dropped", &item_pointer, key.clone());
+                        continue;
+                    }
+                    return Err(mismatch("extra_key", &item_pointer, format!("unexpected key `{key}`")));
+                }
+                (None, Some(s @ Json::Object(_))) => s,
+                (None, _) => &Json::Bool(true),
+            };
+            if matches!(item, Value::Null) && !required.contains(&key.as_str()) && !admits_null(target, root) {
+                if mode.coerce {
+                    self.fix("null_dropped", &item_pointer, key.clone());
+                    continue;
+                }
+                return Err(mismatch("type_mismatch", &item_pointer, "null for a property that does not admit null"));
+            }
+            match self.align(item, target, &item_pointer, mode, depth + 1) {
+                Ok(Some(v)) => {
+                    out.insert(key.clone(), v);
+                }
+                Ok(None) => {}
+                Err(e) if mode.partial && e.reason == "partial" => {}
+                Err(e) => return Err(e),
+            }
+        }
+        // An object the cut closed holds exactly the keys received (rule 17).
+        let exempt = mode.partial && !closed;
+        if !exempt {
+            for name in &required {
+                if out.contains_key(*name) {
+                    continue;
+                }
+                let prop = properties.and_then(|p| p.get(*name));
+                let item_pointer = pointer_push(pointer, name);
+                if prop.is_some_and(|p| admits_null(p, root)) && mode.coerce {
+                    self.fix("null_filled", &item_pointer, (*name).to_string());
+                    out.insert((*name).to_string(), Json::Null);
+                } else {
+                    return Err(mismatch("missing_required", &item_pointer, format!("required property `{name}` is missing")));
+                }
+            }
+        }
+        Ok(Some(Json::Object(out)))
+    }
+}
+
+/// A scanned value as JSON, with nothing coerced. Cut literals are left out, and so are
+/// numbers that ran into the cut when `partial` (more digits may follow).
+pub fn plain(value: &Value, partial: bool) -> Json {
+    let keep = |v: &Value| !matches!(v, Value::CutLiteral) && !(partial && matches!(v, Value::Num { complete: false, .. }));
+    match value {
+        Value::Null | Value::CutLiteral => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Num { text, .. } => text.parse::<f64>().ok().and_then(num_json).unwrap_or(Json::Null),
+        Value::Str { text, .. } => Json::String(text.clone()),
+        Value::Arr { items, .. } => Json::Array(items.iter().filter(|v| keep(v)).map(|v| plain(v, partial)).collect()),
+        Value::Obj { entries, .. } => Json::Object(entries.iter().filter(|(_, v)| keep(v)).map(|(k, v)| (k.clone(), plain(v, partial))).collect()),
+    }
+}

@@ -1,0 +1,305 @@
+//! Schema-aligned parsing: find the value a model's reply holds, read it tolerantly, align it
+//! with the schema, and report every repair (sap-rules.md).
+
+pub mod align;
+pub mod scan;
+
+use serde::Serialize;
+use serde_json::Value as Json;
+
+use align::{plain, Aligner, Mismatch, Mode};
+use scan::{scan_value, Scanned, Value};
+
+/// One repair, at a JSON Pointer into the result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fix {
+    pub kind: &'static str,
+    pub pointer: String,
+    pub detail: String,
+}
+
+/// A candidate the parser considered and why it was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refusal {
+    /// Byte offsets of the candidate in the text.
+    pub start: usize,
+    pub end: usize,
+    pub reason: &'static str,
+    pub pointer: String,
+    pub message: String,
+}
+
+/// Why no value of the schema could be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{message}")]
+pub struct ParseFailure {
+    /// `no_json`, `type_mismatch`, `not_in_enum`, `missing_required`, `ambiguous`, `too_deep`, …
+    pub reason: &'static str,
+    pub message: String,
+    pub candidates: Vec<Refusal>,
+}
+
+/// The result of [`parse_structured`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Parsed {
+    pub value: Json,
+    pub fixes: Vec<Fix>,
+}
+
+/// The result of [`parse_partial`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartialParsed {
+    /// `None` while the prefix determines no value yet.
+    pub value: Option<Json>,
+    /// The value is finished: the rest of the reply cannot change it.
+    pub complete: bool,
+    pub fixes: Vec<Fix>,
+}
+
+#[derive(Debug)]
+struct Candidate {
+    scanned: Scanned,
+    fenced: bool,
+    /// Fixes from locating the candidate (fence stripped, prose skipped).
+    located: Vec<Fix>,
+}
+
+fn fix(kind: &'static str, detail: impl Into<String>) -> Fix {
+    Fix { kind, pointer: String::new(), detail: detail.into() }
+}
+
+/// Finds the candidate values of a reply (rule 1): fenced blocks, then JSON embedded in prose,
+/// then the whole text as one value.
+fn candidates(text: &str) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    // Fenced blocks. A fence's end is where the value ends (fence characters may occur inside
+    // strings); the closing fence is optional.
+    let mut search = 0;
+    let mut fenced_spans: Vec<(usize, usize)> = Vec::new();
+    while let Some(i) = text[search..].find("```").map(|i| i + search) {
+        let tag_end = text[i + 3..].find('\n').map_or(text.len(), |n| i + 3 + n + 1);
+        let tag = text[i + 3..tag_end].trim();
+        let body = tag_end;
+        match scan_value(text, body) {
+            Ok(scanned) if scanned.end > scanned.start => {
+                let end = scanned.end;
+                let close = text[end..].find("```").map_or(text.len(), |c| end + c + 3);
+                fenced_spans.push((i, close));
+                let mut located = vec![fix("fence_stripped", if tag.is_empty() { "```".to_string() } else { format!("```{tag}") })];
+                if i > 0 && !text[..i].trim().is_empty() {
+                    located.push(fix("prose_skipped", "text before the fence"));
+                }
+                out.push(Candidate { scanned, fenced: true, located });
+                search = close.max(i + 3);
+            }
+            _ => {
+                search = tag_end.max(i + 3);
+            }
+        }
+        if search >= text.len() {
+            break;
+        }
+    }
+    // Values in the prose outside fences: every `{` or `[` that starts a readable value; a
+    // value found is skipped over as a whole, so the scan stays linear in practice.
+    let mut i = 0;
+    let mut prose_found = false;
+    // Failed attempts may re-read text; their total is bounded to keep the search linear
+    // (10k unmatched `[` would otherwise re-read up to MAX_NESTING bytes per bracket).
+    let mut budget = 4 * bytes.len() + 65_536;
+    while i < bytes.len() {
+        if let Some(&(_, close)) = fenced_spans.iter().find(|&&(s, e)| i >= s && i < e) {
+            i = close;
+            continue;
+        }
+        if bytes[i] == b'{' || bytes[i] == b'[' {
+            match scan_value(text, i) {
+                Ok(scanned) => {
+                    let end = scanned.end.max(i + 1);
+                    let whole = text[..i].trim().is_empty() && text[end..].trim().is_empty();
+                    let located = if whole { Vec::new() } else { vec![fix("prose_skipped", "text around the value")] };
+                    out.push(Candidate { scanned, fenced: false, located });
+                    prose_found = true;
+                    i = end;
+                    continue;
+                }
+                Err(e) => {
+                    budget = budget.saturating_sub(e.offset.saturating_sub(i));
+                    if budget == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    // The whole text as a scalar (`42`, `"text"`, `true`).
+    if out.is_empty() && !prose_found {
+        if let Ok(scanned) = scan_value(text, 0) {
+            if text[scanned.end..].trim().is_empty() && !matches!(scanned.value, Value::Str { .. } if !text.trim_start().starts_with(['"', '\'', '\u{201C}', '\u{2018}'])) {
+                out.push(Candidate { scanned, fenced: false, located: Vec::new() });
+            }
+        }
+    }
+    out
+}
+
+fn refusal(c: &Candidate, m: Mismatch) -> Refusal {
+    Refusal { start: c.scanned.start, end: c.scanned.end, reason: m.reason, pointer: m.pointer, message: m.message }
+}
+
+fn failure(reason: &'static str, message: impl Into<String>, candidates: Vec<Refusal>) -> ParseFailure {
+    ParseFailure { reason, message: message.into(), candidates }
+}
+
+fn schema_type(schema: &Json, root: &Json) -> Option<String> {
+    let s = align::resolve(schema, root);
+    match s.get("type") {
+        Some(Json::String(t)) => Some(t.clone()),
+        _ if s.get("properties").is_some() => Some("object".into()),
+        _ => None,
+    }
+}
+
+/// Reads the value of `schema` that `text` holds (rules 1-11).
+pub fn parse_structured(text: &str, schema: &Json) -> Result<Parsed, ParseFailure> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let found = candidates(text);
+    let mut accepted: Vec<(usize, Json, Vec<Fix>)> = Vec::new();
+    let mut refused = Vec::new();
+    for (index, c) in found.iter().enumerate() {
+        let mut aligner = Aligner { root: schema, fixes: Vec::new() };
+        match aligner.align(&c.scanned.value, schema, "", Mode { coerce: true, partial: false }, 0) {
+            Ok(Some(value)) => {
+                let mut fixes = c.located.clone();
+                fixes.extend(c.scanned.fixes.iter().map(|f| Fix { kind: f.kind, pointer: f.pointer.clone(), detail: f.detail.clone() }));
+                if c.scanned.cut {
+                    fixes.push(fix("closed_at_end", "the text ended inside the value"));
+                }
+                fixes.extend(aligner.fixes);
+                accepted.push((index, value, fixes));
+            }
+            Ok(None) => refused.push(Refusal { start: c.scanned.start, end: c.scanned.end, reason: "partial", pointer: String::new(), message: "the value is unfinished".into() }),
+            Err(m) => refused.push(refusal(c, m)),
+        }
+    }
+    let root_type = schema_type(schema, schema);
+    match accepted.len() {
+        0 => {}
+        1 => {
+            let (_, value, fixes) = accepted.pop().expect("one");
+            return Ok(Parsed { value, fixes });
+        }
+        _ => {
+            let first = &accepted[0].1;
+            if accepted.iter().all(|(_, v, _)| v == first) {
+                let (_, value, fixes) = accepted.pop().expect("several");
+                return Ok(Parsed { value, fixes });
+            }
+            // Rule 2: the last complete one in a fenced block.
+            if let Some(pos) = accepted.iter().rposition(|(i, _, _)| found[*i].fenced && !found[*i].scanned.cut) {
+                let (_, value, mut fixes) = accepted.swap_remove(pos);
+                fixes.push(fix("candidate_chosen", "the last complete fenced value"));
+                return Ok(Parsed { value, fixes });
+            }
+            // Rule 3: several values that each fit the item schema of an array schema.
+            if root_type.as_deref() != Some("array") {
+                return Err(failure("ambiguous", format!("The reply holds {} different values that fit the schema.", accepted.len()), refused));
+            }
+        }
+    }
+    if root_type.as_deref() == Some("array") && found.len() > 1 {
+        let item_schema = align::resolve(schema, schema).get("items").cloned().unwrap_or(Json::Bool(true));
+        let mut values = Vec::new();
+        let mut fixes = Vec::new();
+        let mut all = true;
+        for c in &found {
+            let mut aligner = Aligner { root: schema, fixes: Vec::new() };
+            let pointer = format!("/{}", values.len());
+            match aligner.align(&c.scanned.value, &item_schema, &pointer, Mode { coerce: true, partial: false }, 0) {
+                Ok(Some(v)) => {
+                    values.push(v);
+                    fixes.extend(aligner.fixes);
+                }
+                _ => {
+                    all = false;
+                    break;
+                }
+            }
+        }
+        if all {
+            fixes.insert(0, fix("values_collected", format!("{} top-level values", values.len())));
+            return Ok(Parsed { value: Json::Array(values), fixes });
+        }
+    }
+    if !accepted.is_empty() {
+        return Err(failure("ambiguous", format!("The reply holds {} different values that fit the schema.", accepted.len()), refused));
+    }
+    // A top-level enum named once in prose (rule 8).
+    let resolved = align::resolve(schema, schema);
+    if let Some(Json::Array(options)) = resolved.get("enum") {
+        return enum_in_prose(text, options, refused);
+    }
+    // A string schema and a reply that is plain text.
+    if root_type.as_deref() == Some("string") && found.is_empty() && !text.trim().is_empty() {
+        return Ok(Parsed { value: Json::String(text.trim().to_string()), fixes: vec![fix("text_as_string", "the reply is the string")] });
+    }
+    if let Some(first) = refused.first().cloned() {
+        let message = format!("No reading of the reply fits the schema: {} (at `{}`).", first.message, first.pointer);
+        return Err(failure(first.reason, message, refused));
+    }
+    Err(failure("no_json", "The reply holds no JSON value.", refused))
+}
+
+fn enum_in_prose(text: &str, options: &[Json], refused: Vec<Refusal>) -> Result<Parsed, ParseFailure> {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).filter(|w| !w.is_empty()).collect();
+    let mut hits: Vec<&Json> = Vec::new();
+    for option in options {
+        let Json::String(s) = option else { continue };
+        let needle = s.to_lowercase();
+        let count = words.iter().filter(|w| **w == needle).count();
+        if count > 0 {
+            hits.push(option);
+        }
+    }
+    match hits.len() {
+        1 => Ok(Parsed { value: hits[0].clone(), fixes: vec![fix("enum_from_prose", hits[0].to_string())] }),
+        0 => Err(failure("no_json", "The reply names none of the enum values.", refused)),
+        _ => Err(failure("ambiguous", format!("The reply names several enum values: {}.", hits.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ")), refused)),
+    }
+}
+
+/// Reads the value a prefix of a streamed reply determines so far (rules 12-18).
+pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFailure> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let found = candidates(text);
+    // The last candidate is the one the stream is writing.
+    let Some(c) = found.last() else {
+        return Ok(PartialParsed { value: None, complete: false, fixes: Vec::new() });
+    };
+    let mut aligner = Aligner { root: schema, fixes: Vec::new() };
+    let mode = Mode { coerce: true, partial: c.scanned.cut };
+    match aligner.align(&c.scanned.value, schema, "", mode, 0) {
+        Ok(value) => {
+            let mut fixes = c.located.clone();
+            fixes.extend(c.scanned.fixes.iter().map(|f| Fix { kind: f.kind, pointer: f.pointer.clone(), detail: f.detail.clone() }));
+            fixes.extend(aligner.fixes);
+            Ok(PartialParsed { value, complete: !c.scanned.cut, fixes })
+        }
+        Err(m) if m.reason == "partial" => Ok(PartialParsed { value: None, complete: false, fixes: Vec::new() }),
+        Err(m) => {
+            let message = format!("The streamed value does not fit the schema: {} (at `{}`).", m.message, m.pointer);
+            Err(failure(m.reason, message, vec![refusal(c, m)]))
+        }
+    }
+}
+
+/// A scanned value as plain JSON (for callers without a schema).
+pub fn to_json(value: &Value) -> Json {
+    plain(value, false)
+}
+
+#[cfg(test)]
+mod tests;

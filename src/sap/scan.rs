@@ -1,0 +1,580 @@
+//! The tolerant scanner: reads one JSON-ish value starting at a position of a model's reply.
+//!
+//! It accepts what models write (sap-rules.md, rules 4, 5): trailing commas, comments,
+//! single, curly and triple quotes, unquoted keys and single-word values, Python literals,
+//! raw control characters and stray inner quotes in strings, invalid escapes. When the text
+//! ends inside the value (a streamed or cut reply) it closes what is open and marks the parts
+//! the cut left unfinished (rules 12-16), so the aligner can decide what to keep.
+//!
+//! Iterative with an explicit stack; nesting deeper than [`MAX_NESTING`] is an error, so no
+//! input can exhaust the stack (also when the value is dropped).
+
+/// Deepest nesting of arrays and objects the scanner accepts.
+pub const MAX_NESTING: usize = 256;
+
+/// A scanned value. Containers and strings say whether the text finished them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    /// A number as written; `complete` is false when it ran into the end of the text (more
+    /// digits may follow).
+    Num { text: String, complete: bool },
+    /// `complete` is false when the text ended inside the string.
+    Str { text: String, complete: bool },
+    Arr { items: Vec<Value>, closed: bool },
+    Obj { entries: Vec<(String, Value)>, closed: bool },
+    /// A literal cut mid-way (`tr`, `nu`, `Non`): nothing may be concluded from it.
+    CutLiteral,
+}
+
+impl Value {
+    /// Whether the text finished this value and everything in it.
+    pub fn is_finished(&self) -> bool {
+        match self {
+            Value::Num { complete, .. } | Value::Str { complete, .. } => *complete,
+            Value::Arr { items, closed } => *closed && items.iter().all(Value::is_finished),
+            Value::Obj { entries, closed } => *closed && entries.iter().all(|(_, v)| v.is_finished()),
+            Value::CutLiteral => false,
+            _ => true,
+        }
+    }
+}
+
+/// One repair the scanner made, at a JSON Pointer into the value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxFix {
+    pub kind: &'static str,
+    pub pointer: String,
+    pub detail: String,
+}
+
+/// Why no value could be read at a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScanError {
+    pub offset: usize,
+    pub message: String,
+}
+
+/// A value read from `start` to `end` (byte offsets into the text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scanned {
+    pub value: Value,
+    pub start: usize,
+    pub end: usize,
+    /// The text ended inside the value.
+    pub cut: bool,
+    pub fixes: Vec<SyntaxFix>,
+}
+
+enum Frame {
+    Arr(Vec<Value>),
+    /// Entries so far and the key whose value is being read.
+    Obj(Vec<(String, Value)>, Option<String>),
+}
+
+struct Scanner<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    fixes: Vec<SyntaxFix>,
+    path: Vec<String>,
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-' | b'.' | b'+')
+}
+
+/// Reads one value starting at `start` (leading whitespace and comments skipped).
+pub fn scan_value(text: &str, start: usize) -> Result<Scanned, ScanError> {
+    let mut s = Scanner { text, bytes: text.as_bytes(), pos: start, fixes: Vec::new(), path: Vec::new() };
+    s.skip_space();
+    let begin = s.pos;
+    let (value, cut) = s.run()?;
+    Ok(Scanned { value, start: begin, end: s.pos, cut, fixes: s.fixes })
+}
+
+impl Scanner<'_> {
+    fn pointer(&self) -> String {
+        self.path.iter().fold(String::new(), |acc, t| crate::json::pointer_push(&acc, t))
+    }
+
+    fn fix(&mut self, kind: &'static str, detail: impl Into<String>) {
+        let pointer = self.pointer();
+        self.fixes.push(SyntaxFix { kind, pointer, detail: detail.into() });
+    }
+
+    fn error(&self, message: &str) -> ScanError {
+        ScanError { offset: self.pos, message: message.to_string() }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn rest(&self) -> &str {
+        &self.text[self.pos..]
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
+    /// Skips whitespace, a byte-order mark and comments (`//`, `/* */`, `#`).
+    fn skip_space(&mut self) {
+        loop {
+            match self.peek() {
+                Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
+                Some(0xEF) if self.rest().starts_with('\u{FEFF}') => self.pos += 3,
+                Some(b'/') if self.rest().starts_with("//") => {
+                    self.fix("comment_removed", "//");
+                    self.skip_line();
+                }
+                Some(b'#') => {
+                    self.fix("comment_removed", "#");
+                    self.skip_line();
+                }
+                Some(b'/') if self.rest().starts_with("/*") => {
+                    self.fix("comment_removed", "/* */");
+                    match self.rest()[2..].find("*/") {
+                        Some(i) => self.pos += 2 + i + 2,
+                        None => self.pos = self.bytes.len(),
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn skip_line(&mut self) {
+        match self.rest().find('\n') {
+            Some(i) => self.pos += i + 1,
+            None => self.pos = self.bytes.len(),
+        }
+    }
+
+    /// The scan loop. Returns the value and whether the text ended inside it.
+    fn run(&mut self) -> Result<(Value, bool), ScanError> {
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut cut = false;
+        loop {
+            // Read a value, or open a container.
+            self.skip_space();
+            let value = if self.at_end() {
+                cut = true;
+                None
+            } else {
+                match self.peek() {
+                    Some(b'{') | Some(b'[') => {
+                        if stack.len() >= MAX_NESTING {
+                            return Err(self.error("nested too deeply"));
+                        }
+                        let open = self.peek() == Some(b'{');
+                        self.pos += 1;
+                        if open {
+                            stack.push(Frame::Obj(Vec::new(), None));
+                            match self.key(&mut stack)? {
+                                KeyStep::Key => continue,
+                                KeyStep::Closed(v) => Some(v),
+                                KeyStep::Cut => {
+                                    cut = true;
+                                    None
+                                }
+                            }
+                        } else {
+                            stack.push(Frame::Arr(Vec::new()));
+                            self.skip_space();
+                            match self.peek() {
+                                Some(b']') => {
+                                    self.pos += 1;
+                                    stack.pop();
+                                    Some(Value::Arr { items: Vec::new(), closed: true })
+                                }
+                                None => {
+                                    cut = true;
+                                    None
+                                }
+                                _ => {
+                                    self.path.push("0".into());
+                                    continue;
+                                }
+                            }
+                        }
+                    }
+                    _ => {
+                        let (v, ended) = self.scalar()?;
+                        cut |= ended;
+                        Some(v)
+                    }
+                }
+            };
+            // Attach the value and close containers as far as the text allows.
+            let mut finished = value;
+            loop {
+                let Some(frame) = stack.last_mut() else {
+                    return match finished {
+                        Some(v) => Ok((v, cut)),
+                        None => Err(self.error("no value")),
+                    };
+                };
+                if cut {
+                    // The text ended: close every open container with what it holds.
+                    match frame {
+                        Frame::Arr(items) => {
+                            if let Some(v) = finished.take() {
+                                items.push(v);
+                            }
+                        }
+                        Frame::Obj(entries, key) => {
+                            // A key whose value never started is dropped (rule 15).
+                            if let (Some(k), Some(v)) = (key.take(), finished.take()) {
+                                entries.push((k, v));
+                            }
+                        }
+                    }
+                    let closed = match stack.pop() {
+                        Some(Frame::Arr(items)) => Value::Arr { items, closed: false },
+                        Some(Frame::Obj(entries, _)) => Value::Obj { entries, closed: false },
+                        None => unreachable!(),
+                    };
+                    self.path.pop();
+                    finished = Some(closed);
+                    continue;
+                }
+                match frame {
+                    Frame::Arr(items) => {
+                        items.push(finished.take().expect("a value before the separator"));
+                        self.path.pop();
+                        self.skip_space();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                self.skip_space();
+                                if self.peek() == Some(b']') {
+                                    self.fix("trailing_comma_removed", ",");
+                                    self.pos += 1;
+                                } else {
+                                    let n = items.len();
+                                    self.path.push(n.to_string());
+                                    break;
+                                }
+                            }
+                            Some(b']') => self.pos += 1,
+                            None => {
+                                cut = true;
+                                continue;
+                            }
+                            _ => return Err(self.error("expected `,` or `]`")),
+                        }
+                        let Some(Frame::Arr(items)) = stack.pop() else { unreachable!() };
+                        finished = Some(Value::Arr { items, closed: true });
+                    }
+                    Frame::Obj(entries, key) => {
+                        let k = key.take().expect("a key before the value");
+                        entries.push((k, finished.take().expect("a value")));
+                        self.path.pop();
+                        self.skip_space();
+                        match self.peek() {
+                            Some(b',') => {
+                                self.pos += 1;
+                                match self.key(&mut stack)? {
+                                    KeyStep::Key => break,
+                                    KeyStep::Closed(v) => {
+                                        finished = Some(v);
+                                    }
+                                    KeyStep::Cut => {
+                                        cut = true;
+                                    }
+                                }
+                            }
+                            Some(b'}') => {
+                                self.pos += 1;
+                                let Some(Frame::Obj(entries, _)) = stack.pop() else { unreachable!() };
+                                finished = Some(Value::Obj { entries, closed: true });
+                            }
+                            None => cut = true,
+                            _ => return Err(self.error("expected `,` or `}`")),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// After `{` or `,` in an object: reads the next key and its `:`, or the closing `}`.
+    fn key(&mut self, stack: &mut Vec<Frame>) -> Result<KeyStep, ScanError> {
+        self.skip_space();
+        let after_comma = matches!(stack.last(), Some(Frame::Obj(entries, _)) if !entries.is_empty());
+        match self.peek() {
+            None => return Ok(KeyStep::Cut),
+            Some(b'}') => {
+                if after_comma {
+                    self.fix("trailing_comma_removed", ",");
+                }
+                self.pos += 1;
+                let Some(Frame::Obj(entries, _)) = stack.pop() else { unreachable!() };
+                return Ok(KeyStep::Closed(Value::Obj { entries, closed: true }));
+            }
+            _ => {}
+        }
+        let key = if self.quote_at().is_some() {
+            let (text, complete) = self.string()?;
+            if !complete {
+                return Ok(KeyStep::Cut); // a key cut mid-way is dropped (rule 15)
+            }
+            text
+        } else {
+            let start = self.pos;
+            while self.peek().is_some_and(is_word_byte) {
+                self.pos += 1;
+            }
+            if self.pos == start {
+                return Err(self.error("expected a key"));
+            }
+            if self.at_end() {
+                return Ok(KeyStep::Cut);
+            }
+            let word = self.text[start..self.pos].to_string();
+            self.fix("unquoted_key", word.clone());
+            word
+        };
+        self.skip_space();
+        match self.peek() {
+            Some(b':') => self.pos += 1,
+            None => return Ok(KeyStep::Cut),
+            _ => return Err(self.error("expected `:`")),
+        }
+        self.skip_space();
+        if self.at_end() {
+            return Ok(KeyStep::Cut); // the value has not started (rule 15)
+        }
+        self.path.push(key.clone());
+        if let Some(Frame::Obj(_, slot)) = stack.last_mut() {
+            *slot = Some(key);
+        }
+        Ok(KeyStep::Key)
+    }
+
+    /// The quote character at the position, if any: `"`, `'`, or a curly quote.
+    fn quote_at(&self) -> Option<char> {
+        let c = self.rest().chars().next()?;
+        matches!(c, '"' | '\'' | '\u{201C}' | '\u{201D}' | '\u{2018}' | '\u{2019}').then_some(c)
+    }
+
+    /// A scalar: string, number, literal or unquoted word. The bool is true when the text
+    /// ended inside it.
+    fn scalar(&mut self) -> Result<(Value, bool), ScanError> {
+        if self.quote_at().is_some() {
+            let (text, complete) = self.string()?;
+            return Ok((Value::Str { text, complete }, !complete));
+        }
+        let start = self.pos;
+        while self.peek().is_some_and(is_word_byte) {
+            self.pos += 1;
+        }
+        if self.pos == start {
+            return Err(self.error("unexpected character"));
+        }
+        let word = &self.text[start..self.pos];
+        let at_end = self.at_end();
+        if let Some(v) = literal(word) {
+            if word != "true" && word != "false" && word != "null" {
+                self.fix("python_literal", word.to_string());
+            }
+            return Ok((v, false));
+        }
+        if is_number(word) {
+            return Ok((Value::Num { text: word.to_string(), complete: !at_end }, at_end));
+        }
+        if at_end && ["true", "false", "null", "True", "False", "None"].iter().any(|l| l.starts_with(word)) {
+            return Ok((Value::CutLiteral, true));
+        }
+        self.fix("unquoted_value", word.to_string());
+        Ok((Value::Str { text: word.to_string(), complete: !at_end }, at_end))
+    }
+
+    /// A quoted string (any quote style). Returns its text and whether it was closed.
+    fn string(&mut self) -> Result<(String, bool), ScanError> {
+        let rest = self.rest();
+        for triple in ["\"\"\"", "'''"] {
+            if rest.starts_with(triple) {
+                self.fix("triple_quotes", triple);
+                self.pos += 3;
+                return Ok(match self.rest().find(triple) {
+                    Some(i) => {
+                        let text = self.rest()[..i].to_string();
+                        self.pos += i + 3;
+                        (text, true)
+                    }
+                    None => {
+                        let text = self.rest().to_string();
+                        self.pos = self.bytes.len();
+                        (text, false)
+                    }
+                });
+            }
+        }
+        let open = self.quote_at().expect("called at a quote");
+        let single = matches!(open, '\'' | '\u{2018}' | '\u{2019}');
+        match open {
+            '"' => {}
+            '\'' => self.fix("single_quotes", "'"),
+            _ => self.fix("curly_quotes", open.to_string()),
+        }
+        self.pos += open.len_utf8();
+        let mut out = String::new();
+        // Each kind of repair is reported once per string, not once per character.
+        let mut reported: Vec<&'static str> = Vec::new();
+        let mut once = |this: &mut Self, kind: &'static str, detail: String| {
+            if !reported.contains(&kind) {
+                reported.push(kind);
+                this.fix(kind, detail);
+            }
+        };
+        loop {
+            let Some(c) = self.rest().chars().next() else { return Ok((out, false)) };
+            let closes = if single { matches!(c, '\'' | '\u{2018}' | '\u{2019}') } else { matches!(c, '"' | '\u{201C}' | '\u{201D}') };
+            if closes {
+                let after = self.pos + c.len_utf8();
+                let next = self.text[after..].trim_start_matches([' ', '\t', '\r', '\n']).chars().next();
+                let content = if single {
+                    // `'O'Brien'`: a quote followed by a letter is content.
+                    next.is_some_and(char::is_alphabetic) && !self.text[after..].starts_with(char::is_whitespace)
+                } else {
+                    // `"He said "hi" to me"`: a quote not followed by structure is content.
+                    !matches!(next, None | Some(',' | '}' | ']' | ':'))
+                };
+                if content {
+                    once(self, "inner_quote_kept", c.to_string());
+                    out.push(c);
+                    self.pos = after;
+                    continue;
+                }
+                if c != '"' && c != '\'' {
+                    once(self, "curly_quotes", c.to_string());
+                }
+                self.pos = after;
+                return Ok((out, true));
+            }
+            match c {
+                '\\' => {
+                    let Some(e) = self.text[self.pos + 1..].chars().next() else {
+                        self.pos = self.bytes.len();
+                        return Ok((out, false)); // an escape cut mid-way is dropped (rule 14)
+                    };
+                    let mapped = match e {
+                        '"' => Some('"'),
+                        '\\' => Some('\\'),
+                        '/' => Some('/'),
+                        'b' => Some('\u{8}'),
+                        'f' => Some('\u{c}'),
+                        'n' => Some('\n'),
+                        'r' => Some('\r'),
+                        't' => Some('\t'),
+                        '\'' => Some('\''),
+                        _ => None,
+                    };
+                    if let Some(m) = mapped {
+                        out.push(m);
+                        self.pos += 1 + e.len_utf8();
+                    } else if e == 'u' {
+                        let digits = &self.text[self.pos + 2..];
+                        let hex: String = digits.chars().take(4).collect();
+                        if hex.len() < 4 && digits.len() == hex.len() && hex.chars().all(|h| h.is_ascii_hexdigit()) {
+                            self.pos = self.bytes.len();
+                            return Ok((out, false)); // `\u00` at the cut is dropped
+                        }
+                        match u32::from_str_radix(&hex, 16) {
+                            Ok(code) if hex.len() == 4 => {
+                                self.pos += 6;
+                                out.push(self.unicode(code));
+                            }
+                            _ => {
+                                once(self, "invalid_escape_kept", "\\u".into());
+                                out.push('\\');
+                                self.pos += 1;
+                            }
+                        }
+                    } else {
+                        // `"\d+"`, `"C:\Users"`: the backslash stays.
+                        once(self, "invalid_escape_kept", format!("\\{e}"));
+                        out.push('\\');
+                        self.pos += 1;
+                    }
+                }
+                '\n' | '\r' | '\t' => {
+                    once(self, "raw_control_character", format!("{:?}", c));
+                    out.push(c);
+                    self.pos += 1;
+                }
+                _ => {
+                    out.push(c);
+                    self.pos += c.len_utf8();
+                }
+            }
+        }
+    }
+
+    /// Completes a `\uXXXX` escape, joining a surrogate pair when the low half follows.
+    fn unicode(&mut self, high: u32) -> char {
+        if (0xD800..0xDC00).contains(&high) && self.rest().starts_with("\\u") {
+            if let Some(low) = self.text.get(self.pos + 2..self.pos + 6).and_then(|h| u32::from_str_radix(h, 16).ok()) {
+                if (0xDC00..0xE000).contains(&low) {
+                    self.pos += 6;
+                    return char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)).unwrap_or('\u{FFFD}');
+                }
+            }
+        }
+        char::from_u32(high).unwrap_or('\u{FFFD}')
+    }
+}
+
+enum KeyStep {
+    /// A key and `:` were read; its value comes next.
+    Key,
+    /// The object closed.
+    Closed(Value),
+    /// The text ended before a value could start.
+    Cut,
+}
+
+fn literal(word: &str) -> Option<Value> {
+    Some(match word {
+        "true" | "True" => Value::Bool(true),
+        "false" | "False" => Value::Bool(false),
+        "null" | "None" => Value::Null,
+        _ => return None,
+    })
+}
+
+/// A JSON number, optionally with a leading `+`.
+pub fn is_number(word: &str) -> bool {
+    let b = word.strip_prefix(['-', '+']).unwrap_or(word).as_bytes();
+    let mut i = 0;
+    let digits = |i: &mut usize| {
+        let s = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i > s
+    };
+    if !digits(&mut i) {
+        return false;
+    }
+    if i < b.len() && b[i] == b'.' {
+        i += 1;
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        i += 1;
+        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
+            i += 1;
+        }
+        if !digits(&mut i) {
+            return false;
+        }
+    }
+    i == b.len()
+}

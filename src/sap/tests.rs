@@ -1,0 +1,260 @@
+//! One test per rule of sap-rules.md: input text, schema, expected value (and fixes).
+
+use serde_json::{json, Value as Json};
+
+use super::{parse_partial, parse_structured};
+
+fn ok(text: &str, schema: Json) -> Json {
+    parse_structured(text, &schema).unwrap_or_else(|e| panic!("{text:?}: {e} {:?}", e.candidates)).value
+}
+
+fn kinds(text: &str, schema: Json) -> Vec<&'static str> {
+    parse_structured(text, &schema).unwrap().fixes.iter().map(|f| f.kind).collect()
+}
+
+fn err(text: &str, schema: Json) -> &'static str {
+    match parse_structured(text, &schema) {
+        Ok(p) => panic!("{text:?} parsed as {}", p.value),
+        Err(e) => e.reason,
+    }
+}
+
+fn partial(text: &str, schema: &Json) -> Option<Json> {
+    parse_partial(text, schema).unwrap_or_else(|e| panic!("{text:?}: {e}")).value
+}
+
+fn person() -> Json {
+    json!({"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},"required":["name","age"],"additionalProperties":false})
+}
+
+// Rule 1: finding the value.
+#[test]
+fn r1_whole_text_fence_and_prose() {
+    assert_eq!(ok(r#"{"name":"Ada","age":36}"#, person()), json!({"name":"Ada","age":36}));
+    assert_eq!(ok("```json\n{\"name\":\"Ada\",\"age\":36}\n```", person()), json!({"name":"Ada","age":36}));
+    assert_eq!(ok("```\n{\"name\":\"Ada\",\"age\":36}", person()), json!({"name":"Ada","age":36}));
+    assert_eq!(ok("```json\n{\"name\":\"a ``` b\",\"age\":1}\n```", person()), json!({"name":"a ``` b","age":1}));
+    assert_eq!(ok("Sure! Here it is: {\"name\":\"Ada\",\"age\":36} Hope that helps :)", person()), json!({"name":"Ada","age":36}));
+    assert_eq!(ok("I think (see [1) that: <json>{\"name\":\"Ada\",\"age\":36}</json> don't you?", person()), json!({"name":"Ada","age":36}));
+    assert!(kinds("```json\n{\"name\":\"Ada\",\"age\":36}\n```", person()).contains(&"fence_stripped"));
+    assert!(kinds("Here: {\"name\":\"Ada\",\"age\":36}", person()).contains(&"prose_skipped"));
+}
+
+// Rule 2: several candidates.
+#[test]
+fn r2_candidates_conforming_last_fenced_or_ambiguous() {
+    assert_eq!(ok("Example: {\"x\":1}. Answer: {\"name\":\"Ada\",\"age\":36}", person()), json!({"name":"Ada","age":36}));
+    let two_fenced = "Draft:\n```json\n{\"name\":\"A\",\"age\":1}\n```\nFinal:\n```json\n{\"name\":\"B\",\"age\":2}\n```";
+    assert_eq!(ok(two_fenced, person()), json!({"name":"B","age":2}));
+    assert_eq!(err("{\"name\":\"A\",\"age\":1} or {\"name\":\"B\",\"age\":2}", person()), "ambiguous");
+    assert_eq!(ok("{\"name\":\"A\",\"age\":1} = {\"name\":\"A\",\"age\":1}", person()), json!({"name":"A","age":1}));
+}
+
+// Rule 3: NDJSON-like values for an array schema.
+#[test]
+fn r3_top_level_values_collected_for_array_schema() {
+    let schema = json!({"type":"array","items":person()});
+    assert_eq!(ok("{\"name\":\"A\",\"age\":1}\n{\"name\":\"B\",\"age\":2}", schema.clone()), json!([{"name":"A","age":1},{"name":"B","age":2}]));
+    assert_eq!(ok("[{\"name\":\"A\",\"age\":1}]", schema), json!([{"name":"A","age":1}]));
+}
+
+// Rule 4: syntax leniency.
+#[test]
+fn r4_syntax_leniency() {
+    let any = json!({});
+    assert_eq!(ok("{\"a\":1,\"b\":[1,2,],}", any.clone()), json!({"a":1,"b":[1,2]}));
+    assert_eq!(ok("{\n // note\n \"a\": 1, /* two */ \"b\": 2 # three\n}", any.clone()), json!({"a":1,"b":2}));
+    assert_eq!(ok("{'a': 'it\\'s', 'u': '\\u00e9'}", any.clone()), json!({"a":"it's","u":"é"}));
+    assert_eq!(ok("{“a”: “curly”, \"b\": \"mixed”}", any.clone()), json!({"a":"curly","b":"mixed"}));
+    assert_eq!(ok("{first-name: \"Ada\", $id: 1, status: active}", any.clone()), json!({"first-name":"Ada","$id":1,"status":"active"}));
+    assert_eq!(ok("{\"a\": True, \"b\": False, \"c\": None}", any.clone()), json!({"a":true,"b":false,"c":null}));
+    assert_eq!(ok("{\"doc\": \"\"\"line \"one\"\nline two\"\"\"}", any.clone()), json!({"doc":"line \"one\"\nline two"}));
+    assert_eq!(ok("\u{FEFF}{\"a\":1}", any), json!({"a":1}));
+    let fixes = kinds("{'a': True,}", json!({}));
+    for k in ["single_quotes", "python_literal", "trailing_comma_removed"] {
+        assert!(fixes.contains(&k), "{k} in {fixes:?}");
+    }
+}
+
+// Rule 5: strings.
+#[test]
+fn r5_strings() {
+    let any = json!({});
+    assert_eq!(ok("{\"a\": \"line1\nline2\ttab\"}", any.clone()), json!({"a":"line1\nline2\ttab"}));
+    assert_eq!(ok("{\"q\": \"He said \"hi\" to me\"}", any.clone()), json!({"q":"He said \"hi\" to me"}));
+    assert_eq!(ok(r#"{"re": "\d+", "path": "C:\Users"}"#, any.clone()), json!({"re":"\\d+","path":"C:\\Users"}));
+    assert_eq!(ok("{'name': 'O'Brien'}", any.clone()), json!({"name":"O'Brien"}));
+    assert_eq!(ok("{\"s\": \"e\u{301}\"}", any), json!({"s":"e\u{301}"}));
+}
+
+// Rule 6: numbers and booleans.
+#[test]
+fn r6_scalar_coercions() {
+    let num = json!({"type":"object","properties":{"n":{"type":"number"},"i":{"type":"integer"},"s":{"type":"string"},"b":{"type":"boolean"}}});
+    assert_eq!(ok(r#"{"n":"$1,234.50","i":" -42 ","s":12345678901234567890,"b":"TRUE"}"#, num.clone()), json!({"n":1234.5,"i":-42,"s":"12345678901234567890","b":true}));
+    assert_eq!(ok(r#"{"i":3.0}"#, num.clone()), json!({"i":3}));
+    assert_eq!(ok(r#"{"i":1e3}"#, num.clone()), json!({"i":1000}));
+    assert_eq!(ok(r#"{"i":1.0e20}"#, num.clone()), json!({"i":1.0e20}));
+    assert_eq!(ok(r#"{"b":"False"}"#, num.clone()), json!({"b":false}));
+    assert_eq!(ok(r#"{"n":"1.5e3"}"#, num.clone()), json!({"n":1500}));
+    assert_eq!(err(r#"{"i":"unknown"}"#, num.clone()), "type_mismatch");
+    assert_eq!(err(r#"{"b":"maybe"}"#, num.clone()), "type_mismatch");
+    assert_eq!(err(r#"{"i":2.5}"#, num), "type_mismatch");
+}
+
+// Rule 7: wrapping.
+#[test]
+fn r7_wrapping() {
+    let tags = json!({"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}},"n":{"type":"integer"},"o":{"type":"object","properties":{"x":{"type":"integer"}}}}});
+    assert_eq!(ok(r#"{"tags":"solo"}"#, tags.clone()), json!({"tags":["solo"]}));
+    assert_eq!(ok(r#"{"n":[7]}"#, tags.clone()), json!({"n":7}));
+    assert_eq!(ok(r#"{"o":[{"x":1}]}"#, tags.clone()), json!({"o":{"x":1}}));
+    let single = json!({"type":"object","properties":{"items":{"type":"array","items":{"type":"integer"}}},"required":["items"]});
+    assert_eq!(ok("[1,2,3]", single), json!({"items":[1,2,3]}));
+    let s = json!({"type":"object","properties":{"s":{"type":"string"}}});
+    assert_eq!(err(r#"{"s":["x"]}"#, s), "type_mismatch");
+}
+
+// Rule 8: enums.
+#[test]
+fn r8_enums() {
+    let e = json!({"type":"object","properties":{"p":{"enum":["low","high","in_progress","GREEN"]},"n":{"enum":[1,2,3]}}});
+    for (text, want) in [(r#"{"p":"HIGH"}"#, "high"), (r#"{"p":" low "}"#, "low"), (r#"{"p":"high."}"#, "high"), (r#"{"p":"IN_PROGRESS"}"#, "in_progress"), (r#"{"p":"green"}"#, "GREEN")] {
+        assert_eq!(ok(text, e.clone()), json!({"p": want}), "{text}");
+    }
+    assert_eq!(ok(r#"{"n":"2"}"#, e.clone()), json!({"n":2}));
+    assert_eq!(err(r#"{"p":"medium"}"#, e), "not_in_enum");
+    let top = json!({"enum":["POSITIVE","NEGATIVE","NEUTRAL"]});
+    assert_eq!(ok("Sentiment: NEGATIVE", top.clone()), json!("NEGATIVE"));
+    assert_eq!(ok("**neutral**", top.clone()), json!("NEUTRAL"));
+    assert_eq!(err("Positive or negative, hard to say", top), "ambiguous");
+}
+
+// Rule 9: unions.
+#[test]
+fn r9_unions() {
+    let u = json!({"type":"object","properties":{"a":{"type":["integer","string"]},"b":{"anyOf":[{"type":"boolean"},{"type":"string"}]},"c":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"string"}]},"d":{"type":["integer","null"]}}});
+    assert_eq!(ok(r#"{"a":"5","b":"true","c":"x","d":"7"}"#, u), json!({"a":"5","b":"true","c":"x","d":7}));
+    let tagged = json!({"anyOf":[
+        {"type":"object","properties":{"kind":{"const":"circle"},"r":{"type":"number"}},"required":["kind","r"]},
+        {"type":"object","properties":{"kind":{"const":"rect"},"w":{"type":"number"}},"required":["kind","w"]}]});
+    assert_eq!(ok(r#"{"kind":"rect","w":"2"}"#, tagged), json!({"kind":"rect","w":2}));
+}
+
+// Rule 10: objects.
+#[test]
+fn r10_objects() {
+    let s = json!({"type":"object","properties":{
+        "req":{"type":"string"},"opt":{"type":"string"},"nullable_req":{"type":["string","null"]}},
+        "required":["req","nullable_req"],"additionalProperties":false});
+    assert_eq!(ok(r#"{"req":"x","extra":1,"opt":null}"#, s.clone()), json!({"req":"x","nullable_req":null}));
+    let k = kinds(r#"{"req":"x","extra":1,"opt":null}"#, s.clone());
+    for want in ["extra_key_dropped", "null_dropped", "null_filled"] {
+        assert!(k.contains(&want), "{want} in {k:?}");
+    }
+    assert_eq!(err(r#"{"opt":"y","nullable_req":null}"#, s.clone()), "missing_required");
+    assert_eq!(err(r#"{"req":null,"nullable_req":null}"#, s), "type_mismatch");
+    let open = json!({"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":true});
+    assert_eq!(ok(r#"{"a":1,"b":"kept"}"#, open), json!({"a":1,"b":"kept"}));
+    let typed = json!({"type":"object","additionalProperties":{"type":"integer"}});
+    assert_eq!(ok(r#"{"a":"1","b":2}"#, typed), json!({"a":1,"b":2}));
+}
+
+// Rule 11: errors.
+#[test]
+fn r11_errors() {
+    assert_eq!(err("I'm sorry, I can't help with that.", person()), "no_json");
+    assert_eq!(err("   ", person()), "no_json");
+    assert_eq!(err("null", person()), "type_mismatch");
+    assert_eq!(err("The answer is 4 or 5", json!({"type":"integer"})), "no_json");
+}
+
+// Rules 12-18: truncation.
+#[test]
+fn r12_to_r18_truncation() {
+    let any = json!({});
+    assert_eq!(partial("[{", &any), Some(json!([{}])));
+    assert_eq!(partial("{\"order\": {", &any), Some(json!({"order":{}})));
+    assert_eq!(partial("{\"a\": 1, \"b\": [1, 2", &any), Some(json!({"a":1,"b":[1]})));
+    assert_eq!(partial("{\"a\": \"hel", &any), Some(json!({"a":"hel"})));
+    assert_eq!(partial("{\"a\": \"hello  ", &any), Some(json!({"a":"hello  "})));
+    assert_eq!(partial("{\"a\": \"", &any), Some(json!({"a":""})));
+    assert_eq!(partial("{\"a\": \"x\\", &any), Some(json!({"a":"x"})));
+    assert_eq!(partial("{\"a\": \"x\\u00", &any), Some(json!({"a":"x"})));
+    let status = json!({"type":"object","properties":{"status":{"enum":["pending","done"]},"note":{"type":"string"}},"required":["status","note"]});
+    assert_eq!(partial("{\"note\": \"ok\", \"status\": \"pend", &status), Some(json!({"note":"ok"})));
+    assert_eq!(partial("{\"a\": 1, \"b", &any), Some(json!({"a":1})));
+    assert_eq!(partial("{\"a\": 1, \"b\":", &any), Some(json!({"a":1})));
+    assert_eq!(partial("{\"pages\": 12", &any), Some(json!({})));
+    assert_eq!(partial("{\"pages\": 12,", &any), Some(json!({"pages":12})));
+    assert_eq!(partial("{\"pages\": 12\n", &any), Some(json!({"pages":12})));
+    assert_eq!(partial("{\"ok\": tr", &any), Some(json!({})));
+    assert_eq!(partial("{\"ok\": Non", &any), Some(json!({})));
+    assert_eq!(partial("{\"ok\": true", &any), Some(json!({"ok":true})));
+    // Rule 17: exempt from required while the cut holds it open; normal once closed.
+    assert_eq!(partial("{\"name\": \"Ada\"", &person()), Some(json!({"name":"Ada"})));
+    assert!(parse_partial("{\"name\": \"Ada\"}", &person()).is_err());
+    // Rule 18: a cut after the value ended gives the full value.
+    let done = parse_partial("```json\n{\"name\":\"Ada\",\"age\":3}\n``", &person()).unwrap();
+    assert_eq!((done.value, done.complete), (Some(json!({"name":"Ada","age":3})), true));
+    assert_eq!(partial("Sure, here", &person()), None);
+}
+
+#[test]
+fn bounded_on_hostile_input() {
+    use std::time::Instant;
+    let cases = [
+        "word ".repeat(200_000),
+        "\"".repeat(100_000),
+        "[".repeat(10_000),
+        "\\".repeat(1_000_000),
+        "{".repeat(10_000) + &"}".repeat(10_000),
+    ];
+    for text in &cases {
+        let started = Instant::now();
+        let _ = parse_structured(text, &json!({"type":"object"}));
+        let _ = parse_partial(text, &json!({}));
+        // Generous for debug builds; the release figures are in the README.
+        assert!(started.elapsed().as_secs_f64() < 5.0, "{} bytes took {:?}", text.len(), started.elapsed());
+    }
+}
+
+/// Every prefix of a valid reply: `parse_partial` never fails, and what it reports never
+/// contradicts the final parse (finished scalars equal, strings are prefixes, no key or
+/// element the final value lacks). `parse_partial` is a function of the text alone, so the
+/// result cannot depend on how the text was chunked.
+#[test]
+fn partial_prefixes_never_contradict_the_final_value() {
+    fn consistent(part: &Json, full: &Json) -> bool {
+        match (part, full) {
+            (Json::String(p), Json::String(f)) => f.starts_with(p.as_str()),
+            (Json::Array(p), Json::Array(f)) => p.len() <= f.len() && p.iter().zip(f).all(|(a, b)| consistent(a, b)),
+            (Json::Object(p), Json::Object(f)) => p.iter().all(|(k, v)| f.get(k).is_some_and(|w| consistent(v, w))),
+            (p, f) => p == f,
+        }
+    }
+    let order = json!({"type":"object","properties":{
+        "id":{"type":"string"},"qty":{"type":"integer"},"price":{"type":"number"},"gift":{"type":"boolean"},
+        "status":{"enum":["pending","shipped"]},"tags":{"type":"array","items":{"type":"string"}},
+        "note":{"type":["string","null"]},"lines":{"type":"array","items":{"type":"object","properties":{"sku":{"type":"string"},"n":{"type":"integer"}},"required":["sku","n"]}}},
+        "required":["id","qty"]});
+    let replies = [
+        r#"{"id": "A-17", "qty": 12, "price": 3.25, "gift": true, "status": "shipped", "tags": ["a", "b c"], "note": null, "lines": [{"sku": "x1", "n": 2}, {"sku": "y", "n": 10}]}"#,
+        "Here you go:\n```json\n{\n  \"id\": \"B\\\"2\\u00e9\",\n  \"qty\": 1,\n  \"tags\": [],\n  \"status\": \"pending\"\n}\n```\nAnything else?",
+        "{id: 'C-3', qty: '7', gift: False, note: None, tags: 'solo',}",
+        "{\"id\": \"multi\nline\", \"qty\": 1e2, \"lines\": [{\"sku\": \"z\", \"n\": 3,},]}",
+    ];
+    for reply in replies {
+        let full = parse_structured(reply, &order).unwrap_or_else(|e| panic!("{reply}: {e}")).value;
+        let ends: Vec<usize> = reply.char_indices().map(|(i, _)| i).chain([reply.len()]).collect();
+        for &cut in &ends {
+            let prefix = &reply[..cut];
+            let got = parse_partial(prefix, &order).unwrap_or_else(|e| panic!("prefix {prefix:?}: {e}"));
+            if let Some(value) = &got.value {
+                assert!(consistent(value, &full), "prefix {prefix:?} gave {value}, final {full}");
+            }
+        }
+        let last = parse_partial(reply, &order).unwrap();
+        assert_eq!(last.value.as_ref(), Some(&full), "{reply}");
+    }
+}
