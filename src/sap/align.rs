@@ -8,6 +8,43 @@ use super::scan::{is_number, Value};
 use super::Fix;
 use crate::json::pointer_push;
 
+/// A JSON Pointer built lazily: a chain of segments on the stack, turned into text only when a
+/// fix or a mismatch names it.
+#[derive(Clone, Copy)]
+pub enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+#[derive(Clone, Copy)]
+pub struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    seg: Option<Seg<'a>>,
+}
+
+impl<'a> Path<'a> {
+    pub const ROOT: Path<'static> = Path { parent: None, seg: None };
+
+    pub fn child(&'a self, seg: Seg<'a>) -> Path<'a> {
+        Path { parent: Some(self), seg: Some(seg) }
+    }
+
+    pub fn to_pointer(&self) -> String {
+        let mut segs = Vec::new();
+        let mut at = Some(self);
+        while let Some(p) = at {
+            if let Some(seg) = p.seg {
+                segs.push(seg);
+            }
+            at = p.parent;
+        }
+        segs.iter().rev().fold(String::new(), |acc, seg| match seg {
+            Seg::Key(k) => pointer_push(&acc, k),
+            Seg::Index(i) => pointer_push(&acc, &i.to_string()),
+        })
+    }
+}
+
 /// Deepest schema/value nesting alignment follows (the scanner bounds values at 256).
 const MAX_ALIGN_DEPTH: usize = 300;
 
@@ -19,8 +56,8 @@ pub struct Mismatch {
     pub message: String,
 }
 
-fn mismatch(reason: &'static str, pointer: &str, message: impl Into<String>) -> Mismatch {
-    Mismatch { reason, pointer: pointer.to_string(), message: message.into() }
+fn mismatch(reason: &'static str, pointer: &Path<'_>, message: impl Into<String>) -> Mismatch {
+    Mismatch { reason, pointer: pointer.to_pointer(), message: message.into() }
 }
 
 /// Alignment settings.
@@ -130,13 +167,13 @@ fn describe(value: &Value) -> &'static str {
 }
 
 impl Aligner<'_> {
-    fn fix(&mut self, kind: &'static str, pointer: &str, detail: impl Into<String>) {
-        self.fixes.push(Fix { kind, pointer: pointer.to_string(), detail: detail.into() });
+    fn fix(&mut self, kind: &'static str, pointer: &Path<'_>, detail: impl Into<String>) {
+        self.fixes.push(Fix { kind, pointer: pointer.to_pointer(), detail: detail.into() });
     }
 
     /// Aligns `value` with `schema`. `Ok(None)` means "leave this out" (a partial value the
     /// cut left undecided).
-    pub fn align(&mut self, value: &Value, schema: &Json, pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    pub fn align(&mut self, value: &Value, schema: &Json, pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
         if depth > MAX_ALIGN_DEPTH {
             return Err(mismatch("too_deep", pointer, "the value is nested too deeply"));
         }
@@ -190,7 +227,7 @@ impl Aligner<'_> {
         }
     }
 
-    fn string(&mut self, value: &Value, pointer: &str, mode: Mode) -> Result<Option<Json>, Mismatch> {
+    fn string(&mut self, value: &Value, pointer: &Path<'_>, mode: Mode) -> Result<Option<Json>, Mismatch> {
         match value {
             Value::Str { text, .. } => Ok(Some(Json::String(text.clone()))),
             Value::Num { text, .. } if mode.coerce => {
@@ -205,7 +242,7 @@ impl Aligner<'_> {
         }
     }
 
-    fn number(&mut self, value: &Value, integer: bool, schema: &Json, pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    fn number(&mut self, value: &Value, integer: bool, schema: &Json, pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
         let want = if integer { "an integer" } else { "a number" };
         let (f, coerced) = match value {
             Value::Num { text, .. } => (text.parse::<f64>().ok().filter(|f| f.is_finite()), false),
@@ -233,7 +270,7 @@ impl Aligner<'_> {
         Ok(num_json(f))
     }
 
-    fn boolean(&mut self, value: &Value, schema: &Json, pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    fn boolean(&mut self, value: &Value, schema: &Json, pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
         match value {
             Value::Bool(b) => Ok(Some(Json::Bool(*b))),
             Value::Str { text, complete } if mode.coerce => {
@@ -260,7 +297,7 @@ impl Aligner<'_> {
         }
     }
 
-    fn enumeration(&mut self, value: &Value, options: &[Json], pointer: &str, mode: Mode) -> Result<Json, Mismatch> {
+    fn enumeration(&mut self, value: &Value, options: &[Json], pointer: &Path<'_>, mode: Mode) -> Result<Json, Mismatch> {
         let exact = plain(value, mode.partial);
         if let Value::Str { complete: false, .. } = value {
             if mode.partial {
@@ -295,7 +332,7 @@ impl Aligner<'_> {
         Err(mismatch("not_in_enum", pointer, format!("{} is not one of {}", exact, Json::Array(options.to_vec()))))
     }
 
-    fn union(&mut self, value: &Value, branches: &[Json], pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    fn union(&mut self, value: &Value, branches: &[Json], pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
         // A branch the value satisfies without coercion wins (rule 9).
         for branch in branches {
             let mut probe = Aligner { root: self.root, fixes: Vec::new() };
@@ -322,7 +359,7 @@ impl Aligner<'_> {
         Err(last.unwrap_or_else(|| mismatch("type_mismatch", pointer, "the union has no branch")))
     }
 
-    fn array(&mut self, value: &Value, schema: &Json, pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    fn array(&mut self, value: &Value, schema: &Json, pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
         let items_schema = schema.get("items");
         let items = match value {
             Value::Arr { items, .. } => items,
@@ -332,7 +369,7 @@ impl Aligner<'_> {
                 if let (Value::Str { complete: false, .. }, true) = (value, mode.partial) {
                     // fall through: an unfinished string may still be an element
                 }
-                let element_pointer = pointer_push(pointer, "0");
+                let element_pointer = pointer.child(Seg::Index(0));
                 let element = match items_schema {
                     Some(s) => self.align(value, s, &element_pointer, mode, depth + 1)?,
                     None => Some(plain(value, mode.partial)),
@@ -344,7 +381,7 @@ impl Aligner<'_> {
         };
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            let item_pointer = pointer_push(pointer, &i.to_string());
+            let item_pointer = pointer.child(Seg::Index(i));
             let item_schema = match items_schema {
                 Some(Json::Array(tuple)) => tuple.get(i),
                 other => other,
@@ -363,7 +400,7 @@ impl Aligner<'_> {
         Ok(Some(Json::Array(out)))
     }
 
-    fn object(&mut self, value: &Value, schema: &Json, pointer: &str, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    fn object(&mut self, value: &Value, schema: &Json, pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
         let root = self.root;
         let properties = schema.get("properties").and_then(Json::as_object);
         let required: Vec<&str> = schema.get("required").and_then(Json::as_array).map(|r| r.iter().filter_map(Json::as_str).collect()).unwrap_or_default();
@@ -381,7 +418,7 @@ impl Aligner<'_> {
                         let (name, prop) = props.iter().next().expect("one property");
                         let prop = resolve(prop, root);
                         if type_names(prop).contains(&"array") || prop.get("items").is_some() {
-                            let inner = pointer_push(pointer, name);
+                            let inner = pointer.child(Seg::Key(name));
                             let aligned = self.align(value, prop, &inner, mode, depth + 1)?;
                             self.fix("array_to_object", pointer, name.clone());
                             let mut map = Map::new();
@@ -399,7 +436,7 @@ impl Aligner<'_> {
         let additional = schema.get("additionalProperties");
         let mut out = Map::new();
         for (key, item) in entries {
-            let item_pointer = pointer_push(pointer, key);
+            let item_pointer = pointer.child(Seg::Key(key));
             let property = properties.and_then(|p| p.get(key));
             let target = match (property, additional) {
                 (Some(p), _) => p,
@@ -437,7 +474,7 @@ impl Aligner<'_> {
                     continue;
                 }
                 let prop = properties.and_then(|p| p.get(*name));
-                let item_pointer = pointer_push(pointer, name);
+                let item_pointer = pointer.child(Seg::Key(name));
                 if prop.is_some_and(|p| admits_null(p, root)) && mode.coerce {
                     self.fix("null_filled", &item_pointer, (*name).to_string());
                     out.insert((*name).to_string(), Json::Null);

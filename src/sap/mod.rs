@@ -7,7 +7,7 @@ pub mod scan;
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use align::{plain, Aligner, Mismatch, Mode};
+use align::{plain, Aligner, Mismatch, Mode, Path, Seg};
 use scan::{scan_value, Scanned, Value};
 
 /// One repair, at a JSON Pointer into the result.
@@ -170,7 +170,7 @@ pub fn parse_structured(text: &str, schema: &Json) -> Result<Parsed, ParseFailur
     let mut refused = Vec::new();
     for (index, c) in found.iter().enumerate() {
         let mut aligner = Aligner { root: schema, fixes: Vec::new() };
-        match aligner.align(&c.scanned.value, schema, "", Mode { coerce: true, partial: false }, 0) {
+        match aligner.align(&c.scanned.value, schema, &Path::ROOT, Mode { coerce: true, partial: false }, 0) {
             Ok(Some(value)) => {
                 let mut fixes = c.located.clone();
                 fixes.extend(c.scanned.fixes.iter().map(|f| Fix { kind: f.kind, pointer: f.pointer.clone(), detail: f.detail.clone() }));
@@ -216,7 +216,7 @@ pub fn parse_structured(text: &str, schema: &Json) -> Result<Parsed, ParseFailur
         let mut all = true;
         for c in &found {
             let mut aligner = Aligner { root: schema, fixes: Vec::new() };
-            let pointer = format!("/{}", values.len());
+            let pointer = Path::ROOT.child(Seg::Index(values.len()));
             match aligner.align(&c.scanned.value, &item_schema, &pointer, Mode { coerce: true, partial: false }, 0) {
                 Ok(Some(v)) => {
                     values.push(v);
@@ -281,7 +281,7 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
     };
     let mut aligner = Aligner { root: schema, fixes: Vec::new() };
     let mode = Mode { coerce: true, partial: c.scanned.cut };
-    match aligner.align(&c.scanned.value, schema, "", mode, 0) {
+    match aligner.align(&c.scanned.value, schema, &Path::ROOT, mode, 0) {
         Ok(value) => {
             let mut fixes = c.located.clone();
             fixes.extend(c.scanned.fixes.iter().map(|f| Fix { kind: f.kind, pointer: f.pointer.clone(), detail: f.detail.clone() }));

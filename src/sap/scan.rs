@@ -432,6 +432,16 @@ impl Scanner<'_> {
             }
         };
         loop {
+            // Copy the run of ordinary characters in one step: only quotes (straight, or curly,
+            // whose UTF-8 starts with 0xE2), backslashes and raw control characters need a look.
+            let run = self.bytes[self.pos..]
+                .iter()
+                .position(|&b| matches!(b, b'"' | b'\'' | b'\\' | b'\n' | b'\r' | b'\t' | 0xE2))
+                .unwrap_or(self.bytes.len() - self.pos);
+            if run > 0 {
+                out.push_str(&self.text[self.pos..self.pos + run]);
+                self.pos += run;
+            }
             let Some(c) = self.rest().chars().next() else { return Ok((out, false)) };
             let closes = if single { matches!(c, '\'' | '\u{2018}' | '\u{2019}') } else { matches!(c, '"' | '\u{201C}' | '\u{201D}') };
             if closes {
