@@ -6,11 +6,28 @@ import { dirname, join } from 'node:path';
 import { fmt } from './lib.mjs';
 import * as strict from './strict.mjs';
 import * as validate from './validate.mjs';
+import * as sap from './sap.mjs';
+import * as accuracy from './accuracy.mjs';
 
 const rows = [...strict.run(), ...validate.run()];
 console.log('| benchmark | ours (ops/s) | anchor (ops/s) | ratio |');
 console.log('| --- | ---: | ---: | ---: |');
 for (const r of rows) console.log(`| ${r.what} | ${fmt(r.ours)} | ${fmt(r.reference)} | ${r.ratio.toFixed(2)}x |`);
+
+console.log('\n| schema-aligned parsing (MB/s) | ours | jsonrepair + JSON.parse | best-effort-json-parser | partial-json | JSON.parse |');
+console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+const cell = (v) => (typeof v === 'number' ? v.toFixed(1) : v ?? '—');
+for (const { name, results: r } of sap.run()) {
+  console.log(`| ${name} | ${cell(r.ours)} | ${cell(r.jsonrepair)} | ${cell(r['best-effort-json-parser'])} | ${cell(r['partial-json'])} | ${cell(r['JSON.parse'])} |`);
+}
+
+const { total, table } = accuracy.run();
+const names = ['ours', 'jsonrepair', 'partial-json', 'best-effort-json-parser'];
+console.log(`\n| accuracy, ${total} labelled replies | n | ${names.join(' | ')} |`);
+console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} |`);
+for (const [category, row] of Object.entries(table)) {
+  console.log(`| ${category} | ${row.n} | ${names.map((k) => `${Math.round((100 * row[k]) / row.n)}%`).join(' | ')} |`);
+}
 
 const require = createRequire(import.meta.url);
 const pkgDir = dirname(require.resolve('@understudy/agents/package.json'));

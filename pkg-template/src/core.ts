@@ -400,7 +400,8 @@ type ParsedType<S> = S extends StandardSchemaWithJSON<any, infer O> ? O : unknow
  * @throws {StandardSchemaValidationError} the Standard Schema refused the aligned value.
  */
 export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S): StructuredResult<ParsedType<S>> {
-  return call((e) => e.parseStructured(text, schema)) as StructuredResult<ParsedType<S>>;
+  const out = call((e) => e.parseStructured(text, schema));
+  return (typeof out === 'string' ? JSON.parse(out) : out) as StructuredResult<ParsedType<S>>;
 }
 
 /**
@@ -411,7 +412,8 @@ export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(t
  * @throws {StructuredParseError} what arrived already contradicts the schema.
  */
 export function parsePartial<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S): PartialResult<ParsedType<S>> {
-  return call((e) => e.parsePartial(text, schema)) as PartialResult<ParsedType<S>>;
+  const { value, complete, fixes } = JSON.parse(call((e) => e.parsePartial(text, schema)));
+  return { value, complete, fixes };
 }
 
 // --- diagnostics ------------------------------------------------------------------------------

@@ -49,7 +49,8 @@ pub struct Parsed {
 /// The result of [`parse_partial`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PartialParsed {
-    /// `None` while the prefix determines no value yet.
+    /// `None` while the prefix determines no value yet (left out of the JSON form).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<Json>,
     /// The value is finished: the rest of the reply cannot change it.
     pub complete: bool,

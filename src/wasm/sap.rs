@@ -1,7 +1,7 @@
 //! Bindings of schema-aligned parsing. A Standard Schema with JSON guides alignment with its
 //! input JSON Schema and validates the result last; a plain object is a JSON Schema.
 
-use js_sys::{Array, Object, Reflect, JSON};
+use js_sys::{Array, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 
 use super::{engine_error, standard};
@@ -34,38 +34,30 @@ fn failure(e: ParseFailure) -> JsValue {
     engine_error("StructuredParseError", &e.message, &[("reason", JsValue::from_str(e.reason)), ("candidates", candidates)])
 }
 
-fn result(value: Option<&serde_json::Value>, fixes: &[sap::Fix]) -> Result<Object, JsValue> {
-    let out = Object::new();
-    let value = match value {
-        Some(v) => JSON::parse(&v.to_string())?,
-        None => JsValue::UNDEFINED,
-    };
-    Reflect::set(&out, &"value".into(), &value)?;
-    Reflect::set(&out, &"fixes".into(), &super::to_js(&fixes))?;
-    Ok(out)
-}
-
-/// `parseStructured(text, schema)` → `{ value, fixes }`.
+/// `parseStructured(text, schema)` → `{ value, fixes }`: JSON text for the facade to parse (one
+/// native `JSON.parse` beats building the objects across the boundary), or, for a Standard
+/// Schema, the object whose `value` its `validate` produced.
 #[wasm_bindgen(js_name = parseStructured)]
 pub fn parse_structured(text: &str, schema: &JsValue) -> Result<JsValue, JsValue> {
     let (json_schema, standard) = guide(schema)?;
     let parsed = sap::parse_structured(text, &json_schema).map_err(failure)?;
-    let out = result(Some(&parsed.value), &parsed.fixes)?;
-    if standard {
-        let value = Reflect::get(&out, &"value".into())?;
-        let validated = standard::validate_standard_schema(schema, &value)?;
-        Reflect::set(&out, &"value".into(), &validated)?;
+    let out = serde_json::to_string(&parsed).unwrap_or_default();
+    if !standard {
+        return Ok(JsValue::from_str(&out));
     }
-    Ok(out.into())
+    let out = JSON::parse(&out)?;
+    let value = Reflect::get(&out, &"value".into())?;
+    let validated = standard::validate_standard_schema(schema, &value)?;
+    Reflect::set(&out, &"value".into(), &validated)?;
+    Ok(out)
 }
 
-/// `parsePartial(text, schema)` → `{ value, complete, fixes }` for a prefix of a streamed reply.
-/// A Standard Schema's `validate` is not run on unfinished values.
+/// `parsePartial(text, schema)` → `{ value, complete, fixes }` as JSON text, for a prefix of a
+/// streamed reply (`value` absent while nothing is determined). A Standard Schema's `validate`
+/// is not run on unfinished values.
 #[wasm_bindgen(js_name = parsePartial)]
-pub fn parse_partial(text: &str, schema: &JsValue) -> Result<JsValue, JsValue> {
+pub fn parse_partial(text: &str, schema: &JsValue) -> Result<String, JsValue> {
     let (json_schema, _) = guide(schema)?;
     let parsed = sap::parse_partial(text, &json_schema).map_err(failure)?;
-    let out = result(parsed.value.as_ref(), &parsed.fixes)?;
-    Reflect::set(&out, &"complete".into(), &JsValue::from_bool(parsed.complete))?;
-    Ok(out.into())
+    Ok(serde_json::to_string(&parsed).unwrap_or_default())
 }
