@@ -146,7 +146,7 @@ impl Doc {
         root
     }
 
-    /// Structural equality of two nodes (JSON equality; used by `enum` membership tests).
+    /// Whether the node is JSON `null` (not `undefined`).
     pub fn is_null(&self, id: Id) -> bool {
         matches!(self.nodes[id], Node::Null)
     }

@@ -366,9 +366,6 @@ impl Aligner<'_> {
             Value::Null => return Err(mismatch("type_mismatch", pointer, "expected an array, found null")),
             _ if mode.coerce => {
                 // A single value where an array is expected (rule 7).
-                if let (Value::Str { complete: false, .. }, true) = (value, mode.partial) {
-                    // fall through: an unfinished string may still be an element
-                }
                 let element_pointer = pointer.child(Seg::Index(0));
                 let element = match items_schema {
                     Some(s) => self.align(value, s, &element_pointer, mode, depth + 1)?,
@@ -490,7 +487,7 @@ impl Aligner<'_> {
 /// A scanned value as JSON, with nothing coerced. Cut literals are left out, and so are
 /// numbers that ran into the cut when `partial` (more digits may follow).
 pub fn plain(value: &Value, partial: bool) -> Json {
-    let keep = |v: &Value| !matches!(v, Value::CutLiteral) && !(partial && matches!(v, Value::Num { complete: false, .. }));
+    let keep = |v: &Value| !(matches!(v, Value::CutLiteral) || partial && matches!(v, Value::Num { complete: false, .. }));
     match value {
         Value::Null | Value::CutLiteral => Json::Null,
         Value::Bool(b) => Json::Bool(*b),

@@ -7,7 +7,7 @@ pub mod scan;
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use align::{plain, Aligner, Mismatch, Mode, Path, Seg};
+use align::{Aligner, Mismatch, Mode, Path, Seg};
 use scan::{scan_value, Scanned, Value};
 
 /// One repair, at a JSON Pointer into the result.
@@ -295,11 +295,6 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
             Err(failure(m.reason, message, vec![refusal(c, m)]))
         }
     }
-}
-
-/// A scanned value as plain JSON (for callers without a schema).
-pub fn to_json(value: &Value) -> Json {
-    plain(value, false)
 }
 
 #[cfg(test)]

@@ -28,19 +28,6 @@ pub enum Value {
     CutLiteral,
 }
 
-impl Value {
-    /// Whether the text finished this value and everything in it.
-    pub fn is_finished(&self) -> bool {
-        match self {
-            Value::Num { complete, .. } | Value::Str { complete, .. } => *complete,
-            Value::Arr { items, closed } => *closed && items.iter().all(Value::is_finished),
-            Value::Obj { entries, closed } => *closed && entries.iter().all(|(_, v)| v.is_finished()),
-            Value::CutLiteral => false,
-            _ => true,
-        }
-    }
-}
-
 /// One repair the scanner made, at a JSON Pointer into the value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxFix {
