@@ -6,6 +6,7 @@ import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { z } from 'zod';
 import { parsePartial, parseStructured, StandardSchemaValidationError, StructuredParseError, UnsupportedStandardSchemaError, UserError } from '@understudy/agents';
+import { thrown } from './helpers.mjs';
 
 const ticket = {
   type: 'object',
@@ -18,15 +19,6 @@ const ticket = {
   required: ['title', 'priority'],
   additionalProperties: false,
 };
-
-function refusal(run) {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('did not throw');
-}
 
 describe('parseStructured', () => {
   test('a chatty, fenced, broken reply becomes the promised value, with every fix listed', () => {
@@ -41,23 +33,23 @@ describe('parseStructured', () => {
   });
 
   test('refusals are StructuredParseErrors with a reason and the candidates considered', () => {
-    const none = refusal(() => parseStructured("I'm sorry, I can't help with that.", ticket));
+    const none = thrown(() => parseStructured("I'm sorry, I can't help with that.", ticket));
     assert.ok(none instanceof StructuredParseError);
     assert.ok(none instanceof UserError);
     assert.equal(none.reason, 'no_json');
-    const wrong = refusal(() => parseStructured('{"title": "x", "priority": "urgent"}', ticket));
+    const wrong = thrown(() => parseStructured('{"title": "x", "priority": "urgent"}', ticket));
     assert.equal(wrong.reason, 'not_in_enum');
     assert.deepStrictEqual(wrong.candidates.map((c) => [c.reason, c.pointer]), [['not_in_enum', '/priority']]);
-    const missing = refusal(() => parseStructured('{"title": "x"}', ticket));
+    const missing = thrown(() => parseStructured('{"title": "x"}', ticket));
     assert.equal(missing.reason, 'missing_required');
-    const ambiguous = refusal(() => parseStructured('{"title":"a","priority":"low"} or {"title":"b","priority":"low"}', ticket));
+    const ambiguous = thrown(() => parseStructured('{"title":"a","priority":"low"} or {"title":"b","priority":"low"}', ticket));
     assert.equal(ambiguous.reason, 'ambiguous');
   });
 
   test('a Zod schema guides the reading and validates last', () => {
     const Order = z.object({ id: z.string().min(1), qty: z.number().int().default(1), gift: z.boolean().optional() });
     assert.deepStrictEqual(parseStructured("{id: 'A-1', gift: 'true'}", Order).value, { id: 'A-1', qty: 1, gift: true });
-    const error = refusal(() => parseStructured('{"id": ""}', Order));
+    const error = thrown(() => parseStructured('{"id": ""}', Order));
     assert.ok(error instanceof StandardSchemaValidationError, String(error));
   });
 
@@ -68,8 +60,8 @@ describe('parseStructured', () => {
 
   test('a Standard Schema without JSON conversion, or a non-schema, is refused', () => {
     const validateOnly = { '~standard': { version: 1, vendor: 'x', validate: (value) => ({ value }) } };
-    assert.ok(refusal(() => parseStructured('{}', validateOnly)) instanceof UnsupportedStandardSchemaError);
-    assert.ok(refusal(() => parseStructured('{}', 5)) instanceof UserError);
+    assert.ok(thrown(() => parseStructured('{}', validateOnly)) instanceof UnsupportedStandardSchemaError);
+    assert.ok(thrown(() => parseStructured('{}', 5)) instanceof UserError);
   });
 
   test('hostile input gives a value or a typed error, never a crash', () => {

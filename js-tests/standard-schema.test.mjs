@@ -21,17 +21,10 @@ import {
   UserError,
   validateStandardSchema,
 } from '@understudy/agents';
+import { outcome } from './helpers.mjs';
 import * as reference from './reference.mjs';
 
 const ref = reference.standard;
-
-function outcome(run) {
-  try {
-    return { ok: true, value: run() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
 
 const zodUser = z.object({ name: z.string().min(1), age: z.number().int().optional(), tags: z.array(z.string()).default([]) });
 const valibotUser = toStandardJsonSchema(v.object({ name: v.pipe(v.string(), v.minLength(1)), age: v.optional(v.number()) }));

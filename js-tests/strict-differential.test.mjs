@@ -12,6 +12,7 @@ import {
   UserError,
 } from '@understudy/agents';
 import { corpus } from './corpus/schemas.mjs';
+import { outcome } from './helpers.mjs';
 import * as reference from './reference.mjs';
 
 const REASONS = new Set([
@@ -19,14 +20,6 @@ const REASONS = new Set([
   'ref_sibling', 'any_of_sibling', 'ambiguous_any_of', 'open_object', 'unknown_nullability', 'typeless_open_object',
   'defs_not_object', 'not_json', 'too_large',
 ]);
-
-function outcome(run) {
-  try {
-    return { ok: true, value: run() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
 
 function resolvePointer(root, pointer) {
   if (pointer === '') return root;

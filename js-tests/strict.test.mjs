@@ -10,15 +10,8 @@ import {
   toStrictJsonSchema,
   UserError,
 } from '@understudy/agents';
+import { thrown } from './helpers.mjs';
 
-function thrown(run) {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  assert.fail('did not throw');
-}
 
 describe('rejections name the node and the reason', () => {
   const cases = [
@@ -93,6 +86,13 @@ describe('normalizeInput and stripStrictNulls', () => {
   });
   test('undefined members behave as absent keys', () => {
     assert.deepStrictEqual(normalizeInput({ a: 'x', b: undefined }), { a: 'x' });
+  });
+  test('a cyclic value is a UserError about the value, not a schema depth error', () => {
+    const value = { a: 'x' };
+    value.self = value;
+    const error = thrown(() => normalizeInput(value));
+    assert.ok(error instanceof UserError && !(error instanceof SchemaDepthError));
+    assert.match(error.message, /^Cannot read a value that is cyclic/);
   });
   test('a value holding a function is refused, not silently changed', () => {
     const error = thrown(() => normalizeInput({ a: 'x', extra: () => 1 }));

@@ -64,22 +64,23 @@ function tagNonJson(_key: string, value: unknown): unknown {
 }
 
 /**
- * Encodes a schema for the engine. A schema `JSON.stringify` cannot walk (a cycle, or nesting
- * deeper than the host's stack) is reported by the engine's error for it; an exception thrown
- * by the caller's own code (a getter, `toJSON`) propagates unchanged.
+ * Encodes a schema or value for the engine with `JSON.stringify`. Input it cannot walk (a cycle,
+ * or nesting deeper than the host's stack) is reported with the engine's error for that kind of
+ * input; an exception thrown by the caller's own code (a getter, `toJSON`) propagates unchanged.
  */
-function encodeSchema(schema: unknown): string {
+function encode(input: unknown, unencodable: (e: Bindings) => unknown): string {
   try {
-    return JSON.stringify(schema, tagNonJson);
+    return JSON.stringify(input, tagNonJson);
   } catch (thrown) {
     if (thrown instanceof RangeError || (thrown instanceof TypeError && /circular/i.test(thrown.message))) {
-      throw fromEngine(bindings().strictUnencodableError());
+      throw fromEngine(unencodable(bindings()));
     }
     throw thrown;
   }
 }
 
-const encodeValue = encodeSchema;
+const encodeSchema = (schema: unknown): string => encode(schema, (e) => e.strictUnencodableError());
+const encodeValue = (value: unknown): string => encode(value, (e) => e.valueUnencodableError());
 
 function decode(text: string | undefined): unknown {
   return text === undefined ? undefined : JSON.parse(text);

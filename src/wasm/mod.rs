@@ -166,6 +166,17 @@ pub fn strict_unencodable_error() -> JsValue {
     strict_error(strict::depth_error_unlocated())
 }
 
+/// The error for a value (not a schema) the host could not encode: cyclic, or nested deeper
+/// than `JSON.stringify` can follow.
+#[wasm_bindgen(js_name = valueUnencodableError)]
+pub fn value_unencodable_error() -> JsValue {
+    engine_error(
+        "UserError",
+        "Cannot read a value that is cyclic or nested deeper than JSON.stringify can follow. Pass plain JSON data.",
+        &[("pointer", JsValue::from_str(""))],
+    )
+}
+
 /// A compiled JSON Schema validator.
 #[wasm_bindgen]
 pub struct Validator {
