@@ -109,17 +109,10 @@ impl Doc {
 
     /// Copies the subtree at `id` of `src` into `self` and returns the new id.
     pub fn copy_from(&mut self, src: &Doc, id: Id) -> Id {
-        let mut map = Vec::new();
-        self.copy_from_mapped(src, id, &mut map)
-    }
-
-    /// As [`Doc::copy_from`], also recording `(new id, source id)` for every copied node.
-    pub fn copy_from_mapped(&mut self, src: &Doc, id: Id, map: &mut Vec<(Id, Id)>) -> Id {
         // Iterative: push placeholders, fill children afterwards.
         let root = self.push(Node::Null);
         let mut stack = vec![(root, id)];
         while let Some((dst, from)) = stack.pop() {
-            map.push((dst, from));
             let node = match &src.nodes[from] {
                 Node::Arr(items) => {
                     let mut out = Vec::with_capacity(items.len());

@@ -63,6 +63,7 @@ pub fn percent_decode(text: &str) -> Option<String> {
 /// error needs a pointer; tokens are made only for the nodes on the path asked for.
 pub struct Locator<'a> {
     doc: &'a Doc,
+    root: Id,
     /// (parent, position of the child in the parent) for every node reached from the root.
     parent: Vec<Option<(Id, usize)>>,
 }
@@ -87,7 +88,12 @@ impl<'a> Locator<'a> {
                 }
             }
         }
-        Locator { doc, parent }
+        Locator { doc, root, parent }
+    }
+
+    /// Whether `id` is the root or lies under it.
+    pub fn reaches(&self, id: Id) -> bool {
+        self.parent.get(id).is_some_and(Option::is_some) || self.root == id
     }
 
     /// The JSON Pointer of `id` (`""` for the root or a node outside the tree).
@@ -103,6 +109,19 @@ impl<'a> Locator<'a> {
         }
         tokens.iter().rev().fold(String::new(), |acc, t| pointer_push(&acc, t))
     }
+}
+
+/// The first value JSON cannot carry (in document order) under `root`, as `(pointer, kind)`.
+/// Tree links are built only when the document holds such a value at all.
+pub fn first_opaque(doc: &Doc, root: Id) -> Option<(Id, String, String)> {
+    if !doc.nodes.iter().any(|n| matches!(n, Node::Opaque(_))) {
+        return None;
+    }
+    let locator = Locator::new(doc, root);
+    doc.nodes.iter().enumerate().find_map(|(id, node)| match node {
+        Node::Opaque(kind) if locator.reaches(id) => Some((id, locator.pointer(id), kind.clone())),
+        _ => None,
+    })
 }
 
 #[cfg(test)]

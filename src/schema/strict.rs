@@ -10,7 +10,7 @@ use crate::map::{FastMap, ObjMap};
 
 type FastSet<T> = std::collections::HashSet<T, std::hash::BuildHasherDefault<crate::map::Fnv>>;
 
-use super::pointer::{resolve_ref, Locator};
+use super::pointer::{first_opaque, resolve_ref, Locator};
 use crate::error::{StrictError, StrictReason};
 use crate::json::{Doc, Id, Node};
 
@@ -206,8 +206,9 @@ fn converts_properties(doc: &Doc, node: Id) -> bool {
         && (has_object_type(doc, node) || doc.get_defined(node, "type").is_none())
 }
 
+/// [`entries`], owned: for the conversion, which rewrites the object it walks.
 fn record_entries(doc: &Doc, node: Option<Id>) -> Vec<(String, Id)> {
-    node.and_then(|n| doc.obj(n)).map(|m| m.iter().map(|(k, &v)| (k.clone(), v)).collect()).unwrap_or_default()
+    entries(doc, node).map(|(k, v)| (k.to_string(), v)).collect()
 }
 
 /// The entries of an object node, borrowed (for walks that do not change the document).
@@ -694,19 +695,14 @@ impl Checker<'_> {
 
     /// Finds a value JSON cannot carry anywhere in the document.
     fn not_json(&self) -> std::result::Result<(), Fault> {
-        for (id, node) in self.doc.nodes.iter().enumerate() {
-            if let Node::Opaque(kind) = node {
-                if Locator::new(self.doc, self.root).pointer(id).is_empty() && id != self.root {
-                    continue; // not part of the tree
-                }
-                return Err(fault(
-                    StrictReason::NotJson,
-                    id,
-                    format!("Cannot convert a JSON schema containing a non-JSON value ({kind}) to strict mode. Schemas must be plain JSON data."),
-                ));
-            }
+        match first_opaque(self.doc, self.root) {
+            Some((id, _, kind)) => Err(fault(
+                StrictReason::NotJson,
+                id,
+                format!("Cannot convert a JSON schema containing a non-JSON value ({kind}) to strict mode. Schemas must be plain JSON data."),
+            )),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -983,13 +979,8 @@ impl Prepared {
     /// `normalizeInput(value)` (§1.8): maps synthetic `null`s back to absent. Returns the id of
     /// the normalized value in `value_doc` (new nodes are appended; the input is not changed).
     pub fn normalize_input(&self, value_doc: &mut Doc, value: Id) -> std::result::Result<Id, NormalizeError> {
-        for (id, node) in value_doc.nodes.iter().enumerate() {
-            if let Node::Opaque(kind) = node {
-                let pointer = Locator::new(value_doc, value).pointer(id);
-                if !pointer.is_empty() || id == value {
-                    return Err(NormalizeError::NotJson { kind: kind.clone(), pointer });
-                }
-            }
+        if let Some((_, pointer, kind)) = first_opaque(value_doc, value) {
+            return Err(NormalizeError::NotJson { kind, pointer });
         }
         self.normalize(Some(self.root), value_doc, value, 0)
     }

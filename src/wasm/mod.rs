@@ -81,11 +81,16 @@ fn parse_schema(text: &str) -> Result<Doc, JsValue> {
     json::parse(text).map_err(|e| encoding_error("schema", e))
 }
 
+/// Parses a schema in the facade's encoding and prepares it in `mode`.
+fn prepare_text(schema: &str, mode: Mode) -> Result<Prepared, JsValue> {
+    let doc = parse_schema(schema)?;
+    strict::prepare(&doc, doc.root(), mode).map_err(strict_error)
+}
+
 /// `toStrictJsonSchema`: the strict copy of a schema, as JSON text.
 #[wasm_bindgen(js_name = strictConvert)]
 pub fn strict_convert(schema: &str) -> Result<String, JsValue> {
-    let doc = parse_schema(schema)?;
-    let prepared = strict::prepare(&doc, doc.root(), Mode::Convert).map_err(strict_error)?;
+    let prepared = prepare_text(schema, Mode::Convert)?;
     Ok(json::to_string(&prepared.doc, prepared.root))
 }
 
@@ -130,8 +135,7 @@ fn normalize_with(prepared: &Prepared, value: &str) -> Result<Option<String>, Js
 /// `prepareStrictJsonSchema`.
 #[wasm_bindgen(js_name = strictPrepare)]
 pub fn strict_prepare(schema: &str) -> Result<PreparedSchema, JsValue> {
-    let doc = parse_schema(schema)?;
-    let inner = strict::prepare(&doc, doc.root(), Mode::Prepare).map_err(strict_error)?;
+    let inner = prepare_text(schema, Mode::Prepare)?;
     Ok(PreparedSchema { inner })
 }
 
@@ -139,16 +143,14 @@ pub fn strict_prepare(schema: &str) -> Result<PreparedSchema, JsValue> {
 /// keeping a handle.
 #[wasm_bindgen(js_name = strictPrepareSchema)]
 pub fn strict_prepare_schema(schema: &str) -> Result<String, JsValue> {
-    let doc = parse_schema(schema)?;
-    let prepared = strict::prepare(&doc, doc.root(), Mode::Prepare).map_err(strict_error)?;
+    let prepared = prepare_text(schema, Mode::Prepare)?;
     Ok(json::to_string(&prepared.doc, prepared.root))
 }
 
 /// `stripStrictNulls` for a JSON Schema: prepare, then normalize, without a handle to free.
 #[wasm_bindgen(js_name = strictStripNulls)]
 pub fn strict_strip_nulls(schema: &str, value: &str) -> Result<Option<String>, JsValue> {
-    let doc = parse_schema(schema)?;
-    let prepared = strict::prepare(&doc, doc.root(), Mode::Prepare).map_err(strict_error)?;
+    let prepared = prepare_text(schema, Mode::Prepare)?;
     normalize_with(&prepared, value)
 }
 
@@ -220,9 +222,7 @@ impl Validator {
 #[wasm_bindgen(js_name = compileSchema)]
 pub fn compile_schema(schema: &str) -> Result<Validator, JsValue> {
     let doc = parse_schema(schema)?;
-    if let Some(pointer) = doc.nodes.iter().enumerate().find_map(|(id, n)| {
-        matches!(n, json::Node::Opaque(_)).then(|| crate::schema::pointer::Locator::new(&doc, doc.root()).pointer(id))
-    }) {
+    if let Some((_, pointer, _)) = crate::schema::pointer::first_opaque(&doc, doc.root()) {
         return Err(invalid_schema_error(InvalidSchemaError {
             message: format!("Invalid JSON Schema at `{pointer}`: the schema holds a value JSON cannot carry."),
             pointer,
