@@ -6,7 +6,8 @@
 import { fromEngine, UserError } from './errors.js';
 import type { StandardSchemaIssue } from './errors.js';
 
-type Bindings = typeof import('../wasm/node/understudy.js');
+/** @internal The wasm bindings' module type. */
+export type Bindings = typeof import('../wasm/node/understudy.js');
 type PreparedHandle = import('../wasm/node/understudy.js').PreparedSchema;
 type ValidatorHandle = import('../wasm/node/understudy.js').Validator;
 
@@ -24,8 +25,8 @@ function bindings(): Bindings {
   return engine;
 }
 
-/** Calls the engine, turning its error objects into their classes. */
-function call<T>(run: (e: Bindings) => T): T {
+/** @internal Calls the engine, turning its error objects into their classes. */
+export function call<T>(run: (e: Bindings) => T): T {
   const e = bindings();
   try {
     return run(e);

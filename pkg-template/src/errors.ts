@@ -136,10 +136,20 @@ const classes: Record<string, new (message: string, fields: any) => Error> = {
 
 const withFields = new Set<unknown>([StrictSchemaError, SchemaDepthError, InvalidJsonSchemaError, StandardSchemaValidationError, StructuredParseError]);
 
+/** Engine error kinds whose classes build themselves from their fields (the test doubles'). */
+const factories: Record<string, (message: string, fields: any) => Error> = {};
+
+/** @internal Lets an entry (`./testing`) register the classes of the errors its engine part raises. */
+export function registerEngineErrors(more: Record<string, (message: string, fields: any) => Error>): void {
+  Object.assign(factories, more);
+}
+
 /** Turns an engine error object into its class; anything else is returned unchanged. */
 export function fromEngine(thrown: unknown): unknown {
   if (typeof thrown !== 'object' || thrown === null || !(ENGINE_ERROR in thrown)) return thrown;
   const { name, message, [ENGINE_ERROR]: _marker, ...fields } = thrown as Record<string, any>;
+  const factory = factories[name];
+  if (factory !== undefined) return factory(message, fields);
   const Class = classes[name] ?? UserError;
   // Classes with typed fields take them in their constructor; the others get them assigned.
   return withFields.has(Class) ? new Class(message, fields) : Object.assign(new (Class as any)(message), fields);

@@ -1,6 +1,32 @@
 /**
- * `@understudy/agents/testing`: the drop-in for `@openai/agents/testing` (scripted model and
- * sandbox doubles). The doubles are not built yet; this entry exists so the package's export
- * map is final, and exports nothing until they land.
+ * `@understudy/agents/testing`: the drop-in for `@openai/agents/testing`. Scripted doubles for
+ * the model (and, as they land, the sandbox session) that drive the real `@openai/agents`
+ * runtime in memory. `@openai/agents-core` is a peer dependency: responses carry its `Usage`.
+ *
+ * In Node the engine loads with this entry; in a browser, `await init()` from
+ * `@understudy/agents` first.
  */
-export {};
+export {
+  ScriptedModel,
+  UnexpectedModelCallError,
+  UnconsumedModelStepsError,
+  InvalidScriptedModelStepError,
+  ScriptedModelRequestAbortedError,
+  assistantMessage,
+  functionCall,
+  modelError,
+  modelResponder,
+  modelResponse,
+  modelStream,
+  modelStreamResponder,
+} from './scripted-model.js';
+export type {
+  AssistantMessageOptions,
+  FunctionCallOptions,
+  InvalidScriptedModelStepReason,
+  RecordedModelCall,
+  ScriptedModelInput,
+  ScriptedModelResponse,
+  ScriptedModelRetryAdvice,
+  ScriptedModelStream,
+} from './scripted-model.js';

@@ -10,7 +10,10 @@
 //! - exceptions raised by user code (a throwing getter, a throwing `validate`) pass through
 //!   unchanged, as in the reference.
 
+mod js;
+mod model;
 mod sap;
+mod snapshot;
 mod standard;
 
 use js_sys::{Object, Reflect};

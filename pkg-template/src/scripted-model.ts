@@ -1,0 +1,347 @@
+/**
+ * `ScriptedModel`: a deterministic `Model` that consumes one scripted step per call, a drop-in
+ * for the one in `@openai/agents/testing`.
+ *
+ * The engine owns the script (the step queue, envelope validation, call records, retry advice
+ * records, abort checkpoints, response normalization, the automatic stream events and every
+ * error with its message and fields). This class adapts it to the SDK's `Model` interface: it
+ * awaits responders, iterates user streams and keeps JavaScript's promise order.
+ */
+import { Usage } from '@openai/agents-core';
+import type {
+  AssistantMessageItem,
+  FunctionCallItem,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelRetryAdvice,
+  ModelRetryAdviceRequest,
+  StreamEvent,
+} from '@openai/agents-core';
+import { call, type Bindings } from './core.js';
+import { registerEngineErrors } from './errors.js';
+
+/**
+ * A complete normalized response or an output-only shorthand.
+ *
+ * Output-only responses count as one model request and receive a deterministic response ID
+ * (`scripted-response-<N>`). Automatic streaming also assigns one when a complete response
+ * omits it, because the terminal stream event requires an ID.
+ */
+export type ScriptedModelResponse = ModelResponse | ModelResponse['output'];
+
+/** One call the model received. */
+export type RecordedModelCall = Readonly<{
+  /** The zero-based position of this model call in `calls`. */
+  index: number;
+  /** Whether the runner requested a streamed response. */
+  streamed: boolean;
+  /**
+   * A frozen request snapshot with detached mutable input collections and model settings.
+   * Runtime object identities such as the abort signal remain unchanged.
+   */
+  request: Readonly<ModelRequest>;
+}>;
+
+/** Fixed retry advice, or a function of the runner's advice request. */
+export type ScriptedModelRetryAdvice =
+  | ModelRetryAdvice
+  | ((request: ModelRetryAdviceRequest) => ModelRetryAdvice | undefined | Promise<ModelRetryAdvice | undefined>);
+
+type ScriptedModelResponseStep = { type: 'response'; response: ScriptedModelResponse };
+type ScriptedModelErrorStep = { type: 'error'; error: unknown; retryAdvice?: ScriptedModelRetryAdvice };
+type ScriptedModelResponderStep = {
+  type: 'responder';
+  respond: (call: RecordedModelCall) => ScriptedModelResponse | Promise<ScriptedModelResponse>;
+};
+/** Normalized stream events, in order, for a raw stream step. */
+export type ScriptedModelStream = Iterable<StreamEvent> | AsyncIterable<StreamEvent>;
+type ScriptedModelStreamStep = { type: 'stream'; events: ScriptedModelStream };
+type ScriptedModelStreamResponderStep = {
+  type: 'stream_responder';
+  respond: (call: RecordedModelCall) => ScriptedModelStream | Promise<ScriptedModelStream>;
+};
+type ScriptedModelStep =
+  | ScriptedModelResponseStep
+  | ScriptedModelErrorStep
+  | ScriptedModelResponderStep
+  | ScriptedModelStreamStep
+  | ScriptedModelStreamResponderStep;
+
+/** What the constructor and `enqueue()` accept: a step, or a response (shorthand or complete). */
+export type ScriptedModelInput = ScriptedModelStep | ScriptedModelResponse;
+
+/** Options of {@link assistantMessage}. */
+export type AssistantMessageOptions = {
+  id?: string;
+  phase?: AssistantMessageItem['phase'];
+  providerData?: Record<string, unknown>;
+};
+
+/** Options of {@link functionCall}; `callId` is required. */
+export type FunctionCallOptions = {
+  callId: string;
+  id?: string;
+  namespace?: string;
+  providerData?: Record<string, unknown>;
+};
+
+/** Stable codes of {@link InvalidScriptedModelStepError.reason}. */
+export type InvalidScriptedModelStepReason =
+  | 'invalid_input'
+  | 'unknown_step_type'
+  | 'missing_response'
+  | 'invalid_response'
+  | 'missing_error'
+  | 'missing_responder'
+  | 'invalid_stream'
+  | 'incompatible_call';
+
+function engine<T>(run: (e: Bindings) => T): T {
+  return call(run);
+}
+
+/** The workflow made a model call after the script ran out. */
+export class UnexpectedModelCallError extends Error {
+  /** The zero-based position of the call in `ScriptedModel.calls`. */
+  readonly callIndex: number;
+  readonly streamed: boolean;
+  constructor(call: RecordedModelCall) {
+    super(engine((e) => e.modelErrorMessage('UnexpectedModelCallError', call)));
+    this.name = 'UnexpectedModelCallError';
+    this.callIndex = call.index;
+    this.streamed = call.streamed;
+  }
+}
+
+/** The workflow ended before it used every scripted step (`assertComplete()`). */
+export class UnconsumedModelStepsError extends Error {
+  readonly remainingSteps: number;
+  constructor(remainingSteps: number) {
+    super(engine((e) => e.modelErrorMessage('UnconsumedModelStepsError', { remainingSteps })));
+    this.name = 'UnconsumedModelStepsError';
+    this.remainingSteps = remainingSteps;
+  }
+}
+
+/** A step is malformed, or does not fit the call that took it. */
+export class InvalidScriptedModelStepError extends Error {
+  readonly reason: InvalidScriptedModelStepReason;
+  /** The zero-based position of an invalid constructor or `enqueue()` input. */
+  readonly inputIndex?: number;
+  /** The zero-based position of a call in `ScriptedModel.calls`. */
+  readonly callIndex?: number;
+  readonly stepType?: string;
+  constructor(options: {
+    reason: InvalidScriptedModelStepReason;
+    message: string;
+    inputIndex?: number;
+    callIndex?: number;
+    stepType?: string;
+  }) {
+    super(options.message);
+    this.name = 'InvalidScriptedModelStepError';
+    this.reason = options.reason;
+    this.inputIndex = options.inputIndex;
+    this.callIndex = options.callIndex;
+    this.stepType = options.stepType;
+  }
+}
+
+/** The request's signal was aborted before or during the scripted work (`name` is `'AbortError'`). */
+export class ScriptedModelRequestAbortedError extends Error {
+  /** The zero-based position of a call in `ScriptedModel.calls`. */
+  readonly callIndex?: number;
+  constructor(callIndex?: number) {
+    super(engine((e) => e.modelErrorMessage('ScriptedModelRequestAbortedError', {})));
+    this.name = 'AbortError';
+    this.callIndex = callIndex;
+  }
+}
+
+registerEngineErrors({
+  UnexpectedModelCallError: (_m, f) => new UnexpectedModelCallError({ index: f.callIndex, streamed: f.streamed } as RecordedModelCall),
+  UnconsumedModelStepsError: (_m, f) => new UnconsumedModelStepsError(f.remainingSteps),
+  InvalidScriptedModelStepError: (message, f) => new InvalidScriptedModelStepError({ message, ...f }),
+  ScriptedModelRequestAbortedError: (_m, f) => new ScriptedModelRequestAbortedError(f.callIndex),
+});
+
+/** Creates a scripted normalized model response step. */
+export function modelResponse(response: ScriptedModelResponse): ScriptedModelResponseStep {
+  return { type: 'response', response };
+}
+
+/** Creates a scripted model failure step; the runner may ask for `retryAdvice`. */
+export function modelError(error: unknown, retryAdvice?: ScriptedModelRetryAdvice): ScriptedModelErrorStep {
+  return { type: 'error', error, retryAdvice };
+}
+
+/** Creates a response step that derives its output from the recorded call. */
+export function modelResponder(respond: ScriptedModelResponderStep['respond']): ScriptedModelResponderStep {
+  return { type: 'responder', respond };
+}
+
+/** Creates a raw normalized stream step (streamed calls only). */
+export function modelStream(events: ScriptedModelStreamStep['events']): ScriptedModelStreamStep {
+  return { type: 'stream', events };
+}
+
+/** Creates a raw normalized stream derived from the recorded call (streamed calls only). */
+export function modelStreamResponder(respond: ScriptedModelStreamResponderStep['respond']): ScriptedModelStreamResponderStep {
+  return { type: 'stream_responder', respond };
+}
+
+/** Creates a normalized assistant text message. */
+export function assistantMessage(text: string, options: AssistantMessageOptions = {}): AssistantMessageItem {
+  return {
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    ...(typeof options.id === 'undefined' ? {} : { id: options.id }),
+    ...(typeof options.phase === 'undefined' ? {} : { phase: options.phase }),
+    content: [{ type: 'output_text', text }],
+    ...(typeof options.providerData === 'undefined' ? {} : { providerData: options.providerData }),
+  } as AssistantMessageItem;
+}
+
+/** Creates a normalized function call item; `args` objects are JSON-encoded. */
+export function functionCall(name: string, args: string | Record<string, unknown>, options: FunctionCallOptions): FunctionCallItem {
+  return {
+    type: 'function_call',
+    name,
+    callId: options.callId,
+    id: options.id ?? options.callId,
+    namespace: options.namespace,
+    status: 'completed',
+    arguments: typeof args === 'string' ? args : JSON.stringify(args),
+    providerData: options.providerData,
+  } as FunctionCallItem;
+}
+
+type Handle = import('../wasm/node/understudy.js').ModelScript;
+type PreparedStep = { type: ScriptedModelStep['type']; response?: unknown; error?: unknown; respond?: (call: RecordedModelCall) => unknown; events?: ScriptedModelStream };
+type Begun = { record: RecordedModelCall; step: PreparedStep };
+
+const release = new FinalizationRegistry<Handle>((handle) => handle.free());
+
+function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
+  engine((e) => e.modelAbortCheck(signal, callIndex));
+}
+
+/** A deterministic model test double that consumes one scripted step per call. */
+export class ScriptedModel implements Model {
+  readonly #script: Handle;
+
+  constructor(inputs: Iterable<ScriptedModelInput> = []) {
+    const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), Usage));
+    this.#script = engine((e) => new e.ModelScript());
+    this.#script.enqueue(prepared);
+    release.register(this, this.#script);
+  }
+
+  /** All calls recorded by this model in invocation order (fresh frozen snapshots on every read). */
+  get calls(): readonly RecordedModelCall[] {
+    const records = this.#script.records();
+    return Object.freeze(records.map((record: unknown) => engine((e) => e.snapshotModelCall(record)) as RecordedModelCall));
+  }
+
+  /** The first recorded call, if one has occurred. */
+  get firstCall(): RecordedModelCall | undefined {
+    const records = this.#script.records();
+    return records.length === 0 ? undefined : engine((e) => e.snapshotModelCall(records[0]));
+  }
+
+  /** The most recent recorded call, if one has occurred. */
+  get lastCall(): RecordedModelCall | undefined {
+    const records = this.#script.records();
+    return records.length === 0 ? undefined : engine((e) => e.snapshotModelCall(records[records.length - 1]));
+  }
+
+  /** The number of scripted steps that have not been consumed. */
+  get remainingSteps(): number {
+    return this.#script.remainingSteps;
+  }
+
+  /** Adds steps to the end of the script; one invalid input queues none of them. */
+  enqueue(...inputs: ScriptedModelInput[]): void {
+    const prepared = engine((e) => e.prepareModelSteps(inputs, Usage));
+    this.#script.enqueue(prepared);
+  }
+
+  /** Throws {@link UnconsumedModelStepsError} when the script still contains unconsumed steps. */
+  assertComplete(): void {
+    engine(() => this.#script.assertComplete());
+  }
+
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    checkpoint(request.signal);
+    const { call, step } = this.#begin(request, false);
+    if (step.type === 'error') {
+      this.#script.rememberAdvice(step, request, false);
+      throw step.error;
+    }
+    const response = step.type === 'responder' ? await step.respond!(call) : step.response;
+    checkpoint(request.signal, call.index);
+    return this.#normalize(response, call, false);
+  }
+
+  getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+    checkpoint(request.signal);
+    const { call, step } = this.#begin(request, true);
+    return this.#stream(request, call, step);
+  }
+
+  async *#stream(request: ModelRequest, call: RecordedModelCall, step: PreparedStep): AsyncGenerator<StreamEvent> {
+    checkpoint(request.signal, call.index);
+    if (step.type === 'error') {
+      this.#script.rememberAdvice(step, request, true);
+      throw step.error;
+    }
+    if (step.type === 'stream' || step.type === 'stream_responder') {
+      const events = step.type === 'stream' ? step.events! : ((await step.respond!(call)) as ScriptedModelStream);
+      checkpoint(request.signal, call.index);
+      if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(events, call.index));
+      for await (const event of events) {
+        checkpoint(request.signal, call.index);
+        yield event;
+      }
+      checkpoint(request.signal, call.index);
+      return;
+    }
+    const scripted = step.type === 'responder' ? await step.respond!(call) : step.response;
+    checkpoint(request.signal, call.index);
+    const response = this.#normalize(scripted, call, true);
+    checkpoint(request.signal, call.index);
+    yield engine((e) => e.autoStreamStarted()) as StreamEvent;
+    const plan: number[] = engine((e) => Array.from(e.autoStreamPlan(response)) as number[]);
+    for (let i = 0; i < plan.length; i += 2) {
+      checkpoint(request.signal, call.index);
+      yield engine((e) => e.autoStreamDelta(response, plan[i], plan[i + 1])) as StreamEvent;
+    }
+    checkpoint(request.signal, call.index);
+    yield engine((e) => e.autoStreamDone(response)) as StreamEvent;
+  }
+
+  async getRetryAdvice(request: ModelRetryAdviceRequest): Promise<ModelRetryAdvice | undefined> {
+    const advised = request.request;
+    const picked = this.#script.takeAdvice(request.error, request.stream, advised, [
+      advised?.input,
+      advised?.modelSettings,
+      advised?.tools,
+      advised?.handoffs,
+    ]) as { advice: ScriptedModelRetryAdvice | undefined } | undefined;
+    if (picked === undefined) return undefined;
+    const { advice } = picked;
+    return typeof advice === 'function' ? await advice(request) : advice;
+  }
+
+  #begin(request: ModelRequest, streamed: boolean): { call: RecordedModelCall; step: PreparedStep } {
+    const snapshot = engine((e) => e.snapshotModelRequest(request));
+    const { record, step } = engine(() => this.#script.begin(snapshot, streamed)) as Begun;
+    return { call: engine((e) => e.snapshotModelCall(record)), step };
+  }
+
+  #normalize(response: unknown, call: RecordedModelCall, streamed: boolean): ModelResponse {
+    return engine((e) => e.normalizeModelResponse(response, call, streamed, Usage));
+  }
+}

@@ -1,0 +1,194 @@
+//! Reflection on JavaScript values for the test doubles. Every operation that can run user
+//! code (getters, proxy traps, `Symbol.toStringTag`, constructors) is imported with `catch`,
+//! so a user exception comes back as `Err` and unwinds through Rust normally: no JavaScript
+//! exception ever crosses a Rust frame, and no borrow of an engine object is left behind.
+
+use js_sys::{Array, Object};
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Reflect, js_name = get, catch)]
+    fn reflect_get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = has, catch)]
+    fn reflect_has(target: &JsValue, key: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = ownKeys, catch)]
+    fn reflect_own_keys(target: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = getOwnPropertyDescriptor, catch)]
+    fn reflect_own_descriptor(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = getPrototypeOf, catch)]
+    fn reflect_prototype_of(target: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = defineProperty, catch)]
+    fn reflect_define(target: &JsValue, key: &JsValue, descriptor: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = construct, catch)]
+    fn reflect_construct(target: &JsValue, args: &Array) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = Reflect, js_name = apply, catch)]
+    fn reflect_apply(target: &JsValue, this: &JsValue, args: &Array) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
+    fn array_is_array(value: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(js_namespace = Object, js_name = create, catch)]
+    fn object_create(prototype: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn object_keys(target: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Object, js_name = freeze, catch)]
+    fn object_freeze(target: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+pub(crate) type Js<T> = Result<T, JsValue>;
+
+pub(crate) fn key(k: &str) -> JsValue {
+    JsValue::from_str(k)
+}
+
+/// `typeof v === 'object' && v !== null`.
+pub(crate) fn is_object(v: &JsValue) -> bool {
+    v.is_object()
+}
+
+/// `target[key]` (runs getters; `undefined` for primitives other than strings, like the
+/// optional chaining the reference uses).
+pub(crate) fn get(target: &JsValue, k: &str) -> Js<JsValue> {
+    get_key(target, &key(k))
+}
+
+pub(crate) fn get_key(target: &JsValue, k: &JsValue) -> Js<JsValue> {
+    if is_object(target) || target.is_function() {
+        reflect_get(target, k)
+    } else {
+        Ok(JsValue::UNDEFINED)
+    }
+}
+
+/// `key in target` for an object.
+pub(crate) fn has(target: &JsValue, k: &str) -> Js<bool> {
+    reflect_has(target, &key(k))
+}
+
+pub(crate) fn is_array(v: &JsValue) -> Js<bool> {
+    array_is_array(v)
+}
+
+pub(crate) fn own_keys(v: &JsValue) -> Js<Array> {
+    reflect_own_keys(v)
+}
+
+pub(crate) fn keys(v: &JsValue) -> Js<Array> {
+    object_keys(v)
+}
+
+pub(crate) fn own_descriptor(v: &JsValue, k: &JsValue) -> Js<JsValue> {
+    reflect_own_descriptor(v, k)
+}
+
+pub(crate) fn prototype_of(v: &JsValue) -> Js<JsValue> {
+    reflect_prototype_of(v)
+}
+
+pub(crate) fn construct(ctor: &JsValue, args: &[&JsValue]) -> Js<JsValue> {
+    let list = Array::new();
+    for a in args {
+        list.push(a);
+    }
+    reflect_construct(ctor, &list)
+}
+
+pub(crate) fn call(f: &JsValue, this: &JsValue, args: &[&JsValue]) -> Js<JsValue> {
+    let list = Array::new();
+    for a in args {
+        list.push(a);
+    }
+    reflect_apply(f, this, &list)
+}
+
+/// Calls method `name` of `target`.
+pub(crate) fn call_method(target: &JsValue, name: &str, args: &[&JsValue]) -> Js<JsValue> {
+    let f = get(target, name)?;
+    call(&f, target, args)
+}
+
+pub(crate) fn object_with_prototype(prototype: &JsValue) -> Js<JsValue> {
+    object_create(prototype)
+}
+
+/// A new plain object.
+pub(crate) fn object() -> JsValue {
+    Object::new().into()
+}
+
+/// Defines `key` as an ordinary data property (configurable, enumerable, writable), as
+/// object literals and the snapshot rule do; works for `__proto__` and symbol keys too.
+pub(crate) fn define(target: &JsValue, k: &JsValue, value: &JsValue) -> Js<()> {
+    reflect_define(target, k, &data_descriptor(value)).map(|_| ())
+}
+
+fn data_descriptor(value: &JsValue) -> JsValue {
+    let d = Object::new();
+    let set = |name: &str, v: &JsValue| {
+        let _ = js_sys::Reflect::set(&d, &key(name), v);
+    };
+    set("value", value);
+    set("writable", &JsValue::TRUE);
+    set("enumerable", &JsValue::TRUE);
+    set("configurable", &JsValue::TRUE);
+    d.into()
+}
+
+/// Sets a property on an object the engine created (no user code can run).
+pub(crate) fn set(target: &JsValue, k: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(target, &key(k), value);
+}
+
+/// Defines a property from a descriptor object as is (to copy accessors).
+pub(crate) fn define_descriptor(target: &JsValue, k: &str, descriptor: &JsValue) -> Js<()> {
+    reflect_define(target, &key(k), descriptor).map(|_| ())
+}
+
+pub(crate) fn freeze(v: &JsValue) -> Js<JsValue> {
+    object_freeze(v)
+}
+
+/// `Function.prototype.toString`, `Object.prototype.toString`, `Object`'s source text and
+/// `Object.prototype`, read once.
+pub(crate) struct Realm {
+    pub fn_to_string: JsValue,
+    pub tag_of: JsValue,
+    pub object_source: JsValue,
+    pub object_prototype: JsValue,
+}
+
+thread_local! {
+    static REALM: Realm = {
+        let global = js_sys::global();
+        let object = reflect_get(&global, &key("Object")).unwrap_or(JsValue::UNDEFINED);
+        let function = reflect_get(&global, &key("Function")).unwrap_or(JsValue::UNDEFINED);
+        let object_prototype = reflect_get(&object, &key("prototype")).unwrap_or(JsValue::UNDEFINED);
+        let function_prototype = reflect_get(&function, &key("prototype")).unwrap_or(JsValue::UNDEFINED);
+        let fn_to_string = reflect_get(&function_prototype, &key("toString")).unwrap_or(JsValue::UNDEFINED);
+        let tag_of = reflect_get(&object_prototype, &key("toString")).unwrap_or(JsValue::UNDEFINED);
+        let object_source = call(&fn_to_string, &object, &[]).unwrap_or(JsValue::UNDEFINED);
+        Realm { fn_to_string, tag_of, object_source, object_prototype }
+    };
+}
+
+pub(crate) fn with_realm<T>(f: impl FnOnce(&Realm) -> T) -> T {
+    REALM.with(f)
+}
+
+/// `Object.prototype.toString.call(v)` (may run a `Symbol.toStringTag` getter).
+pub(crate) fn tag(v: &JsValue) -> Js<String> {
+    with_realm(|r| call(&r.tag_of, v, &[])).map(|s| s.as_string().unwrap_or_default())
+}
+
+/// A non-null object with a callable `Symbol.iterator` or `Symbol.asyncIterator`.
+pub(crate) fn is_iterable(v: &JsValue) -> Js<bool> {
+    if !is_object(v) {
+        return Ok(false);
+    }
+    Ok(get_key(v, &js_sys::Symbol::iterator().into())?.is_function()
+        || get_key(v, &js_sys::Symbol::async_iterator().into())?.is_function())
+}
+
+/// `JSON`-free number for fields.
+pub(crate) fn num(n: usize) -> JsValue {
+    JsValue::from_f64(n as f64)
+}

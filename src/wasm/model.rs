@@ -1,0 +1,557 @@
+//! `ScriptedModel` bindings: reads step inputs, requests and responses off JavaScript values
+//! for the rules in `crate::doubles::model`, keeps the script and the call log, and builds the
+//! normalized responses and automatic stream events.
+//!
+//! No method of [`ModelScript`] runs user code while it holds the script: everything that can
+//! (snapshots of caller data, getters on responses) is a free function the facade calls
+//! before or after.
+
+use js_sys::Array;
+use wasm_bindgen::prelude::*;
+
+use super::engine_error;
+use super::js::{self, Js};
+use super::snapshot::{raw_usage, snapshot, Snapshot};
+use crate::doubles::model::{self as rules, choose_advice, AdviceRecord, Classified, InputView, ModelError, Refusal, Script, TypeTag};
+
+fn opt_index(i: Option<usize>) -> JsValue {
+    i.map_or(JsValue::UNDEFINED, js::num)
+}
+
+/// The error object for a scripted-model error; `name` is the class the facade builds.
+fn model_error(e: &ModelError) -> JsValue {
+    let message = e.to_string();
+    match e {
+        ModelError::InvalidStep { reason, input_index, call_index, step_type } => engine_error(
+            e.class(),
+            &message,
+            &[
+                ("reason", JsValue::from_str(reason.as_str())),
+                ("inputIndex", opt_index(*input_index)),
+                ("callIndex", opt_index(*call_index)),
+                ("stepType", step_type.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str)),
+            ],
+        ),
+        ModelError::Unexpected { call_index, streamed } => engine_error(
+            e.class(),
+            &message,
+            &[("callIndex", js::num(*call_index)), ("streamed", JsValue::from_bool(*streamed))],
+        ),
+        ModelError::Unconsumed { remaining } => engine_error(e.class(), &message, &[("remainingSteps", js::num(*remaining))]),
+        ModelError::Aborted { call_index } => engine_error(e.class(), &message, &[("callIndex", opt_index(*call_index))]),
+    }
+}
+
+fn index_field(fields: &JsValue, name: &str) -> Option<usize> {
+    js::get(fields, name).ok()?.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0).map(|n| n as usize)
+}
+
+/// The message of a scripted-model error built by user code (`new UnconsumedModelStepsError(2)`).
+#[wasm_bindgen(js_name = modelErrorMessage)]
+pub fn model_error_message(class: &str, fields: &JsValue) -> String {
+    let e = match class {
+        "UnexpectedModelCallError" => ModelError::Unexpected {
+            call_index: index_field(fields, "index").unwrap_or(0),
+            streamed: js::get(fields, "streamed").map(|v| v.is_truthy()).unwrap_or(false),
+        },
+        "UnconsumedModelStepsError" => ModelError::Unconsumed { remaining: index_field(fields, "remainingSteps").unwrap_or(0) },
+        _ => ModelError::Aborted { call_index: None },
+    };
+    e.to_string()
+}
+
+/// `value instanceof ctor`, by walking the prototype chain.
+fn instance_of(value: &JsValue, ctor: &JsValue) -> Js<bool> {
+    if !js::is_object(value) && !value.is_function() {
+        return Ok(false);
+    }
+    let prototype = js::get(ctor, "prototype")?;
+    let mut current = js::prototype_of(value)?;
+    while !current.is_null() {
+        if current == prototype {
+            return Ok(true);
+        }
+        current = js::prototype_of(&current)?;
+    }
+    Ok(false)
+}
+
+/// The response envelope: an array, or an object whose `output` is an array and whose `usage`
+/// is an instance of the user's `Usage`.
+fn is_response(value: &JsValue, usage_class: &JsValue) -> Js<bool> {
+    if js::is_array(value)? {
+        return Ok(true);
+    }
+    if !js::is_object(value) || !js::is_array(&js::get(value, "output")?)? {
+        return Ok(false);
+    }
+    instance_of(&js::get(value, "usage")?, usage_class)
+}
+
+struct JsInput<'a> {
+    value: &'a JsValue,
+    usage_class: &'a JsValue,
+}
+
+impl InputView for JsInput<'_> {
+    type HostError = JsValue;
+    fn is_array(&self) -> bool {
+        js::is_array(self.value).unwrap_or(false)
+    }
+    fn is_object(&self) -> bool {
+        js::is_object(self.value)
+    }
+    fn type_tag(&mut self) -> Js<Option<TypeTag>> {
+        if !js::has(self.value, "type")? {
+            return Ok(None);
+        }
+        Ok(Some(match js::get(self.value, "type")?.as_string() {
+            Some(s) => TypeTag::Str(s),
+            None => TypeTag::Other,
+        }))
+    }
+    fn has(&mut self, key: &str) -> Js<bool> {
+        js::has(self.value, key)
+    }
+    fn is_function(&mut self, key: &str) -> Js<bool> {
+        Ok(js::get(self.value, key)?.is_function())
+    }
+    fn is_iterable(&mut self, key: &str) -> Js<bool> {
+        js::is_iterable(&js::get(self.value, key)?)
+    }
+    fn is_response(&mut self, key: Option<&str>) -> Js<bool> {
+        match key {
+            Some(k) => is_response(&js::get(self.value, k)?, self.usage_class),
+            None => is_response(self.value, self.usage_class),
+        }
+    }
+}
+
+fn step(kind: &str, fields: &[(&str, &JsValue)]) -> JsValue {
+    let o = js::object();
+    js::set(&o, "type", &JsValue::from_str(kind));
+    for (k, v) in fields {
+        js::set(&o, k, v);
+    }
+    o
+}
+
+/// A new `Usage` copying counts, snapshotting token details and request entries.
+fn snapshot_usage(usage: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
+    let init = js::object();
+    for k in ["requests", "inputTokens", "outputTokens", "totalTokens"] {
+        js::set(&init, k, &js::get(usage, k)?);
+    }
+    js::set(&init, "inputTokensDetails", &snapshot(&js::get(usage, "inputTokensDetails")?)?);
+    js::set(&init, "outputTokensDetails", &snapshot(&js::get(usage, "outputTokensDetails")?)?);
+    let entries = js::get(usage, "requestUsageEntries")?;
+    let copied = if entries.is_null() || entries.is_undefined() {
+        JsValue::UNDEFINED
+    } else {
+        let out = Array::new();
+        let len = js::get(&entries, "length")?.as_f64().unwrap_or(0.0) as u32;
+        for i in 0..len {
+            let entry = js::get_key(&entries, &JsValue::from_f64(f64::from(i)))?;
+            let e = js::object();
+            for k in ["inputTokens", "outputTokens", "totalTokens"] {
+                js::set(&e, k, &js::get(&entry, k)?);
+            }
+            js::set(&e, "inputTokensDetails", &snapshot(&js::get(&entry, "inputTokensDetails")?)?);
+            js::set(&e, "outputTokensDetails", &snapshot(&js::get(&entry, "outputTokensDetails")?)?);
+            js::set(&e, "endpoint", &js::get(&entry, "endpoint")?);
+            out.push(&e);
+        }
+        out.into()
+    };
+    js::set(&init, "requestUsageEntries", &copied);
+    js::construct(usage_class, &[&init])
+}
+
+/// The queue-time snapshot of a response: arrays deeply; complete responses as a new object
+/// with a new `Usage`, and `rawUsage` copied with its descriptor (a getter stays a getter).
+fn snapshot_response(response: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
+    if js::is_array(response)? {
+        return snapshot(response);
+    }
+    let copy = js::object();
+    js::set(&copy, "output", &snapshot(&js::get(response, "output")?)?);
+    js::set(&copy, "usage", &snapshot_usage(&js::get(response, "usage")?, usage_class)?);
+    for k in ["responseId", "requestId"] {
+        let v = js::get(response, k)?;
+        if !v.is_undefined() {
+            js::set(&copy, k, &v);
+        }
+    }
+    let provider_data = js::get(response, "providerData")?;
+    if !provider_data.is_undefined() {
+        js::set(&copy, "providerData", &snapshot(&provider_data)?);
+    }
+    let descriptor = js::own_descriptor(response, &js::key("rawUsage"))?;
+    if !descriptor.is_undefined() {
+        let copied = js::object();
+        for k in ["get", "set", "enumerable", "configurable", "writable"] {
+            if js::has(&descriptor, k)? {
+                js::set(&copied, k, &js::get(&descriptor, k)?);
+            }
+        }
+        if js::has(&descriptor, "value")? {
+            js::set(&copied, "value", &snapshot(&js::get(&descriptor, "value")?)?);
+        }
+        js::define_descriptor(&copy, "rawUsage", &copied)?;
+    }
+    Ok(copy)
+}
+
+/// Validates and snapshots constructor / `enqueue()` inputs into steps for
+/// [`ModelScript::enqueue`]. The first invalid input throws and nothing is returned.
+#[wasm_bindgen(js_name = prepareModelSteps)]
+pub fn prepare_model_steps(inputs: &Array, usage_class: &JsValue) -> Result<Array, JsValue> {
+    let out = Array::new();
+    for (index, input) in inputs.iter().enumerate() {
+        let classified = match rules::classify(&mut JsInput { value: &input, usage_class }, index) {
+            Ok(c) => c,
+            Err(Refusal::Step(e)) => return Err(model_error(&e)),
+            Err(Refusal::Host(e)) => return Err(e),
+        };
+        let prepared = match classified {
+            Classified::Shorthand | Classified::Complete => step("response", &[("response", &snapshot_response(&input, usage_class)?)]),
+            Classified::ResponseStep => {
+                step("response", &[("response", &snapshot_response(&js::get(&input, "response")?, usage_class)?)])
+            }
+            Classified::Error => {
+                let error = js::get(&input, "error")?;
+                let advice = js::get(&input, "retryAdvice")?;
+                let advice = if advice.is_function() { advice } else { snapshot(&advice)? };
+                step("error", &[("error", &error), ("retryAdvice", &advice)])
+            }
+            Classified::Responder | Classified::StreamResponder => {
+                step(classified.step_type().as_str(), &[("respond", &js::get(&input, "respond")?)])
+            }
+            Classified::Stream => {
+                let events = js::get(&input, "events")?;
+                let events = if js::is_array(&events)? { snapshot(&events)? } else { events };
+                step("stream", &[("events", &events)])
+            }
+        };
+        out.push(&prepared);
+    }
+    Ok(out)
+}
+
+fn step_type_of(prepared: &JsValue) -> rules::StepType {
+    use rules::StepType::*;
+    match js::get(prepared, "type").ok().and_then(|t| t.as_string()).as_deref() {
+        Some("error") => Error,
+        Some("responder") => Responder,
+        Some("stream") => Stream,
+        Some("stream_responder") => StreamResponder,
+        _ => Response,
+    }
+}
+
+struct Advice {
+    error: JsValue,
+    request: JsValue,
+    streamed: bool,
+    advice: JsValue,
+}
+
+/// Identity as a `Map` key compares (SameValueZero).
+fn same_key(a: &JsValue, b: &JsValue) -> bool {
+    a == b || matches!((a.as_f64(), b.as_f64()), (Some(x), Some(y)) if x.is_nan() && y.is_nan())
+}
+
+/// The script and the call log of one `ScriptedModel`.
+#[wasm_bindgen]
+pub struct ModelScript {
+    script: Script<JsValue>,
+    records: Vec<JsValue>,
+    advice: Vec<Advice>,
+}
+
+impl Default for ModelScript {
+    fn default() -> Self {
+        ModelScript::new()
+    }
+}
+
+#[wasm_bindgen]
+impl ModelScript {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> ModelScript {
+        ModelScript { script: Script::default(), records: Vec::new(), advice: Vec::new() }
+    }
+
+    /// Queues steps made by [`prepare_model_steps`].
+    pub fn enqueue(&mut self, prepared: &Array) {
+        self.script.enqueue(prepared.iter().map(|s| (step_type_of(&s), s)));
+    }
+
+    #[wasm_bindgen(getter, js_name = remainingSteps)]
+    pub fn remaining_steps(&self) -> u32 {
+        self.script.remaining() as u32
+    }
+
+    #[wasm_bindgen(js_name = assertComplete)]
+    pub fn assert_complete(&self) -> Result<(), JsValue> {
+        self.script.assert_complete().map_err(|e| model_error(&e))
+    }
+
+    /// Records a call (`request` is the frozen snapshot from `snapshotModelRequest`) and takes
+    /// its step: `{ record, step }`, or the error for an unexpected or incompatible call.
+    pub fn begin(&mut self, request: JsValue, streamed: bool) -> Result<JsValue, JsValue> {
+        let record = js::object();
+        js::set(&record, "index", &js::num(self.script.calls()));
+        js::set(&record, "streamed", &JsValue::from_bool(streamed));
+        js::set(&record, "request", &request);
+        let record = js::freeze(&record)?;
+        self.records.push(record.clone());
+        let taken = self.script.take(streamed).map_err(|e| model_error(&e))?;
+        let out = js::object();
+        js::set(&out, "record", &record);
+        js::set(&out, "step", &taken.step);
+        Ok(out)
+    }
+
+    /// The stored call records, oldest first (the facade snapshots them before handing out).
+    pub fn records(&self) -> Array {
+        self.records.iter().collect()
+    }
+
+    /// Remembers an executed error step's advice under the error's identity.
+    #[wasm_bindgen(js_name = rememberAdvice)]
+    pub fn remember_advice(&mut self, step: &JsValue, request: JsValue, streamed: bool) -> Result<(), JsValue> {
+        let error = js::get(step, "error")?;
+        let advice = js::get(step, "retryAdvice")?;
+        self.advice.push(Advice { error, request, streamed, advice });
+        Ok(())
+    }
+
+    /// Takes the advice record matching a `getRetryAdvice` request: `{ advice }`, or
+    /// `undefined` when no error step recorded one for that error and mode.
+    #[wasm_bindgen(js_name = takeAdvice)]
+    pub fn take_advice(&mut self, error: &JsValue, stream: &JsValue, request: &JsValue, inputs: &Array) -> JsValue {
+        let streamed = match stream.as_bool() {
+            Some(s) => s,
+            None => return JsValue::UNDEFINED,
+        };
+        let of_error: Vec<usize> = (0..self.advice.len()).filter(|&i| same_key(&self.advice[i].error, error)).collect();
+        let records: Vec<&Advice> = of_error.iter().map(|&i| &self.advice[i]).collect();
+        let picked = choose_advice(
+            &records,
+            streamed,
+            |r| r.request == *request,
+            |r| shares_inputs(&r.request, inputs),
+        );
+        match picked {
+            Some(p) => {
+                let record = self.advice.remove(of_error[p]);
+                let out = js::object();
+                js::set(&out, "advice", &record.advice);
+                out
+            }
+            None => JsValue::UNDEFINED,
+        }
+    }
+}
+
+impl AdviceRecord for &Advice {
+    fn streamed(&self) -> bool {
+        self.streamed
+    }
+}
+
+/// `inputs` holds the advised request's `input`, `modelSettings`, `tools` and `handoffs`,
+/// read by the facade; the recorded request is the runner's own object.
+fn shares_inputs(recorded: &JsValue, inputs: &Array) -> bool {
+    ["input", "modelSettings", "tools", "handoffs"]
+        .iter()
+        .enumerate()
+        .all(|(i, k)| js::get(recorded, k).map(|v| v == inputs.get(i as u32)).unwrap_or(false))
+}
+
+/// A frozen snapshot of a model request, taken when the call is made.
+#[wasm_bindgen(js_name = snapshotModelRequest)]
+pub fn snapshot_model_request(request: &JsValue) -> Result<JsValue, JsValue> {
+    js::freeze(&snapshot(request)?)
+}
+
+/// A fresh frozen copy of a stored call record (its request snapshotted again), so changes to
+/// what is handed out never reach the log.
+#[wasm_bindgen(js_name = snapshotModelCall)]
+pub fn snapshot_model_call(record: &JsValue) -> Result<JsValue, JsValue> {
+    let out = js::object();
+    js::set(&out, "index", &js::get(record, "index")?);
+    js::set(&out, "streamed", &js::get(record, "streamed")?);
+    js::set(&out, "request", &snapshot_model_request(&js::get(record, "request")?)?);
+    js::freeze(&out)
+}
+
+/// The abort checkpoint: throws `ScriptedModelRequestAbortedError` when `signal.aborted`.
+#[wasm_bindgen(js_name = modelAbortCheck)]
+pub fn model_abort_check(signal: &JsValue, call_index: Option<u32>) -> Result<(), JsValue> {
+    if js::get(signal, "aborted")?.is_truthy() {
+        return Err(model_error(&ModelError::Aborted { call_index: call_index.map(|i| i as usize) }));
+    }
+    Ok(())
+}
+
+fn call_index_of(call: &JsValue) -> Js<usize> {
+    Ok(js::get(call, "index")?.as_f64().unwrap_or(0.0) as usize)
+}
+
+/// Normalizes a scripted or responder-made response for a call (contract §3.5), then runs the
+/// abort checkpoint. `require_id`: streamed calls need a response id.
+#[wasm_bindgen(js_name = normalizeModelResponse)]
+pub fn normalize_model_response(response: &JsValue, call: &JsValue, require_id: bool, usage_class: &JsValue) -> Result<JsValue, JsValue> {
+    let call_index = call_index_of(call)?;
+    let request = js::get(call, "request")?;
+    let normalized = normalize(response, &request, call_index, require_id, usage_class)?;
+    model_abort_check(&js::get(&request, "signal")?, Some(call_index as u32))?;
+    Ok(normalized)
+}
+
+fn normalize(response: &JsValue, request: &JsValue, call_index: usize, require_id: bool, usage_class: &JsValue) -> Js<JsValue> {
+    if !is_response(response, usage_class)? {
+        return Err(model_error(&ModelError::responder_invalid_response(call_index)));
+    }
+    if js::is_array(response)? {
+        let usage_init = js::object();
+        js::set(&usage_init, "requests", &JsValue::from_f64(1.0));
+        let out = js::object();
+        js::set(&out, "output", response);
+        js::set(&out, "usage", &js::construct(usage_class, &[&usage_init])?);
+        js::set(&out, "responseId", &JsValue::from_str(&rules::scripted_response_id(call_index)));
+        return Ok(out);
+    }
+    let preserve = js::get(&js::get(request, "modelSettings")?, "preserveRawUsage")?;
+    let raw = if preserve.as_bool() == Some(true) {
+        js::get(response, "rawUsage").map(|v| raw_usage(&v)).unwrap_or(JsValue::UNDEFINED)
+    } else {
+        JsValue::UNDEFINED
+    };
+    let given_id = js::get(response, "responseId")?;
+    let response_id = if require_id && given_id.is_undefined() {
+        JsValue::from_str(&rules::scripted_response_id(call_index))
+    } else {
+        given_id
+    };
+    let has_raw = js::has(response, "rawUsage")?;
+    if response_id == js::get(response, "responseId")? && !has_raw {
+        return Ok(response.clone());
+    }
+    let out = js::object();
+    for key in js::keys(response)?.iter() {
+        if key.as_string().as_deref() != Some("rawUsage") {
+            js::define(&out, &key, &js::get_key(response, &key)?)?;
+        }
+    }
+    if !response_id.is_undefined() {
+        js::define(&out, &js::key("responseId"), &response_id)?;
+    }
+    if !raw.is_undefined() {
+        js::define(&out, &js::key("rawUsage"), &raw)?;
+    }
+    Ok(out)
+}
+
+/// A stream responder's result must be a (sync or async) iterable object.
+#[wasm_bindgen(js_name = checkResponderStream)]
+pub fn check_responder_stream(events: &JsValue, call_index: u32) -> Result<(), JsValue> {
+    if js::is_iterable(events)? {
+        Ok(())
+    } else {
+        Err(model_error(&ModelError::responder_invalid_stream(call_index as usize)))
+    }
+}
+
+/// The positions `[item, part, item, part, …]` of the assistant `output_text` parts a
+/// normalized response streams as text deltas.
+#[wasm_bindgen(js_name = autoStreamPlan)]
+pub fn auto_stream_plan(response: &JsValue) -> Result<Array, JsValue> {
+    let plan = Array::new();
+    let output = js::get(response, "output")?;
+    let items = js::get(&output, "length")?.as_f64().unwrap_or(0.0) as u32;
+    for i in 0..items {
+        let item = js::get_key(&output, &JsValue::from_f64(f64::from(i)))?;
+        if js::get(&item, "type")?.as_string().as_deref() != Some("message")
+            || js::get(&item, "role")?.as_string().as_deref() != Some("assistant")
+        {
+            continue;
+        }
+        let content = js::get(&item, "content")?;
+        if !js::is_array(&content)? {
+            continue;
+        }
+        let parts = js::get(&content, "length")?.as_f64().unwrap_or(0.0) as u32;
+        for p in 0..parts {
+            let part = js::get_key(&content, &JsValue::from_f64(f64::from(p)))?;
+            if js::get(&part, "type")?.as_string().as_deref() == Some("output_text") {
+                plan.push(&JsValue::from_f64(f64::from(i)));
+                plan.push(&JsValue::from_f64(f64::from(p)));
+            }
+        }
+    }
+    Ok(plan)
+}
+
+/// `{ type: 'response_started' }`.
+#[wasm_bindgen(js_name = autoStreamStarted)]
+pub fn auto_stream_started() -> JsValue {
+    step("response_started", &[])
+}
+
+/// The `output_text_delta` event of one planned part, as an independent snapshot.
+#[wasm_bindgen(js_name = autoStreamDelta)]
+pub fn auto_stream_delta(response: &JsValue, item: u32, part: u32) -> Result<JsValue, JsValue> {
+    let item = js::get_key(&js::get(response, "output")?, &JsValue::from_f64(f64::from(item)))?;
+    let part = js::get_key(&js::get(&item, "content")?, &JsValue::from_f64(f64::from(part)))?;
+    let event = step("output_text_delta", &[("itemId", &js::get(&item, "id")?), ("delta", &js::get(&part, "text")?)]);
+    let provider_data = js::get(&part, "providerData")?;
+    if !provider_data.is_undefined() {
+        js::set(&event, "providerData", &provider_data);
+    }
+    snapshot(&event)
+}
+
+fn details_or_undefined(details: JsValue) -> Js<JsValue> {
+    let len = js::get(&details, "length")?.as_f64().unwrap_or(0.0);
+    Ok(if len > 0.0 { details } else { JsValue::UNDEFINED })
+}
+
+/// The `response_done` event carrying the whole normalized response, as a snapshot.
+#[wasm_bindgen(js_name = autoStreamDone)]
+pub fn auto_stream_done(response: &JsValue) -> Result<JsValue, JsValue> {
+    let usage = js::get(response, "usage")?;
+    let u = js::object();
+    for k in ["requests", "inputTokens", "outputTokens", "totalTokens"] {
+        js::set(&u, k, &js::get(&usage, k)?);
+    }
+    js::set(&u, "inputTokensDetails", &details_or_undefined(js::get(&usage, "inputTokensDetails")?)?);
+    js::set(&u, "outputTokensDetails", &details_or_undefined(js::get(&usage, "outputTokensDetails")?)?);
+    let entries = js::get(&usage, "requestUsageEntries")?;
+    let copied = if entries.is_null() || entries.is_undefined() {
+        JsValue::UNDEFINED
+    } else {
+        let out = Array::new();
+        let len = js::get(&entries, "length")?.as_f64().unwrap_or(0.0) as u32;
+        for i in 0..len {
+            let entry = js::get_key(&entries, &JsValue::from_f64(f64::from(i)))?;
+            let e = js::object();
+            for k in ["inputTokens", "outputTokens", "totalTokens", "inputTokensDetails", "outputTokensDetails", "endpoint"] {
+                js::set(&e, k, &js::get(&entry, k)?);
+            }
+            out.push(&e);
+        }
+        out.into()
+    };
+    js::set(&u, "requestUsageEntries", &copied);
+    let r = js::object();
+    js::set(&r, "id", &js::get(response, "responseId")?);
+    js::set(&r, "requestId", &js::get(response, "requestId")?);
+    js::set(&r, "usage", &u);
+    js::set(&r, "rawUsage", &js::get(response, "rawUsage")?);
+    js::set(&r, "providerData", &js::get(response, "providerData")?);
+    js::set(&r, "output", &js::get(response, "output")?);
+    Snapshot::new().take(&step("response_done", &[("response", &r)]))
+}
