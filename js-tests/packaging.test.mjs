@@ -19,7 +19,8 @@ function project(name, manifest, files) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, ...manifest }));
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
-  sh('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], dir);
+  // The testing entries drive the user's own @openai/agents (a peer dependency).
+  sh('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball, '@openai/agents@0.20.0'], dir);
   return dir;
 }
 
@@ -43,19 +44,27 @@ const use = `
   let refused;
   try { lib.toStrictJsonSchema({ type: 'object', properties: { x: { oneOf: [] } } }); } catch (e) { refused = e; }
   if (!(refused instanceof lib.StrictSchemaError) || refused.pointer !== '/properties/x') throw new Error('bad error');
+`;
+
+/** The scripted model drives the project's own Runner (its Usage class is the user's). */
+const scripted = `
+  const model = new testing.ScriptedModel([[testing.assistantMessage('scripted answer')]]);
+  const result = await new agents.Runner({ tracingDisabled: true }).run(new agents.Agent({ name: 'a', model }), 'hi');
+  if (result.finalOutput !== 'scripted answer') throw new Error('scripted run failed');
+  model.assertComplete();
   console.log('ok');
 `;
 
 test('ES module project imports it without init()', () => {
   const dir = project('esm-app', { type: 'module' }, {
-    'main.js': `import * as lib from '@understudy/agents';\nimport * as testing from '@understudy/agents/testing';\nimport * as rt from '@understudy/agents/realtime/testing';\n${use}`,
+    'main.js': `import * as lib from '@understudy/agents';\nimport * as testing from '@understudy/agents/testing';\nimport * as rt from '@understudy/agents/realtime/testing';\nimport * as agents from '@openai/agents';\n${use}\n${scripted}`,
   });
   assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
 });
 
 test('CommonJS project requires it', () => {
   const dir = project('cjs-app', {}, {
-    'main.js': `const lib = require('@understudy/agents');\nrequire('@understudy/agents/testing');\n${use}`,
+    'main.js': `const lib = require('@understudy/agents');\nconst testing = require('@understudy/agents/testing');\nconst agents = require('@openai/agents');\n${use}\n(async () => {${scripted}})().catch((e) => { console.error(e); process.exit(1); });`,
   });
   assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
 });
@@ -64,6 +73,12 @@ test('TypeScript (nodenext) type-checks a consumer against the published types',
   const dir = project('ts-app', { type: 'module' }, {
     'main.ts': `
       import { toStrictJsonSchema, compileJsonSchema, io, type InferOut, type IO, StrictSchemaError, type ValidationResult } from '@understudy/agents';
+      import { ScriptedModel, assistantMessage, functionCall, modelError, type RecordedModelCall, type InvalidScriptedModelStepReason } from '@understudy/agents/testing';
+      import { Agent, type Model } from '@openai/agents';
+      const model: Model = new ScriptedModel([[assistantMessage('a')], [functionCall('f', { x: 1 }, { callId: 'c' })], modelError(new Error('e'), { suggested: true })]);
+      const agent = new Agent({ name: 'typed', model });
+      const firstCall: RecordedModelCall | undefined = new ScriptedModel().firstCall;
+      const stepReason: InvalidScriptedModelStepReason = 'incompatible_call';
       const schema = toStrictJsonSchema({ type: 'object', properties: {} } as const);
       const result: ValidationResult = compileJsonSchema(schema).validateJson('{}');
       const carrier = io<{ path: string }>();
@@ -72,9 +87,13 @@ test('TypeScript (nodenext) type-checks a consumer against the published types',
       // @ts-expect-error the output type is checked
       const wrong: InferOut<typeof carrier> = { path: 1 };
       const reason: StrictSchemaError['reason'] = 'depth';
-      export { result, out, asIo, wrong, reason };
+      export { result, out, asIo, wrong, reason, agent, firstCall, stepReason };
     `,
-    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'esnext.disposable', 'dom'], types: [] } }),
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, target: 'es2022', lib: ['es2022', 'esnext.disposable', 'dom'], types: [] } }),
   });
-  sh(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
+  try {
+    sh(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
+  } catch (error) {
+    assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);
+  }
 });
