@@ -1,6 +1,6 @@
 /**
  * `@understudy/agents/testing`: the drop-in for `@openai/agents/testing`. Scripted doubles for
- * the model (and, as they land, the sandbox session) that drive the real `@openai/agents`
+ * the model and the sandbox session that drive the real `@openai/agents`
  * runtime in memory. `@openai/agents-core` is a peer dependency: responses carry its `Usage`.
  *
  * In Node the engine loads with this entry; in a browser, `await init()` from
@@ -30,3 +30,18 @@ export type {
   ScriptedModelRetryAdvice,
   ScriptedModelStream,
 } from './scripted-model.js';
+export {
+  scriptedSandboxSession,
+  InvalidScriptedSandboxStepError,
+  SandboxCallMatcherError,
+  UnexpectedSandboxCallError,
+  UnconsumedSandboxStepsError,
+} from './scripted-sandbox.js';
+export type {
+  InvalidScriptedSandboxStepReason,
+  RecordedSandboxCall,
+  ScriptedSandboxCallFor,
+  ScriptedSandboxInput,
+  ScriptedSandboxMethod,
+  ScriptedSandboxSession,
+} from './scripted-sandbox.js';

@@ -192,3 +192,19 @@ pub(crate) fn is_iterable(v: &JsValue) -> Js<bool> {
 pub(crate) fn num(n: usize) -> JsValue {
     JsValue::from_f64(n as f64)
 }
+
+/// `value instanceof ctor`, by walking the prototype chain.
+pub(crate) fn instance_of(value: &JsValue, ctor: &JsValue) -> Js<bool> {
+    if !is_object(value) && !value.is_function() {
+        return Ok(false);
+    }
+    let prototype = get(ctor, "prototype")?;
+    let mut current = prototype_of(value)?;
+    while !current.is_null() {
+        if current == prototype {
+            return Ok(true);
+        }
+        current = prototype_of(&current)?;
+    }
+    Ok(false)
+}

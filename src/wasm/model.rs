@@ -60,22 +60,6 @@ pub fn model_error_message(class: &str, fields: &JsValue) -> String {
     e.to_string()
 }
 
-/// `value instanceof ctor`, by walking the prototype chain.
-fn instance_of(value: &JsValue, ctor: &JsValue) -> Js<bool> {
-    if !js::is_object(value) && !value.is_function() {
-        return Ok(false);
-    }
-    let prototype = js::get(ctor, "prototype")?;
-    let mut current = js::prototype_of(value)?;
-    while !current.is_null() {
-        if current == prototype {
-            return Ok(true);
-        }
-        current = js::prototype_of(&current)?;
-    }
-    Ok(false)
-}
-
 /// The response envelope: an array, or an object whose `output` is an array and whose `usage`
 /// is an instance of the user's `Usage`.
 fn is_response(value: &JsValue, usage_class: &JsValue) -> Js<bool> {
@@ -85,7 +69,7 @@ fn is_response(value: &JsValue, usage_class: &JsValue) -> Js<bool> {
     if !js::is_object(value) || !js::is_array(&js::get(value, "output")?)? {
         return Ok(false);
     }
-    instance_of(&js::get(value, "usage")?, usage_class)
+    js::instance_of(&js::get(value, "usage")?, usage_class)
 }
 
 struct JsInput<'a> {

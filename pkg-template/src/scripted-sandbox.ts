@@ -1,0 +1,220 @@
+/**
+ * `scriptedSandboxSession`: an in-memory `SandboxSession` that answers scripted method calls,
+ * a drop-in for the one in `@openai/agents/testing`.
+ *
+ * The engine owns the step list, validation, the single call order across synchronous and
+ * asynchronous methods, the call log, argument snapshots and every error. This module builds
+ * the session object (only the scripted methods installed, promises for asynchronous ones) and
+ * calls matchers and responders.
+ */
+import { Manifest, cloneManifest } from '@openai/agents-core/sandbox';
+import type { SandboxSession } from '@openai/agents-core/sandbox';
+import { call as engine } from './core.js';
+import { registerEngineErrors } from './errors.js';
+
+type AnyFunction = (...args: any[]) => any;
+
+/** The names of `SandboxSession` methods a script may use. */
+export type ScriptedSandboxMethod = {
+  [TKey in keyof SandboxSession]-?: NonNullable<SandboxSession[TKey]> extends AnyFunction ? TKey : never;
+}[keyof SandboxSession];
+type SandboxMethodFunction<TMethod extends ScriptedSandboxMethod> = Extract<NonNullable<SandboxSession[TMethod]>, AnyFunction>;
+type SandboxMethodArgs<TMethod extends ScriptedSandboxMethod> = Parameters<SandboxMethodFunction<TMethod>>;
+type SandboxMethodResult<TMethod extends ScriptedSandboxMethod> = Awaited<ReturnType<SandboxMethodFunction<TMethod>>>;
+type ScriptedSandboxResponderResult<TMethod extends ScriptedSandboxMethod> =
+  ReturnType<SandboxMethodFunction<TMethod>> extends PromiseLike<unknown>
+    ? SandboxMethodResult<TMethod> | PromiseLike<SandboxMethodResult<TMethod>>
+    : ReturnType<SandboxMethodFunction<TMethod>>;
+
+/** One call the session received. */
+export type RecordedSandboxCall = Readonly<{
+  /** The zero-based position of this call in `calls`. */
+  index: number;
+  /** The invoked method. New SDK versions may add method names. */
+  method: string;
+  /** Detached invocation-time arguments in parameter order. */
+  args: readonly unknown[];
+}>;
+
+/** The call a responder receives, typed by its method. */
+export type ScriptedSandboxCallFor<TMethod extends ScriptedSandboxMethod> = Readonly<{
+  index: number;
+  method: TMethod;
+  args: Readonly<SandboxMethodArgs<TMethod>>;
+}>;
+
+type ScriptedSandboxMatcher<TMethod extends ScriptedSandboxMethod> = (...args: SandboxMethodArgs<TMethod>) => boolean | void;
+type ScriptedSandboxResponder<TMethod extends ScriptedSandboxMethod> = (call: ScriptedSandboxCallFor<TMethod>) => ScriptedSandboxResponderResult<TMethod>;
+type ScriptedSandboxStepBase<TMethod extends ScriptedSandboxMethod> = { method: TMethod; match?: ScriptedSandboxMatcher<TMethod> };
+type ScriptedSandboxResultStep<TMethod extends ScriptedSandboxMethod> = ScriptedSandboxStepBase<TMethod> & {
+  result: SandboxMethodResult<TMethod>;
+  respond?: never;
+  error?: never;
+};
+type ScriptedSandboxResponderStep<TMethod extends ScriptedSandboxMethod> = ScriptedSandboxStepBase<TMethod> & {
+  respond: ScriptedSandboxResponder<TMethod>;
+  result?: never;
+  error?: never;
+};
+type ScriptedSandboxErrorStep<TMethod extends ScriptedSandboxMethod> = ScriptedSandboxStepBase<TMethod> & {
+  error: unknown;
+  result?: never;
+  respond?: never;
+};
+type ScriptedSandboxStep<TMethod extends ScriptedSandboxMethod> =
+  | ScriptedSandboxResultStep<TMethod>
+  | ScriptedSandboxResponderStep<TMethod>
+  | ScriptedSandboxErrorStep<TMethod>;
+
+/** One scripted step: a method and exactly one of `result`, `respond` or `error`, with an optional `match`. */
+export type ScriptedSandboxInput<TMethod extends ScriptedSandboxMethod = ScriptedSandboxMethod> = {
+  [TCurrentMethod in TMethod]: ScriptedSandboxStep<TCurrentMethod>;
+}[TMethod];
+
+/** The session: a `SandboxSession` with the scripted methods, its call log and `assertComplete()`. */
+export type ScriptedSandboxSession<TMethod extends ScriptedSandboxMethod = never> = SandboxSession &
+  Required<Pick<SandboxSession, TMethod>> & {
+    /** All calls recorded by this session in invocation order. */
+    readonly calls: readonly RecordedSandboxCall[];
+    /** The number of scripted steps that have not been consumed. */
+    readonly remainingSteps: number;
+    /** Throws when the script still contains unconsumed steps. */
+    assertComplete(): void;
+  };
+
+/** Stable codes of {@link InvalidScriptedSandboxStepError.reason}. */
+export type InvalidScriptedSandboxStepReason = 'invalid_input' | 'unknown_method' | 'invalid_matcher' | 'invalid_outcome';
+
+/** A step given to `scriptedSandboxSession` is malformed. */
+export class InvalidScriptedSandboxStepError extends Error {
+  readonly reason: InvalidScriptedSandboxStepReason;
+  /** The zero-based position of the invalid factory input. */
+  readonly inputIndex: number;
+  readonly method?: string;
+  constructor(options: { reason: InvalidScriptedSandboxStepReason; inputIndex: number; message: string; method?: string }) {
+    super(options.message);
+    this.name = 'InvalidScriptedSandboxStepError';
+    this.reason = options.reason;
+    this.inputIndex = options.inputIndex;
+    this.method = options.method;
+  }
+}
+
+/** The workflow called another method than the next step's, or called after the script ended. */
+export class UnexpectedSandboxCallError extends Error {
+  /** The zero-based position of the call in `calls`. */
+  readonly callIndex: number;
+  readonly actualMethod: string;
+  readonly expectedMethod?: string;
+  readonly remainingSteps: number;
+  constructor(options: { callIndex: number; actualMethod: string; expectedMethod?: string; remainingSteps: number }) {
+    super(engine((e) => e.sandboxErrorMessage('UnexpectedSandboxCallError', options)));
+    this.name = 'UnexpectedSandboxCallError';
+    this.callIndex = options.callIndex;
+    this.actualMethod = options.actualMethod;
+    this.expectedMethod = options.expectedMethod;
+    this.remainingSteps = options.remainingSteps;
+  }
+}
+
+/** A step's matcher returned `false` for the call's arguments. */
+export class SandboxCallMatcherError extends Error {
+  /** The zero-based position of the call in `calls`. */
+  readonly callIndex: number;
+  readonly method: string;
+  constructor(call: RecordedSandboxCall) {
+    super(engine((e) => e.sandboxErrorMessage('SandboxCallMatcherError', call)));
+    this.name = 'SandboxCallMatcherError';
+    this.callIndex = call.index;
+    this.method = call.method;
+  }
+}
+
+/** The workflow ended before it used every scripted step (`assertComplete()`). */
+export class UnconsumedSandboxStepsError extends Error {
+  readonly remainingSteps: number;
+  readonly pendingMethods: readonly string[];
+  constructor(pendingMethods: readonly string[]) {
+    super(engine((e) => e.sandboxErrorMessage('UnconsumedSandboxStepsError', { pendingMethods })));
+    this.name = 'UnconsumedSandboxStepsError';
+    this.remainingSteps = pendingMethods.length;
+    this.pendingMethods = Object.freeze([...pendingMethods]);
+  }
+}
+
+registerEngineErrors({
+  InvalidScriptedSandboxStepError: (message, f) => new InvalidScriptedSandboxStepError({ message, ...f }),
+  UnexpectedSandboxCallError: (_m, f) => new UnexpectedSandboxCallError(f),
+  SandboxCallMatcherError: (_m, f) => new SandboxCallMatcherError({ index: f.callIndex, method: f.method, args: [] }),
+  UnconsumedSandboxStepsError: (_m, f) => new UnconsumedSandboxStepsError(f.pendingMethods),
+});
+
+type PreparedStep = {
+  method: string;
+  type: 'result' | 'responder' | 'error';
+  match?: AnyFunction;
+  result?: unknown;
+  respond?: AnyFunction;
+  error?: unknown;
+};
+
+const release = new FinalizationRegistry<{ free(): void }>((handle) => handle.free());
+
+const snapshotArgs = (method: string, args: unknown) => engine((e) => e.snapshotSandboxArgs(method, args, Manifest, cloneManifest));
+const snapshotCall = (record: unknown) => engine((e) => e.snapshotSandboxCall(record, Manifest, cloneManifest)) as RecordedSandboxCall;
+
+/**
+ * Creates a deterministic sandbox session with only the scripted methods installed on the
+ * returned object. Every step is validated here; the first malformed one throws
+ * {@link InvalidScriptedSandboxStepError}.
+ */
+export function scriptedSandboxSession<const TInputs extends readonly ScriptedSandboxInput[]>(
+  inputs: TInputs,
+): ScriptedSandboxSession<TInputs[number]['method']>;
+export function scriptedSandboxSession<TMethod extends ScriptedSandboxMethod>(inputs: Iterable<ScriptedSandboxInput<TMethod>>): ScriptedSandboxSession<TMethod>;
+export function scriptedSandboxSession(): ScriptedSandboxSession<never>;
+export function scriptedSandboxSession(inputs: Iterable<ScriptedSandboxInput> = []): ScriptedSandboxSession<any> {
+  const script = engine((e) => new e.SandboxScript(Array.from(inputs)));
+  const session: Record<string, unknown> = { state: { manifest: new Manifest() } };
+  release.register(session, script);
+
+  const invoke = (method: string, args: unknown[]): unknown => {
+    const { record, step } = engine(() => script.begin(method, snapshotArgs(method, args))) as { record: RecordedSandboxCall; step: PreparedStep };
+    if (step.match) {
+      const returned = step.match(...(snapshotArgs(method, record.args) as unknown[]));
+      engine((e) => e.sandboxMatcherVerdict(returned, record));
+    }
+    if (step.type === 'error') throw step.error;
+    if (step.type === 'responder') return step.respond!(snapshotCall(record));
+    return step.result;
+  };
+
+  for (const method of script.methods() as string[]) {
+    const sync = engine((e) => e.sandboxMethodIsSync(method));
+    const scriptedMethod = sync
+      ? (...args: unknown[]) => invoke(method, args)
+      : (...args: unknown[]) => {
+          try {
+            return Promise.resolve(invoke(method, args));
+          } catch (error) {
+            return Promise.reject(error);
+          }
+        };
+    Object.defineProperty(session, method, { configurable: false, enumerable: true, value: scriptedMethod, writable: true });
+  }
+  Object.defineProperties(session, {
+    calls: {
+      configurable: false,
+      enumerable: true,
+      get: () => Object.freeze((script.records() as unknown[]).map(snapshotCall)),
+    },
+    remainingSteps: { configurable: false, enumerable: true, get: () => script.remainingSteps },
+    assertComplete: {
+      configurable: false,
+      enumerable: true,
+      value: () => engine(() => script.assertComplete()),
+      writable: false,
+    },
+  });
+  return session as unknown as ScriptedSandboxSession<any>;
+}
