@@ -450,15 +450,15 @@ mod tests {
         }
         fn is_function(&mut self, key: &str) -> Result<bool, String> {
             self.ask(&format!("function {key}"))?;
-            Ok(self.functions.iter().any(|k| *k == key))
+            Ok(self.functions.contains(&key))
         }
         fn is_iterable(&mut self, key: &str) -> Result<bool, String> {
             self.ask(&format!("iterable {key}"))?;
-            Ok(self.iterables.iter().any(|k| *k == key))
+            Ok(self.iterables.contains(&key))
         }
         fn is_response(&mut self, key: Option<&str>) -> Result<bool, String> {
             self.ask(&format!("response {}", key.unwrap_or("self")))?;
-            Ok(self.responses.iter().any(|k| *k == key))
+            Ok(self.responses.contains(&key))
         }
     }
 
