@@ -1,5 +1,26 @@
 /**
- * `@understudy/agents/realtime/testing`: the drop-in for `@openai/agents/realtime/testing`
- * (scripted realtime transport). Not built yet; this entry exports nothing until it lands.
+ * `@understudy/agents/realtime/testing`: the drop-in for `@openai/agents/realtime/testing`, an
+ * in-memory scripted `RealtimeTransportLayer` that a real `RealtimeSession` runs against.
+ *
+ * In Node the engine loads with this entry; in a browser, `await init()` from
+ * `@understudy/agents` first.
  */
-export {};
+export {
+  ScriptedRealtimeTransport,
+  UnexpectedRealtimeCallError,
+  RealtimeCallMatcherError,
+  IncompleteRealtimeScenarioError,
+  RealtimeTransportNotClosedError,
+  ScriptedRealtimeConnectionSupersededError,
+  ScriptedRealtimeScenarioCancelledError,
+} from './scripted-realtime.js';
+export type {
+  PendingRealtimeExpectation,
+  PendingRealtimeFailure,
+  RecordedRealtimeTransportCall,
+  RealtimeCallMatcher,
+  RealtimeTransportCallFor,
+  RealtimeTransportMethod,
+  ScriptedRealtimeScenarioContext,
+  ScriptedRealtimeScenarioOptions,
+} from './scripted-realtime.js';

@@ -7,6 +7,7 @@
 //! with which message and fields is decided here.
 
 pub mod model;
+pub mod realtime;
 pub mod sandbox;
 
 /// Call and input positions are zero-based in fields and one-based in messages.

@@ -208,3 +208,12 @@ pub(crate) fn instance_of(value: &JsValue, ctor: &JsValue) -> Js<bool> {
     }
     Ok(false)
 }
+
+/// `String(v)` (for messages built from user-supplied values; a symbol gives its description).
+pub(crate) fn string_of(v: &JsValue) -> String {
+    if let Some(s) = v.as_string() {
+        return s;
+    }
+    let string = get(&js_sys::global(), "String").unwrap_or(JsValue::UNDEFINED);
+    call(&string, &JsValue::UNDEFINED, &[v]).ok().and_then(|s| s.as_string()).unwrap_or_default()
+}

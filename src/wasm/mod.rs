@@ -12,6 +12,7 @@
 
 mod js;
 mod model;
+mod realtime;
 mod sandbox;
 mod sap;
 mod snapshot;

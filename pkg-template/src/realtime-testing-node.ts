@@ -1,0 +1,3 @@
+/** Node ESM entry of `./realtime/testing`: loads the engine, then exports the transport. */
+import './node.js';
+export * from './realtime-testing.js';

@@ -1,0 +1,519 @@
+/**
+ * `ScriptedRealtimeTransport`: an in-memory `RealtimeTransportLayer` with ordered call
+ * expectations, injected failures and synchronous events, a drop-in for the one in
+ * `@openai/agents/realtime/testing`.
+ *
+ * The engine owns the call log, the expectation queue, the failure queues, the listener
+ * registry, the connection status and lifecycle decisions, and every error with its message
+ * and fields. This class runs what JavaScript must run: listeners, matchers, promise
+ * settlement and `runScenario`'s race, in the microtask order the SDK's session relies on.
+ */
+import type {
+  RealtimeClientMessage,
+  RealtimeItem,
+  RealtimeSessionConfig,
+  RealtimeTransportEventTypes,
+  RealtimeTransportLayer,
+  RealtimeTransportLayerConnectOptions,
+  TransportToolCallEvent,
+} from '@openai/agents-realtime';
+import { call as engine, type Bindings } from './core.js';
+import { fromEngine, registerEngineErrors } from './errors.js';
+
+type RealtimeUserInput = Parameters<RealtimeTransportLayer['sendMessage']>[0];
+type RealtimeMcpCallApprovalRequestItem = Parameters<RealtimeTransportLayer['sendMcpResponse']>[0];
+
+type FunctionKeys<T> = { [TKey in keyof T]-?: NonNullable<T[TKey]> extends (...args: any[]) => any ? TKey : never }[keyof T];
+
+/** The transport methods a scenario can expect. */
+export type RealtimeTransportMethod = Exclude<FunctionKeys<RealtimeTransportLayer>, 'emit' | 'off' | 'on' | 'once'>;
+
+type RealtimeTransportCallData = {
+  connect: { options: Omit<RealtimeTransportLayerConnectOptions, 'apiKey'> & { apiKeyProvided: boolean } };
+  sendEvent: { event: RealtimeClientMessage };
+  requestResponse: { response?: Record<string, any> };
+  sendMessage: { message: RealtimeUserInput; otherEventData: Record<string, any>; options?: { triggerResponse?: boolean } };
+  addImage: { image: string; options?: { triggerResponse?: boolean } };
+  sendAudio: { audio: ArrayBuffer; options: { commit?: boolean } };
+  updateSessionConfig: { config: Partial<RealtimeSessionConfig> };
+  close: Record<never, never>;
+  mute: { muted: boolean };
+  sendFunctionCallOutput: { toolCall: TransportToolCallEvent; output: string; startResponse: boolean };
+  interrupt: Record<never, never>;
+  resetHistory: { oldHistory: RealtimeItem[]; newHistory: RealtimeItem[] };
+  sendMcpResponse: { approvalRequest: RealtimeMcpCallApprovalRequestItem; approved: boolean; reason?: string };
+};
+
+/** One recorded outbound call (its data keys depend on the method). */
+export type RecordedRealtimeTransportCall = Readonly<{ index: number; method: string }>;
+
+/** A recorded call of `TMethod` with its data. */
+export type RealtimeTransportCallFor<TMethod extends RealtimeTransportMethod> = Readonly<
+  { index: number; method: TMethod } & (TMethod extends keyof RealtimeTransportCallData ? RealtimeTransportCallData[TMethod] : Record<string, unknown>)
+>;
+
+/** Checks a call; returning exactly `false` rejects it, throwing rejects it with that value. */
+export type RealtimeCallMatcher<TMethod extends RealtimeTransportMethod> = (call: RealtimeTransportCallFor<TMethod>) => boolean | void;
+
+/** What a scenario callback gets. */
+export type ScriptedRealtimeScenarioContext = {
+  expectCall: <TMethod extends RealtimeTransportMethod>(method: TMethod, matcher?: RealtimeCallMatcher<TMethod>) => Promise<RealtimeTransportCallFor<TMethod>>;
+  emit: <TEvent extends keyof RealtimeTransportEventTypes>(event: TEvent, ...args: RealtimeTransportEventTypes[TEvent]) => boolean;
+};
+
+/** `runScenario` options: the scripted side, the code under test, and an optional signal. */
+export type ScriptedRealtimeScenarioOptions<TResult = void> = {
+  scenario: (context: ScriptedRealtimeScenarioContext) => void | Promise<void>;
+  exercise: () => TResult | Promise<TResult>;
+  signal?: AbortSignal;
+};
+
+/** An expectation still waiting for its call. */
+export type PendingRealtimeExpectation = Readonly<{ order: number; method: RealtimeTransportMethod }>;
+
+/** Injected failures still queued for a method. */
+export type PendingRealtimeFailure = Readonly<{ method: RealtimeTransportMethod; count: number }>;
+
+type Status = 'connected' | 'disconnected' | 'connecting' | 'disconnecting';
+
+const message = (cls: string, ...args: unknown[]) => engine((e) => e.realtimeErrorMessage(cls, args));
+
+/** The next expected call was of another method. */
+export class UnexpectedRealtimeCallError extends Error {
+  /** The zero-based position of the call in `ScriptedRealtimeTransport.calls`. */
+  readonly callIndex: number;
+  readonly expectedMethod: RealtimeTransportMethod;
+  readonly actualMethod: string;
+  constructor(expectedMethod: RealtimeTransportMethod, actualCall: RecordedRealtimeTransportCall) {
+    super(message('UnexpectedRealtimeCallError', expectedMethod, actualCall));
+    this.name = 'UnexpectedRealtimeCallError';
+    this.callIndex = actualCall.index;
+    this.expectedMethod = expectedMethod;
+    this.actualMethod = actualCall.method;
+  }
+}
+
+/** An expectation's matcher returned `false`. */
+export class RealtimeCallMatcherError extends Error {
+  /** The zero-based position of the call in `ScriptedRealtimeTransport.calls`. */
+  readonly callIndex: number;
+  readonly actualMethod: string;
+  constructor(call: RecordedRealtimeTransportCall) {
+    super(message('RealtimeCallMatcherError', call));
+    this.name = 'RealtimeCallMatcherError';
+    this.callIndex = call.index;
+    this.actualMethod = call.method;
+  }
+}
+
+/** Calls, expectations or injected failures were left over. */
+export class IncompleteRealtimeScenarioError extends Error {
+  readonly unconsumedCalls: readonly RecordedRealtimeTransportCall[];
+  readonly pendingExpectations: readonly PendingRealtimeExpectation[];
+  readonly pendingFailures: readonly PendingRealtimeFailure[];
+  constructor(
+    unconsumedCalls: readonly RecordedRealtimeTransportCall[],
+    pendingExpectations: readonly PendingRealtimeExpectation[],
+    pendingFailures: readonly PendingRealtimeFailure[],
+  ) {
+    super(message('IncompleteRealtimeScenarioError', unconsumedCalls, pendingExpectations, pendingFailures));
+    this.name = 'IncompleteRealtimeScenarioError';
+    this.unconsumedCalls = Object.freeze([...unconsumedCalls]);
+    this.pendingExpectations = Object.freeze([...pendingExpectations]);
+    this.pendingFailures = Object.freeze([...pendingFailures]);
+  }
+}
+
+/** `runScenario` was aborted by its signal (`name` is `'AbortError'`). */
+export class ScriptedRealtimeScenarioCancelledError extends Error {
+  readonly pendingExpectations: readonly PendingRealtimeExpectation[];
+  constructor(pendingExpectations: readonly PendingRealtimeExpectation[]) {
+    super(message('ScriptedRealtimeScenarioCancelledError', pendingExpectations));
+    this.name = 'AbortError';
+    this.pendingExpectations = Object.freeze([...pendingExpectations]);
+  }
+}
+
+/** `assertClosed()` found the transport not disconnected. */
+export class RealtimeTransportNotClosedError extends Error {
+  readonly status: ScriptedRealtimeTransport['status'];
+  constructor(status: ScriptedRealtimeTransport['status']) {
+    super(message('RealtimeTransportNotClosedError', status));
+    this.name = 'RealtimeTransportNotClosedError';
+    this.status = status;
+  }
+}
+
+/** A close, disconnect or newer connect replaced a connect in progress. */
+export class ScriptedRealtimeConnectionSupersededError extends Error {
+  readonly operation = 'connect' as const;
+  constructor() {
+    super(message('ScriptedRealtimeConnectionSupersededError'));
+    this.name = 'ScriptedRealtimeConnectionSupersededError';
+  }
+}
+
+registerEngineErrors({
+  UnexpectedRealtimeCallError: (_m, f) => new UnexpectedRealtimeCallError(f.expectedMethod, { index: f.callIndex, method: f.actualMethod }),
+  RealtimeCallMatcherError: (_m, f) => new RealtimeCallMatcherError({ index: f.callIndex, method: f.actualMethod }),
+  IncompleteRealtimeScenarioError: (_m, f) => new IncompleteRealtimeScenarioError(f.unconsumedCalls, f.pendingExpectations, f.pendingFailures),
+  ScriptedRealtimeScenarioCancelledError: (_m, f) => new ScriptedRealtimeScenarioCancelledError(f.pendingExpectations),
+  RealtimeTransportNotClosedError: (_m, f) => new RealtimeTransportNotClosedError(f.status),
+  ScriptedRealtimeConnectionSupersededError: () => new ScriptedRealtimeConnectionSupersededError(),
+});
+
+type Handle = import('../wasm/node/understudy.js').RealtimeScript;
+type Settlers = { matcher?: (call: any) => unknown; resolve: (call: any) => void; reject: (error: unknown) => void };
+type Outcome =
+  | { source: 'scenario' | 'exercise'; status: 'fulfilled'; value?: unknown }
+  | { source: 'scenario' | 'exercise'; status: 'rejected'; error: unknown }
+  | { source: 'abort' | 'expectation'; error: unknown }
+  | { source: 'pending' };
+
+const release = new FinalizationRegistry<Handle>((handle) => handle.free());
+const snapshotCall = (call: unknown) => engine((e: Bindings) => Object.freeze(e.snapshotTestingValue(call)));
+const built = (error: unknown) => fromEngine(error);
+
+/** An in-memory Realtime transport for deterministic session tests. */
+export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
+  /** `'connected' | 'disconnected' | 'connecting' | 'disconnecting'`. */
+  declare status: Status;
+  /** The last muted state a successful `mute()` set. */
+  declare muted: boolean | null;
+  readonly #script: Handle;
+
+  constructor() {
+    const script = engine((e) => new e.RealtimeScript());
+    this.#script = script;
+    release.register(this, script);
+    // Own enumerable properties, as the reference's public fields are.
+    Object.defineProperty(this, 'status', {
+      enumerable: true,
+      configurable: true,
+      get: () => script.status,
+      set: (status: Status) => engine(() => (script.status = status)),
+    });
+    Object.defineProperty(this, 'muted', {
+      enumerable: true,
+      configurable: true,
+      get: () => script.muted,
+      set: (muted: boolean | null) => {
+        script.muted = muted;
+      },
+    });
+  }
+
+  /** Registers a synchronous transport event listener. */
+  on<TEvent extends keyof RealtimeTransportEventTypes>(event: TEvent, listener: (...args: RealtimeTransportEventTypes[TEvent]) => void): this {
+    this.#script.addListener(event, listener, false);
+    return this;
+  }
+
+  /** Removes the most recently registered matching listener. */
+  off<TEvent extends keyof RealtimeTransportEventTypes>(event: TEvent, listener: (...args: RealtimeTransportEventTypes[TEvent]) => void): this {
+    this.#script.removeListener(event, listener);
+    return this;
+  }
+
+  /** Emits an event synchronously and propagates listener failures. */
+  emit<TEvent extends keyof RealtimeTransportEventTypes>(event: TEvent, ...args: RealtimeTransportEventTypes[TEvent]): boolean {
+    const registrations = this.#script.emitList(event) as unknown[] | undefined;
+    if (registrations === undefined) return false;
+    for (let i = 0; i < registrations.length; i += 3) {
+      if (registrations[i + 2]) this.#script.removeRegistration(event, registrations[i] as number);
+      (registrations[i + 1] as (...a: unknown[]) => void)(...args);
+    }
+    return true;
+  }
+
+  /** Registers a synchronous one-time transport event listener. */
+  once<TEvent extends keyof RealtimeTransportEventTypes>(event: TEvent, listener: (...args: RealtimeTransportEventTypes[TEvent]) => void): this {
+    this.#script.addListener(event, listener, true);
+    return this;
+  }
+
+  /** All outbound calls recorded in invocation order (fresh frozen snapshots). */
+  get calls(): readonly RecordedRealtimeTransportCall[] {
+    return Object.freeze((this.#script.calls() as unknown[]).map(snapshotCall));
+  }
+
+  /** Registers an ordered expectation for the next outbound call. */
+  expectCall<TMethod extends RealtimeTransportMethod>(method: TMethod, matcher?: RealtimeCallMatcher<TMethod>): Promise<RealtimeTransportCallFor<TMethod>> {
+    const { order, call } = this.#script.expect() as { order: number; call: unknown };
+    if (call !== undefined) {
+      try {
+        this.#validate(method, matcher, snapshotCall(call));
+        return Promise.resolve(snapshotCall(call));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return new Promise((resolve, reject) => {
+      this.#script.queue(order, method, { matcher, resolve, reject } satisfies Settlers);
+    });
+  }
+
+  /** Runs the scripted side and the code under test together, without wall-clock timeouts. */
+  async runScenario<TResult>(options: ScriptedRealtimeScenarioOptions<TResult>): Promise<TResult> {
+    let terminalError: unknown;
+    let active = true;
+    let exerciseCompleted = false;
+    let resolveExpectationFailure!: (outcome: Outcome) => void;
+    const expectationFailureOutcome = new Promise<Outcome>((resolve) => {
+      resolveExpectationFailure = resolve;
+    });
+    const abortError = () => built(this.#script.cancelledError());
+    if (options.signal?.aborted) throw abortError();
+    let removeAbortListener = () => {};
+    const abortOutcome = new Promise<Outcome>((resolve) => {
+      if (!options.signal) return;
+      const listener = () => resolve({ source: 'abort', error: abortError() });
+      options.signal.addEventListener('abort', listener, { once: true });
+      removeAbortListener = () => options.signal?.removeEventListener('abort', listener);
+    });
+    const terminate = (error: unknown) => {
+      terminalError = error;
+      active = false;
+      this.#rejectPending(error);
+    };
+    const settleOwnedExpectationFailure = (error: unknown) => {
+      if (!active) return;
+      terminate(error);
+      resolveExpectationFailure({ source: 'expectation', error });
+    };
+    const context: ScriptedRealtimeScenarioContext = {
+      expectCall: (method, matcher) => {
+        if (!active) return Promise.reject(terminalError);
+        const expectation = this.expectCall(method, matcher);
+        void expectation.catch(settleOwnedExpectationFailure);
+        if (exerciseCompleted && this.#script.hasPending()) settleOwnedExpectationFailure(built(this.#script.incompleteError()));
+        return expectation;
+      },
+      emit: this.emit.bind(this),
+    };
+    const assertCompleteOrTerminate = () => {
+      if (!active) throw terminalError;
+      try {
+        this.assertComplete();
+      } catch (error) {
+        terminate(error);
+        throw error;
+      }
+    };
+    const scenarioOutcome: Promise<Outcome> = Promise.resolve()
+      .then(() => options.scenario(context))
+      .then(
+        () => ({ source: 'scenario', status: 'fulfilled' }),
+        (error) => ({ source: 'scenario', status: 'rejected', error }),
+      );
+    const exerciseOutcome: Promise<Outcome> = Promise.resolve()
+      .then(() => options.exercise())
+      .then(
+        (value) => {
+          exerciseCompleted = true;
+          return { source: 'exercise', status: 'fulfilled', value };
+        },
+        (error) => ({ source: 'exercise', status: 'rejected', error }),
+      );
+    /** Abort, expectation failure and rejection end the run with their error. */
+    const failIfTerminal = (outcome: Outcome) => {
+      if (outcome.source === 'abort') {
+        terminate(outcome.error);
+        throw outcome.error;
+      }
+      if (outcome.source === 'expectation') throw outcome.error;
+      if ('status' in outcome && outcome.status === 'rejected') {
+        terminate(outcome.error);
+        throw outcome.error;
+      }
+    };
+    try {
+      const first = await Promise.race([scenarioOutcome, exerciseOutcome, abortOutcome, expectationFailureOutcome]);
+      failIfTerminal(first);
+      if (first.source === 'exercise') {
+        const value = (first as { value: TResult }).value;
+        const immediate = await Promise.race([scenarioOutcome, Promise.resolve<Outcome>({ source: 'pending' })]);
+        if (immediate.source === 'scenario') {
+          failIfTerminal(immediate);
+          assertCompleteOrTerminate();
+          return value;
+        }
+        if (this.#script.hasPending()) {
+          const error = built(this.#script.incompleteError());
+          terminate(error);
+          throw error;
+        }
+        failIfTerminal(await Promise.race([scenarioOutcome, abortOutcome, expectationFailureOutcome]));
+        assertCompleteOrTerminate();
+        return value;
+      }
+      const exerciseResult = await Promise.race([exerciseOutcome, abortOutcome, expectationFailureOutcome]);
+      failIfTerminal(exerciseResult);
+      assertCompleteOrTerminate();
+      return (exerciseResult as { value: TResult }).value;
+    } finally {
+      active = false;
+      removeAbortListener();
+    }
+  }
+
+  /** Makes the next call to a transport method throw the supplied error. */
+  failNextCall(method: RealtimeTransportMethod, error: unknown): void {
+    this.#script.failNext(method, error);
+  }
+
+  /** Emits a controlled terminal disconnect and optional transport error. */
+  disconnect(error?: unknown): void {
+    let failure: { error: unknown } | undefined;
+    if (this.#script.disconnect()) {
+      try {
+        this.emit('connection_change', 'disconnected');
+      } catch (caught) {
+        failure = { error: caught };
+      }
+    }
+    if (typeof error !== 'undefined') {
+      try {
+        this.emit('error', { type: 'error', error });
+      } catch (caught) {
+        failure ??= { error: caught };
+      }
+    }
+    if (failure) throw failure.error;
+  }
+
+  /** Throws {@link IncompleteRealtimeScenarioError} when calls, expectations or failures remain. */
+  assertComplete(): void {
+    engine(() => this.#script.assertComplete());
+  }
+
+  /** Throws {@link RealtimeTransportNotClosedError} unless the transport is disconnected. */
+  assertClosed(): void {
+    engine(() => this.#script.assertClosed());
+  }
+
+  async connect(options: RealtimeTransportLayerConnectOptions): Promise<void> {
+    const script = this.#script;
+    const generation = script.connectBegin();
+    const current = (status: Status) => engine(() => script.assertCurrent(generation, status));
+    try {
+      this.#call('connect', { options: engine((e) => e.realtimeConnectData(options)) });
+      current('connecting');
+      this.emit('connection_change', 'connecting');
+      current('connecting');
+      script.connectProvisional(generation);
+      this.emit('connection_change', 'connected');
+      current('connected');
+      script.connectSettled(generation);
+    } catch (error) {
+      if (script.connectFailed(generation)) {
+        try {
+          this.emit('connection_change', 'disconnected');
+        } catch {
+          // The connection failure is the one reported.
+        }
+      }
+      throw error;
+    } finally {
+      script.connectSettled(generation);
+    }
+  }
+
+  sendEvent(event: RealtimeClientMessage): void {
+    this.#call('sendEvent', { event });
+  }
+
+  requestResponse(response?: Record<string, any>): void {
+    this.#call('requestResponse', { response });
+  }
+
+  sendMessage(message: RealtimeUserInput, otherEventData: Record<string, any>, options?: { triggerResponse?: boolean }): void {
+    this.#call('sendMessage', { message, otherEventData, options });
+  }
+
+  addImage(image: string, options?: { triggerResponse?: boolean }): void {
+    this.#call('addImage', { image, options });
+  }
+
+  sendAudio(audio: ArrayBuffer, options: { commit?: boolean }): void {
+    this.#call('sendAudio', { audio, options });
+  }
+
+  updateSessionConfig(config: Partial<RealtimeSessionConfig>): void {
+    this.#call('updateSessionConfig', { config });
+  }
+
+  close(): void {
+    const script = this.#script;
+    const ticket = script.closeBegin();
+    if (ticket === undefined) return;
+    try {
+      this.#call('close', {});
+      if (script.closeRecorded(ticket)) this.emit('connection_change', 'disconnected');
+    } catch (error) {
+      if (script.closeFailed(ticket)) {
+        try {
+          this.emit('connection_change', 'disconnected');
+        } catch {
+          // The close failure is the one reported.
+        }
+      }
+      throw error;
+    }
+  }
+
+  mute(muted: boolean): void {
+    this.#call('mute', { muted });
+    this.#script.muted = muted;
+  }
+
+  sendFunctionCallOutput(toolCall: TransportToolCallEvent, output: string, startResponse: boolean): void {
+    this.#call('sendFunctionCallOutput', { toolCall, output, startResponse });
+  }
+
+  interrupt(): void {
+    this.#call('interrupt', {});
+  }
+
+  resetHistory(oldHistory: RealtimeItem[], newHistory: RealtimeItem[]): void {
+    this.#call('resetHistory', { oldHistory, newHistory });
+  }
+
+  sendMcpResponse(approvalRequest: RealtimeMcpCallApprovalRequestItem, approved: boolean, reason?: string): void {
+    this.#call('sendMcpResponse', { approvalRequest, approved, reason });
+  }
+
+  /** Reserves the method's next injected failure, records the call, then throws the failure. */
+  #call(method: string, data: Record<string, unknown>): void {
+    const failure = this.#script.takeFailure(method) as { error: unknown } | undefined;
+    this.#record(method, { method, ...data });
+    if (failure) throw failure.error;
+  }
+
+  #record(method: string, call: Record<string, unknown>): void {
+    const snapshot = engine((e) => e.snapshotTestingValue(call));
+    const recorded = engine((e) => e.realtimeRecord(snapshot, this.#script.nextIndex()));
+    const expectation = this.#script.record(method, recorded) as { method: RealtimeTransportMethod; payload: Settlers } | undefined;
+    if (!expectation) return;
+    const { matcher, resolve, reject } = expectation.payload;
+    try {
+      this.#validate(expectation.method, matcher, snapshotCall(recorded));
+      resolve(snapshotCall(recorded));
+    } catch (error) {
+      reject(error);
+      throw error;
+    }
+  }
+
+  #validate(method: string, matcher: ((call: any) => unknown) | undefined, call: unknown): void {
+    engine((e) => e.realtimeCheckMethod(method, call));
+    if (matcher) {
+      const returned = matcher(call);
+      engine((e) => e.realtimeMatcherVerdict(returned, call));
+    }
+  }
+
+  #rejectPending(error: unknown): void {
+    for (const payload of this.#script.drainExpectations() as Settlers[]) payload.reject(error);
+  }
+}
