@@ -64,7 +64,7 @@ test('ES module project imports it without init()', () => {
 
 test('CommonJS project requires it', () => {
   const dir = project('cjs-app', {}, {
-    'main.js': `const lib = require('@understudy/agents');\nconst testing = require('@understudy/agents/testing');\nconst agents = require('@openai/agents');\n${use}\n(async () => {${scripted}})().catch((e) => { console.error(e); process.exit(1); });`,
+    'main.js': `const lib = require('@understudy/agents');\nconst testing = require('@understudy/agents/testing');\nconst rt = require('@understudy/agents/realtime/testing');\nif (typeof rt.ScriptedRealtimeTransport !== 'function') throw new Error('no realtime transport');\nconst agents = require('@openai/agents');\n${use}\n(async () => {${scripted}})().catch((e) => { console.error(e); process.exit(1); });`,
   });
   assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
 });
