@@ -81,7 +81,8 @@ function encode(input: unknown, unencodable: (e: Bindings) => unknown): string {
 }
 
 const encodeSchema = (schema: unknown): string => encode(schema, (e) => e.strictUnencodableError());
-const encodeValue = (value: unknown): string => encode(value, (e) => e.valueUnencodableError());
+/** @internal A value as JSON text in the tagged encoding (what JSON cannot carry is tagged, never dropped). */
+export const encodeValue = (value: unknown): string => encode(value, (e) => e.valueUnencodableError());
 
 function decode(text: string | undefined): unknown {
   return text === undefined ? undefined : JSON.parse(text);

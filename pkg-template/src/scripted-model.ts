@@ -20,6 +20,7 @@ import type {
 } from '@openai/agents-core';
 import { call, type Bindings } from './core.js';
 import { registerEngineErrors } from './errors.js';
+import { replayCassette, type Cassette, type ReplayOptions } from './cassette.js';
 
 /**
  * A complete normalized response or an output-only shorthand.
@@ -237,6 +238,15 @@ export class ScriptedModel implements Model {
     this.#script = engine((e) => new e.ModelScript());
     this.#script.enqueue(prepared);
     release.register(this, this.#script);
+  }
+
+  /**
+   * A model that replays a cassette (a file path in Node, or a cassette object): recorded steps
+   * in order (default), or with `match: 'request'` the unused step whose normalized request
+   * equals the live one, raising `CassetteMismatchError` with the first differing field.
+   */
+  static fromCassette(source: string | Cassette, options?: ReplayOptions): ScriptedModel {
+    return replayCassette(source, options);
   }
 
   /** All calls recorded by this model in invocation order (fresh frozen snapshots on every read). */

@@ -45,3 +45,20 @@ export type {
   ScriptedSandboxMethod,
   ScriptedSandboxSession,
 } from './scripted-sandbox.js';
+export {
+  RecordingModel,
+  recordingModel,
+  cassette,
+  InvalidCassetteError,
+  CassetteMismatchError,
+  RECORD_ENV,
+} from './cassette.js';
+export type {
+  Cassette,
+  CassetteStep,
+  CassetteOptions,
+  RecordingOptions,
+  ReplayOptions,
+  RedactionOptions,
+  InvalidCassetteReason,
+} from './cassette.js';

@@ -10,6 +10,7 @@
 //! - exceptions raised by user code (a throwing getter, a throwing `validate`) pass through
 //!   unchanged, as in the reference.
 
+mod cassette;
 mod js;
 mod model;
 mod realtime;

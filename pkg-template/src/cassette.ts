@@ -1,0 +1,289 @@
+/**
+ * Record and replay ("cassettes"): record a real model run once, replay it in CI with no
+ * network and no key.
+ *
+ * The engine owns the cassette format, request normalization, redaction, hashing, matching and
+ * mismatch diffs. This module forwards calls to the real model, reads and writes files (Node)
+ * and turns cassette steps into `ScriptedModel` steps. In a browser, pass cassette objects.
+ */
+import { Usage } from '@openai/agents-core';
+import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
+import { call as engine, encodeValue } from './core.js';
+import { UserError, fromEngine, registerEngineErrors } from './errors.js';
+import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
+
+/** The environment variable that switches {@link cassette} to recording. */
+export const RECORD_ENV = 'UNDERSTUDY_RECORD';
+
+/** A cassette document (format `understudy-cassette`, version 1). */
+export interface Cassette {
+  format: 'understudy-cassette';
+  version: 1;
+  redaction: { keys: string[]; patterns: string[] };
+  steps: CassetteStep[];
+}
+
+/** One recorded call: the normalized request, its hash, and the response, events or error. */
+export interface CassetteStep {
+  streamed: boolean;
+  hash: string;
+  request: Record<string, unknown>;
+  response?: Record<string, unknown>;
+  events?: unknown[];
+  error?: { name: string; message: string };
+}
+
+/** What is redacted besides the defaults (`authorization`, `api_key`, … keys; `sk-…` and `Bearer …` values). */
+export interface RedactionOptions {
+  /** More key names whose values are replaced by `"[REDACTED]"` (case, `-` and `_` ignored). */
+  redactKeys?: string[];
+  /** More patterns (regular expressions, as `RegExp` or source text) replaced inside strings. */
+  redact?: (string | RegExp)[];
+}
+
+/** Options of {@link recordingModel}. */
+export interface RecordingOptions extends RedactionOptions {
+  /** Node: save the cassette to this file after every call. */
+  path?: string;
+}
+
+/** Options of `ScriptedModel.fromCassette`. */
+export interface ReplayOptions {
+  /** `'order'` (default): steps in recorded order. `'request'`: the step whose normalized request equals the live one. */
+  match?: 'order' | 'request';
+}
+
+/** Options of {@link cassette}. */
+export interface CassetteOptions extends RedactionOptions, ReplayOptions {
+  /** Folder of cassette files (default `cassettes`, relative to the working directory). */
+  dir?: string;
+  /** Record instead of replay (default: the `UNDERSTUDY_RECORD` environment variable is `1` or `true`). */
+  record?: boolean;
+}
+
+/** Stable codes of {@link InvalidCassetteError.reason}. */
+export type InvalidCassetteReason = 'invalid_cassette' | 'unsupported_version' | 'invalid_pattern' | 'missing';
+
+/** A cassette (or a redaction pattern) cannot be used. */
+export class InvalidCassetteError extends UserError {
+  readonly reason: InvalidCassetteReason;
+  /** JSON Pointer of the offending member of the cassette. */
+  readonly pointer: string;
+  constructor(message: string, fields: { reason: InvalidCassetteReason; pointer: string }) {
+    super(message);
+    this.reason = fields.reason;
+    this.pointer = fields.pointer;
+  }
+}
+
+/** No recorded request matches a live one (replay by request). */
+export class CassetteMismatchError extends UserError {
+  /** The zero-based position of the live call. */
+  readonly callIndex: number;
+  /** The live request's hash. */
+  readonly hash: string;
+  /** The closest unused recorded step, when one is left. */
+  readonly closestStep?: number;
+  /** JSON Pointer of the first field where that step's request differs. */
+  readonly pointer?: string;
+  /** That field as recorded and as sent now (JSON text; `undefined` when absent). */
+  readonly recorded?: string;
+  readonly live?: string;
+  constructor(message: string, fields: { callIndex: number; hash: string; closestStep?: number; pointer?: string; recorded?: string; live?: string }) {
+    super(message);
+    this.callIndex = fields.callIndex;
+    this.hash = fields.hash;
+    this.closestStep = fields.closestStep;
+    this.pointer = fields.pointer;
+    this.recorded = fields.recorded;
+    this.live = fields.live;
+  }
+}
+
+registerEngineErrors({
+  InvalidCassetteError: (message, f) => new InvalidCassetteError(message, f),
+  CassetteMismatchError: (message, f) => new CassetteMismatchError(message, f),
+});
+
+type Recorder = import('../wasm/node/understudy.js').CassetteRecorder;
+type Replay = import('../wasm/node/understudy.js').CassetteReplay;
+
+const release = new FinalizationRegistry<{ free(): void }>((handle) => handle.free());
+
+/** Node's `fs`, when there is one. */
+function nodeFs(): typeof import('node:fs') | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  return proc?.getBuiltinModule?.('node:fs') as typeof import('node:fs') | undefined;
+}
+
+function requireFs(what: string): typeof import('node:fs') {
+  const fs = nodeFs();
+  if (!fs) throw new UserError(`${what} needs Node's file system; in a browser, pass cassette objects instead of paths.`);
+  return fs;
+}
+
+function patterns(options: RedactionOptions): string[] {
+  return (options.redact ?? []).map((p) => (typeof p === 'string' ? p : p.flags.includes('i') ? `(?i)${p.source}` : p.source));
+}
+
+function errorOutcome(error: unknown): string {
+  const e = error as { name?: unknown; message?: unknown } | null;
+  const name = typeof e?.name === 'string' ? e.name : 'Error';
+  const message = typeof e?.message === 'string' ? e.message : String(error);
+  return JSON.stringify({ error: { name, message } });
+}
+
+/**
+ * A `Model` that forwards every call to `realModel` and records the normalized request and
+ * response (streamed calls as their event sequence, failures as their name and message).
+ */
+export class RecordingModel implements Model {
+  readonly #real: Model;
+  readonly #recorder: Recorder;
+  readonly #path: string | undefined;
+
+  constructor(realModel: Model, options: RecordingOptions = {}) {
+    this.#real = realModel;
+    this.#recorder = engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options)));
+    release.register(this, this.#recorder);
+    this.#path = options.path;
+  }
+
+  /** The number of calls recorded so far. */
+  get recordedSteps(): number {
+    return this.#recorder.stepCount;
+  }
+
+  async getResponse(request: ModelRequest): Promise<ModelResponse> {
+    const text = encodeValue(request);
+    let response: ModelResponse;
+    try {
+      response = await this.#real.getResponse(request);
+    } catch (error) {
+      this.#record(text, false, errorOutcome(error));
+      throw error;
+    }
+    this.#record(text, false, `{"response":${encodeValue(response)}}`);
+    return response;
+  }
+
+  async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+    const text = encodeValue(request);
+    const events: StreamEvent[] = [];
+    let failed = false;
+    try {
+      for await (const event of this.#real.getStreamedResponse(request)) {
+        events.push(event);
+        yield event;
+      }
+    } catch (error) {
+      failed = true;
+      this.#record(text, true, errorOutcome(error));
+      throw error;
+    } finally {
+      // Also when the consumer stops early: a stream without its response_done event is
+      // recorded as an incomplete stream, never dropped.
+      if (!failed) this.#record(text, true, `{"events":${encodeValue(events)}}`);
+    }
+  }
+
+  async getRetryAdvice(request: ModelRetryAdviceRequest): Promise<ModelRetryAdvice | undefined> {
+    const real = this.#real as Model & { getRetryAdvice?: (r: ModelRetryAdviceRequest) => Promise<ModelRetryAdvice | undefined> };
+    return typeof real.getRetryAdvice === 'function' ? real.getRetryAdvice(request) : undefined;
+  }
+
+  /** The cassette recorded so far. */
+  toScript(): Cassette {
+    return JSON.parse(this.#recorder.toJson()) as Cassette;
+  }
+
+  /** Node: writes the cassette (pretty JSON) to `path`, creating its folder. */
+  save(path: string): void {
+    const fs = requireFs('Saving a cassette');
+    const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+    if (slash > 0) fs.mkdirSync(path.slice(0, slash), { recursive: true });
+    fs.writeFileSync(path, `${this.#recorder.toJson()}\n`);
+  }
+
+  #record(request: string, streamed: boolean, outcome: string): void {
+    engine(() => this.#recorder.record(request, streamed, outcome));
+    if (this.#path !== undefined) this.save(this.#path);
+  }
+}
+
+/** Wraps a real model so its run can be saved as a cassette. */
+export function recordingModel(realModel: Model, options: RecordingOptions = {}): RecordingModel {
+  return new RecordingModel(realModel, options);
+}
+
+type ReplayStep = {
+  kind: 'response' | 'stream' | 'error';
+  response?: Record<string, unknown> & { usage?: unknown };
+  events?: StreamEvent[];
+  error?: { name: string; message: string };
+};
+
+function toResponse(response: ReplayStep['response']): ModelResponse {
+  const { usage, ...rest } = response ?? {};
+  return { ...rest, usage: new Usage(usage as ConstructorParameters<typeof Usage>[0]) } as ModelResponse;
+}
+
+function toError(error: ReplayStep['error']): Error {
+  const e = new Error(error?.message ?? '');
+  if (error?.name && error.name !== 'Error') e.name = error.name;
+  return e;
+}
+
+function toInput(step: ReplayStep): ScriptedModelInput {
+  switch (step.kind) {
+    case 'error':
+      return modelError(toError(step.error));
+    case 'stream':
+      return modelStream(step.events ?? []);
+    default:
+      return toResponse(step.response);
+  }
+}
+
+function readCassette(source: string | Cassette): string {
+  if (typeof source !== 'string') return JSON.stringify(source);
+  const fs = requireFs('Reading a cassette file');
+  if (!fs.existsSync(source)) throw fromEngine(engine((e) => e.cassetteMissingError(source, RECORD_ENV)));
+  return fs.readFileSync(source, 'utf8');
+}
+
+/** @internal `ScriptedModel.fromCassette`. */
+export function replayCassette(source: string | Cassette, options: ReplayOptions = {}): ScriptedModel {
+  const replay: Replay = engine((e) => new e.CassetteReplay(readCassette(source)));
+  if ((options.match ?? 'order') === 'order') {
+    const steps = JSON.parse(replay.steps()) as ReplayStep[];
+    replay.free();
+    return new ScriptedModel(steps.map(toInput));
+  }
+  if (options.match !== 'request') throw new UserError(`Unknown cassette match mode ${JSON.stringify(options.match)}; use 'order' or 'request'.`);
+  const responders = Array.from({ length: replay.stepCount }, () =>
+    modelResponder((call) => {
+      const index = engine(() => replay.pick(encodeValue(call.request), call.index));
+      const step = JSON.parse(replay.step(index)) as ReplayStep;
+      if (step.kind === 'error') throw toError(step.error);
+      return toResponse(step.response);
+    }),
+  );
+  const model = new ScriptedModel(responders);
+  release.register(model, replay);
+  return model;
+}
+
+/**
+ * A model for a test: with `UNDERSTUDY_RECORD=1` (or `record: true`) it records the real model
+ * (made by `realModel`, which is never called otherwise) into `<dir>/<name>.cassette.json` after
+ * every call; otherwise it replays that cassette with no network and no key.
+ */
+export function cassette(name: string, realModel: () => Model, options: CassetteOptions = {}): Model {
+  const dir = options.dir ?? 'cassettes';
+  const path = `${dir.replace(/[\\/]+$/, '')}/${name}.cassette.json`;
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[RECORD_ENV];
+  const record = options.record ?? (env === '1' || env === 'true');
+  if (record) return recordingModel(realModel(), { ...options, path });
+  return replayCassette(path, options);
+}

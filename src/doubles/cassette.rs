@@ -1,0 +1,645 @@
+//! Cassettes: recorded model runs that `ScriptedModel` replays (issue 8).
+//!
+//! A cassette is a versioned JSON document:
+//!
+//! ```json
+//! { "format": "understudy-cassette", "version": 1,
+//!   "redaction": { "keys": [...], "patterns": [...] },
+//!   "steps": [ { "streamed": false, "hash": "…", "request": {…}, "response": {…} },
+//!              { "streamed": true, "hash": "…", "request": {…}, "response": {…}, "events": [...] },
+//!              { "streamed": false, "hash": "…", "request": {…}, "error": { "name": "…", "message": "…" } } ] }
+//! ```
+//!
+//! Requests are *normalized* before they are stored or hashed: runtime-only members (`signal`,
+//! `tracing`, the SDK's `_internal`) and values JSON cannot carry (functions, `undefined`, …) are dropped, object keys
+//! are sorted, and secrets are redacted (key names such as `authorization` or `api_key`, and
+//! string parts matching `sk-…`, `Bearer …` or the cassette's own patterns). Responses and
+//! events are redacted the same way. The hash is FNV-1a (64-bit) of the canonical JSON of the
+//! normalized request: a fingerprint for matching, not a security measure.
+
+use regex::Regex;
+use serde_json::{Map, Value};
+use std::fmt;
+
+pub const FORMAT: &str = "understudy-cassette";
+pub const VERSION: u64 = 1;
+pub const REDACTED: &str = "[REDACTED]";
+
+/// Request members that describe the run, not the request, and never take part in matching
+/// (`_internal` is the SDK's private bookkeeping, including the tracing parent span).
+const RUNTIME_KEYS: [&str; 3] = ["signal", "tracing", "_internal"];
+
+/// Key names whose values are always redacted (compared case-insensitively, `-`/`_` ignored).
+pub const DEFAULT_SECRET_KEYS: [&str; 12] = [
+    "authorization",
+    "proxy-authorization",
+    "api-key",
+    "apikey",
+    "x-api-key",
+    "openai-api-key",
+    "client-secret",
+    "secret",
+    "password",
+    "access-token",
+    "refresh-token",
+    "cookie",
+];
+
+/// Value patterns always redacted: OpenAI-style keys and bearer credentials.
+pub const DEFAULT_SECRET_PATTERNS: [&str; 2] = [r"sk-[A-Za-z0-9_\-]{8,}", r"(?i)bearer\s+[A-Za-z0-9._~+/=\-]+"];
+
+/// The key of the facade's tagged encoding (`crate::json::TAG_KEY`): a value JSON cannot carry.
+const TAG_KEY: &str = "\u{0}understudy";
+
+/// Why a cassette or a recording option is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CassetteError {
+    /// `invalid_cassette`, `unsupported_version`, `invalid_pattern`.
+    pub reason: &'static str,
+    /// JSON Pointer into the cassette (or the options) of the offending member.
+    pub pointer: String,
+    pub message: String,
+}
+
+impl fmt::Display for CassetteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+fn invalid(pointer: &str, what: &str) -> CassetteError {
+    CassetteError {
+        reason: "invalid_cassette",
+        pointer: pointer.to_owned(),
+        message: format!("Invalid cassette: {what} at {}.", if pointer.is_empty() { "the root" } else { pointer }),
+    }
+}
+
+/// What gets redacted.
+#[derive(Clone, Debug)]
+pub struct Redaction {
+    keys: Vec<String>,
+    patterns: Vec<String>,
+    compiled: Vec<Regex>,
+}
+
+fn fold_key(k: &str) -> String {
+    k.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect()
+}
+
+impl Redaction {
+    /// The defaults plus extra key names and regular-expression patterns.
+    pub fn new(extra_keys: &[String], extra_patterns: &[String]) -> Result<Redaction, CassetteError> {
+        let mut keys: Vec<String> = DEFAULT_SECRET_KEYS.iter().map(|k| (*k).to_owned()).collect();
+        for k in extra_keys {
+            if !keys.iter().any(|have| fold_key(have) == fold_key(k)) {
+                keys.push(k.clone());
+            }
+        }
+        let mut patterns: Vec<String> = DEFAULT_SECRET_PATTERNS.iter().map(|p| (*p).to_owned()).collect();
+        for p in extra_patterns {
+            if !patterns.contains(p) {
+                patterns.push(p.clone());
+            }
+        }
+        let mut compiled = Vec::with_capacity(patterns.len());
+        for (i, p) in patterns.iter().enumerate() {
+            compiled.push(Regex::new(p).map_err(|e| CassetteError {
+                reason: "invalid_pattern",
+                pointer: format!("/redaction/patterns/{i}"),
+                message: format!("Redaction pattern {p:?} is not a valid regular expression: {e}"),
+            })?);
+        }
+        Ok(Redaction { keys, patterns, compiled })
+    }
+
+    pub fn keys(&self) -> &[String] {
+        &self.keys
+    }
+
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+
+    fn is_secret_key(&self, key: &str) -> bool {
+        let k = fold_key(key);
+        self.keys.iter().any(|s| fold_key(s) == k)
+    }
+
+    fn redact_text(&self, s: &str) -> Option<String> {
+        let mut out: Option<String> = None;
+        for re in &self.compiled {
+            let current = out.as_deref().unwrap_or(s);
+            if re.is_match(current) {
+                out = Some(re.replace_all(current, REDACTED).into_owned());
+            }
+        }
+        out
+    }
+
+    /// Redacts in place: secret keys' values become `"[REDACTED]"`, matching string parts are
+    /// replaced. Iterative, so depth is bounded by memory.
+    pub fn apply(&self, value: &mut Value) {
+        let mut stack: Vec<&mut Value> = vec![value];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::String(s) => {
+                    if let Some(r) = self.redact_text(s) {
+                        *s = r;
+                    }
+                }
+                Value::Array(items) => stack.extend(items.iter_mut()),
+                Value::Object(map) => {
+                    for (k, child) in map.iter_mut() {
+                        if self.is_secret_key(k) && !child.is_null() {
+                            *child = Value::String(REDACTED.to_owned());
+                        } else {
+                            stack.push(child);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        serde_json::json!({ "keys": self.keys, "patterns": self.patterns })
+    }
+}
+
+/// Drops the facade's tagged non-JSON values (functions, `undefined`, …) everywhere, and the
+/// runtime members at the top of a request.
+fn drop_non_json(value: &mut Value) {
+    let mut stack: Vec<&mut Value> = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => {
+                // An array keeps its length: a non-JSON item becomes null, as JSON.stringify does.
+                for item in items.iter_mut() {
+                    if is_tagged(item) {
+                        *item = Value::Null;
+                    } else {
+                        stack.push(item);
+                    }
+                }
+            }
+            Value::Object(map) => {
+                map.retain(|_, child| !is_tagged(child));
+                stack.extend(map.values_mut());
+            }
+            _ => {}
+        }
+    }
+}
+
+fn is_tagged(v: &Value) -> bool {
+    matches!(v, Value::Object(m) if m.len() == 1 && m.contains_key(TAG_KEY))
+}
+
+/// The normalized form of a model request: what is stored and hashed.
+pub fn normalize_request(mut request: Value, redaction: &Redaction) -> Value {
+    if let Value::Object(map) = &mut request {
+        for k in RUNTIME_KEYS {
+            map.remove(k);
+        }
+    }
+    drop_non_json(&mut request);
+    redaction.apply(&mut request);
+    request
+}
+
+/// FNV-1a 64 of the canonical JSON text (keys sorted, no whitespace), as 16 hex digits.
+pub fn hash(normalized: &Value) -> String {
+    let text = serde_json::to_string(normalized).unwrap_or_default();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// How a recorded call ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Response(Value),
+    /// A streamed call's events; the response is taken from its `response_done` event.
+    Events(Vec<Value>),
+    Error { name: String, message: String },
+}
+
+/// The normalized response carried by a `response_done` event, in `ModelResponse` shape.
+pub fn response_from_events(events: &[Value]) -> Option<Value> {
+    let done = events.iter().rev().find(|e| e.get("type").and_then(Value::as_str) == Some("response_done"))?;
+    let r = done.get("response")?;
+    let mut out = Map::new();
+    out.insert("output".into(), r.get("output").cloned().unwrap_or(Value::Array(Vec::new())));
+    out.insert("usage".into(), r.get("usage").cloned().unwrap_or_else(|| serde_json::json!({ "requests": 1 })));
+    for (from, to) in [("id", "responseId"), ("requestId", "requestId"), ("providerData", "providerData")] {
+        if let Some(v) = r.get(from).filter(|v| !v.is_null()) {
+            out.insert(to.into(), v.clone());
+        }
+    }
+    Some(Value::Object(out))
+}
+
+/// One recorded step.
+pub fn record_step(request: Value, streamed: bool, outcome: Outcome, redaction: &Redaction) -> Value {
+    let request = normalize_request(request, redaction);
+    let mut step = Map::new();
+    step.insert("streamed".into(), Value::Bool(streamed));
+    step.insert("hash".into(), Value::String(hash(&request)));
+    step.insert("request".into(), request);
+    match outcome {
+        Outcome::Response(mut response) => {
+            drop_non_json(&mut response);
+            redaction.apply(&mut response);
+            step.insert("response".into(), response);
+        }
+        Outcome::Events(events) => {
+            let mut events = Value::Array(events);
+            drop_non_json(&mut events);
+            redaction.apply(&mut events);
+            let list = events.as_array().map(Vec::as_slice).unwrap_or(&[]);
+            match response_from_events(list) {
+                Some(response) => {
+                    step.insert("response".into(), response);
+                }
+                None => {
+                    step.insert(
+                        "error".into(),
+                        serde_json::json!({ "name": "IncompleteStreamError", "message": "The recorded stream ended before its response_done event." }),
+                    );
+                }
+            }
+            step.insert("events".into(), events);
+        }
+        Outcome::Error { name, message } => {
+            let mut error = serde_json::json!({ "name": name, "message": message });
+            redaction.apply(&mut error);
+            step.insert("error".into(), error);
+        }
+    }
+    Value::Object(step)
+}
+
+/// A whole cassette from recorded steps.
+pub fn build(steps: Vec<Value>, redaction: &Redaction) -> Value {
+    serde_json::json!({ "format": FORMAT, "version": VERSION, "redaction": redaction.to_json(), "steps": steps })
+}
+
+/// A loaded cassette: its redaction settings and its steps, checked.
+#[derive(Debug)]
+pub struct Cassette {
+    pub redaction: Redaction,
+    pub steps: Vec<Value>,
+}
+
+fn strings(v: Option<&Value>, pointer: &str) -> Result<Vec<String>, CassetteError> {
+    match v {
+        None => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, s)| s.as_str().map(str::to_owned).ok_or_else(|| invalid(&format!("{pointer}/{i}"), "a string was expected")))
+            .collect(),
+        Some(_) => Err(invalid(pointer, "an array of strings was expected")),
+    }
+}
+
+/// Checks a cassette document (format, version, every step's shape).
+pub fn load(doc: Value) -> Result<Cassette, CassetteError> {
+    let root = doc.as_object().ok_or_else(|| invalid("", "an object was expected"))?;
+    if root.get("format").and_then(Value::as_str) != Some(FORMAT) {
+        return Err(invalid("/format", &format!("\"format\" must be \"{FORMAT}\"")));
+    }
+    match root.get("version").and_then(Value::as_u64) {
+        Some(VERSION) => {}
+        Some(v) => {
+            return Err(CassetteError {
+                reason: "unsupported_version",
+                pointer: "/version".into(),
+                message: format!("Cassette version {v} is not supported; this version of understudy reads version {VERSION}."),
+            })
+        }
+        None => return Err(invalid("/version", "\"version\" must be a number")),
+    }
+    let redaction_json = root.get("redaction");
+    let redaction = Redaction::new(
+        &strings(redaction_json.and_then(|r| r.get("keys")), "/redaction/keys")?,
+        &strings(redaction_json.and_then(|r| r.get("patterns")), "/redaction/patterns")?,
+    )?;
+    let steps = root.get("steps").and_then(Value::as_array).ok_or_else(|| invalid("/steps", "\"steps\" must be an array"))?;
+    for (i, step) in steps.iter().enumerate() {
+        let at = |k: &str| format!("/steps/{i}/{k}");
+        let s = step.as_object().ok_or_else(|| invalid(&format!("/steps/{i}"), "a step must be an object"))?;
+        if !s.get("streamed").is_some_and(Value::is_boolean) {
+            return Err(invalid(&at("streamed"), "\"streamed\" must be a boolean"));
+        }
+        if !s.get("request").is_some_and(Value::is_object) {
+            return Err(invalid(&at("request"), "\"request\" must be an object"));
+        }
+        match (s.get("response"), s.get("error")) {
+            (Some(r), None) => {
+                if !r.get("output").is_some_and(Value::is_array) {
+                    return Err(invalid(&at("response/output"), "a response needs an \"output\" array"));
+                }
+                if let Some(events) = s.get("events") {
+                    if !events.is_array() {
+                        return Err(invalid(&at("events"), "\"events\" must be an array"));
+                    }
+                }
+            }
+            (None, Some(e)) => {
+                if !e.get("message").is_some_and(Value::is_string) {
+                    return Err(invalid(&at("error/message"), "an error needs a \"message\" string"));
+                }
+            }
+            _ => return Err(invalid(&format!("/steps/{i}"), "a step needs exactly one of \"response\" and \"error\"")),
+        }
+    }
+    Ok(Cassette { redaction, steps: steps.clone() })
+}
+
+/// Where two normalized requests first differ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Difference {
+    pub pointer: String,
+    pub recorded: Option<Value>,
+    pub live: Option<Value>,
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// The first difference between two values in document order (keys sorted), or `None`.
+pub fn first_difference(recorded: &Value, live: &Value) -> Option<Difference> {
+    let mut stack: Vec<(String, Option<&Value>, Option<&Value>)> = vec![(String::new(), Some(recorded), Some(live))];
+    while let Some((pointer, a, b)) = stack.pop() {
+        match (a, b) {
+            (Some(Value::Object(x)), Some(Value::Object(y))) => {
+                let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+                keys.sort();
+                keys.dedup();
+                for k in keys.into_iter().rev() {
+                    stack.push((format!("{pointer}/{}", escape(k)), x.get(k), y.get(k)));
+                }
+            }
+            (Some(Value::Array(x)), Some(Value::Array(y))) => {
+                for i in (0..x.len().max(y.len())).rev() {
+                    stack.push((format!("{pointer}/{i}"), x.get(i), y.get(i)));
+                }
+            }
+            (x, y) if x == y => {}
+            (x, y) => return Some(Difference { pointer, recorded: x.cloned(), live: y.cloned() }),
+        }
+    }
+    None
+}
+
+/// How far two requests agree: the number of leaves visited before the first difference.
+fn agreement(recorded: &Value, live: &Value) -> usize {
+    let mut count = 0;
+    let mut stack: Vec<(Option<&Value>, Option<&Value>)> = vec![(Some(recorded), Some(live))];
+    while let Some((a, b)) = stack.pop() {
+        match (a, b) {
+            (Some(Value::Object(x)), Some(Value::Object(y))) => {
+                let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+                keys.sort();
+                keys.dedup();
+                for k in keys.into_iter().rev() {
+                    stack.push((x.get(k), y.get(k)));
+                }
+            }
+            (Some(Value::Array(x)), Some(Value::Array(y))) => {
+                for i in (0..x.len().max(y.len())).rev() {
+                    stack.push((x.get(i), y.get(i)));
+                }
+            }
+            (x, y) if x == y => count += 1,
+            _ => return count,
+        }
+    }
+    count
+}
+
+/// No recorded request matches a live one (`CassetteMismatchError`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    pub call_index: usize,
+    pub hash: String,
+    /// The closest unused recorded step, and where it differs.
+    pub closest: Option<(usize, Difference)>,
+}
+
+fn excerpt(v: &Option<Value>) -> String {
+    match v {
+        None => "(absent)".to_owned(),
+        Some(v) => {
+            let text = serde_json::to_string(v).unwrap_or_default();
+            if text.chars().count() > 80 {
+                format!("{}…", text.chars().take(79).collect::<String>())
+            } else {
+                text
+            }
+        }
+    }
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "No recorded request matches model call #{} (request hash {}).", self.call_index + 1, self.hash)?;
+        match &self.closest {
+            Some((step, d)) => write!(
+                f,
+                " The closest unused recorded request (step #{}) differs at {}: recorded {}, live {}.",
+                step + 1,
+                if d.pointer.is_empty() { "the root" } else { &d.pointer },
+                excerpt(&d.recorded),
+                excerpt(&d.live)
+            ),
+            None => f.write_str(" Every recorded step has been used."),
+        }
+    }
+}
+
+/// Replay by request: which recorded steps are still unused.
+#[derive(Debug)]
+pub struct Matcher {
+    hashes: Vec<String>,
+    requests: Vec<Value>,
+    used: Vec<bool>,
+}
+
+impl Matcher {
+    pub fn new(cassette: &Cassette) -> Matcher {
+        let requests: Vec<Value> = cassette.steps.iter().map(|s| s.get("request").cloned().unwrap_or(Value::Null)).collect();
+        // Hashes are recomputed, so a hand-edited request still matches what it says.
+        let hashes = requests.iter().map(hash).collect();
+        Matcher { hashes, used: vec![false; requests.len()], requests }
+    }
+
+    /// The first unused step whose normalized request equals `live` (already normalized).
+    pub fn pick(&mut self, live: &Value, call_index: usize) -> Result<usize, Mismatch> {
+        let h = hash(live);
+        if let Some(i) = (0..self.hashes.len()).find(|&i| !self.used[i] && self.hashes[i] == h && self.requests[i] == *live) {
+            self.used[i] = true;
+            return Ok(i);
+        }
+        let closest = (0..self.requests.len())
+            .filter(|&i| !self.used[i])
+            .map(|i| (agreement(&self.requests[i], live), i))
+            .fold(None::<(usize, usize)>, |best, (score, i)| match best {
+                Some((s, _)) if s >= score => best,
+                _ => Some((score, i)),
+            })
+            .and_then(|(_, i)| first_difference(&self.requests[i], live).map(|d| (i, d)));
+        Err(Mismatch { call_index, hash: h, closest })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn redaction() -> Redaction {
+        Redaction::new(&["x-team-token".into()], &["corp-[0-9]+".into()]).unwrap()
+    }
+
+    #[test]
+    fn normalization_drops_runtime_members_and_non_json_values() {
+        let tagged = json!({ TAG_KEY: "function" });
+        let request = json!({ "input": "hi", "signal": {}, "tracing": true, "_internal": { "tracingParent": { "id": "span_1" } }, "tools": [tagged.clone(), { "name": "t", "invoke": tagged }], "b": 1, "a": 2 });
+        let n = normalize_request(request, &redaction());
+        assert_eq!(n, json!({ "input": "hi", "tools": [null, { "name": "t" }], "a": 2, "b": 1 }));
+        assert_eq!(serde_json::to_string(&n).unwrap(), r#"{"a":2,"b":1,"input":"hi","tools":[null,{"name":"t"}]}"#, "keys sorted");
+    }
+
+    #[test]
+    fn secrets_are_redacted_by_key_and_by_pattern() {
+        let request = json!({
+            "modelSettings": { "providerData": { "extra_headers": { "Authorization": "Bearer abc.def", "X-Team-Token": "t0", "x-trace": "ok" } } },
+            "input": "my key is sk-proj-ABCDEFGH12345678 and account corp-42; Bearer xyz",
+            "api_key": null,
+        });
+        let n = normalize_request(request, &redaction());
+        let text = serde_json::to_string(&n).unwrap();
+        for secret in ["abc.def", "t0", "sk-proj", "corp-42", "xyz"] {
+            assert!(!text.contains(secret), "{secret} leaked: {text}");
+        }
+        assert_eq!(n["modelSettings"]["providerData"]["extra_headers"]["x-trace"], "ok");
+        assert_eq!(n["input"], "my key is [REDACTED] and account [REDACTED]; [REDACTED]");
+        assert_eq!(n["api_key"], Value::Null, "an absent secret stays null");
+    }
+
+    #[test]
+    fn invalid_patterns_are_refused_with_a_pointer() {
+        let e = Redaction::new(&[], &["(".into()]).unwrap_err();
+        assert_eq!((e.reason, e.pointer.as_str()), ("invalid_pattern", "/redaction/patterns/2"));
+    }
+
+    #[test]
+    fn hashing_is_stable_and_order_insensitive_for_keys() {
+        let r = redaction();
+        let a = normalize_request(json!({ "a": 1, "b": [1, 2] }), &r);
+        let b = normalize_request(json!({ "b": [1, 2], "a": 1 }), &r);
+        assert_eq!(hash(&a), hash(&b));
+        assert_ne!(hash(&a), hash(&normalize_request(json!({ "a": 1, "b": [2, 1] }), &r)));
+        assert_eq!(hash(&json!({})).len(), 16);
+    }
+
+    #[test]
+    fn streamed_steps_carry_events_and_the_derived_response() {
+        let events = vec![
+            json!({ "type": "response_started" }),
+            json!({ "type": "output_text_delta", "delta": "Hi" }),
+            json!({ "type": "response_done", "response": { "id": "r1", "usage": { "requests": 1 }, "output": [{ "type": "message" }] } }),
+        ];
+        let step = record_step(json!({ "input": "x" }), true, Outcome::Events(events), &redaction());
+        assert_eq!(step["response"], json!({ "output": [{ "type": "message" }], "usage": { "requests": 1 }, "responseId": "r1" }));
+        assert_eq!(step["events"].as_array().unwrap().len(), 3);
+        assert_eq!(step["streamed"], true);
+        let cut = record_step(json!({}), true, Outcome::Events(vec![json!({ "type": "response_started" })]), &redaction());
+        assert_eq!(cut["error"]["name"], "IncompleteStreamError", "a stream cut short is kept, as an error step");
+        assert!(load(build(vec![cut], &redaction())).is_ok());
+    }
+
+    #[test]
+    fn cassettes_round_trip_and_bad_ones_are_refused_with_pointers() {
+        let r = redaction();
+        let steps = vec![
+            record_step(json!({ "input": "a" }), false, Outcome::Response(json!({ "output": [], "usage": {} })), &r),
+            record_step(json!({ "input": "b" }), false, Outcome::Error { name: "Error".into(), message: "429 sk-ABCDEFGH1234".into() }, &r),
+        ];
+        let doc = build(steps, &r);
+        assert_eq!(doc["steps"][1]["error"]["message"], "429 [REDACTED]");
+        let loaded = load(doc.clone()).unwrap();
+        assert_eq!(loaded.steps.len(), 2);
+        assert_eq!(loaded.redaction.patterns(), r.patterns());
+
+        let mut bad = doc.clone();
+        bad["version"] = json!(2);
+        assert_eq!(load(bad).unwrap_err().reason, "unsupported_version");
+        let mut bad = doc.clone();
+        bad["steps"][0]["response"]["output"] = json!({});
+        assert_eq!(load(bad).unwrap_err().pointer, "/steps/0/response/output");
+        let mut bad = doc.clone();
+        bad["steps"][1]["response"] = json!({ "output": [] });
+        let e = load(bad).unwrap_err();
+        assert_eq!(e.pointer, "/steps/1");
+        assert_eq!(e.message, "Invalid cassette: a step needs exactly one of \"response\" and \"error\" at /steps/1.");
+        assert_eq!(load(json!([])).unwrap_err().message, "Invalid cassette: an object was expected at the root.");
+        assert_eq!(load(json!({ "format": "x" })).unwrap_err().pointer, "/format");
+    }
+
+    #[test]
+    fn first_difference_reports_the_earliest_pointer() {
+        let a = json!({ "input": [{ "content": "What is 2+2?" }], "model": "m" });
+        let b = json!({ "input": [{ "content": "What is 3+3?" }], "model": "n" });
+        let d = first_difference(&a, &b).unwrap();
+        assert_eq!(d.pointer, "/input/0/content");
+        assert_eq!((d.recorded, d.live), (Some(json!("What is 2+2?")), Some(json!("What is 3+3?"))));
+        let d = first_difference(&json!({ "a/b": [1] }), &json!({ "a/b": [1, 2] })).unwrap();
+        assert_eq!((d.pointer.as_str(), d.recorded, d.live), ("/a~1b/1", None, Some(json!(2))));
+        assert_eq!(first_difference(&a, &a), None);
+    }
+
+    #[test]
+    fn matching_by_request_is_robust_to_order_and_uses_each_step_once() {
+        let r = redaction();
+        let step = |input: &str| record_step(json!({ "input": input }), false, Outcome::Response(json!({ "output": [] })), &r);
+        let cassette = load(build(vec![step("first"), step("second"), step("first")], &r)).unwrap();
+        let mut m = Matcher::new(&cassette);
+        let live = |input: &str| normalize_request(json!({ "input": input, "signal": {} }), &r);
+        assert_eq!(m.pick(&live("second"), 0), Ok(1));
+        assert_eq!(m.pick(&live("first"), 1), Ok(0));
+        assert_eq!(m.pick(&live("first"), 2), Ok(2));
+        let e = m.pick(&live("first"), 3).unwrap_err();
+        assert_eq!(e.closest, None);
+        assert!(e.to_string().ends_with("Every recorded step has been used."));
+    }
+
+    #[test]
+    fn a_mismatch_names_the_closest_step_and_the_first_differing_field() {
+        let r = redaction();
+        let step = |input: &str, model: &str| {
+            record_step(json!({ "input": [{ "role": "user", "content": input }], "model": model }), false, Outcome::Response(json!({ "output": [] })), &r)
+        };
+        let cassette = load(build(vec![step("weather in Paris", "a"), step("weather in Tokyo", "b")], &r)).unwrap();
+        let mut m = Matcher::new(&cassette);
+        let live = normalize_request(json!({ "input": [{ "role": "user", "content": "weather in Tokyo" }], "model": "c" }), &r);
+        let e = m.pick(&live, 4).unwrap_err();
+        let (step, d) = e.closest.clone().unwrap();
+        assert_eq!((step, d.pointer.as_str()), (1, "/model"));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "No recorded request matches model call #5 (request hash {}). The closest unused recorded request (step #2) differs at /model: recorded \"b\", live \"c\".",
+                hash(&live)
+            )
+        );
+    }
+}

@@ -1,0 +1,175 @@
+//! Cassette bindings: recording, loading and request matching of `crate::doubles::cassette`.
+//! Requests, responses and events cross as JSON text in the facade's tagged encoding.
+
+use js_sys::Array;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::engine_error;
+use crate::doubles::cassette::{self as rules, Cassette, CassetteError, Matcher, Mismatch, Outcome, Redaction};
+
+fn cassette_error(e: &CassetteError) -> JsValue {
+    engine_error(
+        "InvalidCassetteError",
+        &e.message,
+        &[("reason", JsValue::from_str(e.reason)), ("pointer", JsValue::from_str(&e.pointer))],
+    )
+}
+
+fn mismatch_error(m: &Mismatch) -> JsValue {
+    let (step, pointer, recorded, live) = match &m.closest {
+        Some((step, d)) => (
+            JsValue::from_f64(*step as f64),
+            JsValue::from_str(&d.pointer),
+            d.recorded.as_ref().map_or(JsValue::UNDEFINED, |v| JsValue::from_str(&v.to_string())),
+            d.live.as_ref().map_or(JsValue::UNDEFINED, |v| JsValue::from_str(&v.to_string())),
+        ),
+        None => (JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED),
+    };
+    engine_error(
+        "CassetteMismatchError",
+        &m.to_string(),
+        &[
+            ("callIndex", JsValue::from_f64(m.call_index as f64)),
+            ("hash", JsValue::from_str(&m.hash)),
+            ("closestStep", step),
+            ("pointer", pointer),
+            ("recorded", recorded),
+            ("live", live),
+        ],
+    )
+}
+
+fn json(text: &str, what: &str) -> Result<Value, JsValue> {
+    serde_json::from_str(text).map_err(|e| engine_error("UserError", &format!("{what} is not JSON: {e}"), &[]))
+}
+
+fn strings(list: &Array) -> Vec<String> {
+    list.iter().map(|v| v.as_string().unwrap_or_default()).collect()
+}
+
+/// Records steps of a run being forwarded to a real model.
+#[wasm_bindgen]
+pub struct CassetteRecorder {
+    redaction: Redaction,
+    steps: Vec<Value>,
+}
+
+#[wasm_bindgen]
+impl CassetteRecorder {
+    /// `keys`: extra secret key names; `patterns`: extra regular expressions to redact.
+    #[wasm_bindgen(constructor)]
+    pub fn new(keys: &Array, patterns: &Array) -> Result<CassetteRecorder, JsValue> {
+        let redaction = Redaction::new(&strings(keys), &strings(patterns)).map_err(|e| cassette_error(&e))?;
+        Ok(CassetteRecorder { redaction, steps: Vec::new() })
+    }
+
+    /// Records one call: `outcome` is `{ response }`, `{ events }` or `{ error: { name, message } }`.
+    pub fn record(&mut self, request: &str, streamed: bool, outcome: &str) -> Result<(), JsValue> {
+        let request = json(request, "The request")?;
+        let outcome = json(outcome, "The outcome")?;
+        let outcome = if let Some(events) = outcome.get("events").and_then(Value::as_array) {
+            Outcome::Events(events.clone())
+        } else if let Some(error) = outcome.get("error") {
+            Outcome::Error {
+                name: error.get("name").and_then(Value::as_str).unwrap_or("Error").to_owned(),
+                message: error.get("message").and_then(Value::as_str).unwrap_or("").to_owned(),
+            }
+        } else {
+            Outcome::Response(outcome.get("response").cloned().unwrap_or(Value::Null))
+        };
+        self.steps.push(rules::record_step(request, streamed, outcome, &self.redaction));
+        Ok(())
+    }
+
+    #[wasm_bindgen(getter, js_name = stepCount)]
+    pub fn step_count(&self) -> u32 {
+        self.steps.len() as u32
+    }
+
+    /// The cassette document as pretty JSON text.
+    #[wasm_bindgen(js_name = toJson)]
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&rules::build(self.steps.clone(), &self.redaction)).unwrap_or_default()
+    }
+}
+
+/// A loaded cassette for replay.
+#[wasm_bindgen]
+pub struct CassetteReplay {
+    cassette: Cassette,
+    matcher: Matcher,
+}
+
+#[wasm_bindgen]
+impl CassetteReplay {
+    /// Loads and checks a cassette (JSON text).
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: &str) -> Result<CassetteReplay, JsValue> {
+        let doc = serde_json::from_str(text).map_err(|e| {
+            cassette_error(&CassetteError { reason: "invalid_cassette", pointer: String::new(), message: format!("Invalid cassette: not JSON ({e}).") })
+        })?;
+        let cassette = rules::load(doc).map_err(|e| cassette_error(&e))?;
+        let matcher = Matcher::new(&cassette);
+        Ok(CassetteReplay { cassette, matcher })
+    }
+
+    /// The steps as `[{ kind: 'response' | 'stream' | 'error', response?, events?, error? }]`
+    /// JSON text, for replay in recorded order.
+    pub fn steps(&self) -> String {
+        let out: Vec<Value> = (0..self.cassette.steps.len()).map(|i| self.step_value(i)).collect();
+        Value::Array(out).to_string()
+    }
+
+    /// One step as `{ kind, response?, error? }` JSON text (replay by request answers with the
+    /// recorded response; a streamed step is streamed again by the scripted model).
+    pub fn step(&self, index: u32) -> String {
+        let mut v = self.step_value(index as usize);
+        if let Some(o) = v.as_object_mut() {
+            o.remove("events");
+            if o.get("kind").and_then(Value::as_str) == Some("stream") {
+                o.insert("kind".into(), Value::String("response".into()));
+            }
+        }
+        v.to_string()
+    }
+
+    /// The step whose request matches the live request (JSON text), each used once; throws
+    /// `CassetteMismatchError` with the closest step's first differing field otherwise.
+    pub fn pick(&mut self, request: &str, call_index: u32) -> Result<u32, JsValue> {
+        let live = rules::normalize_request(json(request, "The request")?, &self.cassette.redaction);
+        self.matcher.pick(&live, call_index as usize).map(|i| i as u32).map_err(|m| mismatch_error(&m))
+    }
+
+    #[wasm_bindgen(getter, js_name = stepCount)]
+    pub fn step_count(&self) -> u32 {
+        self.cassette.steps.len() as u32
+    }
+
+    fn step_value(&self, i: usize) -> Value {
+        let s = &self.cassette.steps[i];
+        let mut out = serde_json::Map::new();
+        if let Some(error) = s.get("error") {
+            out.insert("kind".into(), "error".into());
+            out.insert("error".into(), error.clone());
+        } else if let (true, Some(events)) = (s.get("streamed") == Some(&Value::Bool(true)), s.get("events")) {
+            out.insert("kind".into(), "stream".into());
+            out.insert("events".into(), events.clone());
+            out.insert("response".into(), s.get("response").cloned().unwrap_or(Value::Null));
+        } else {
+            out.insert("kind".into(), "response".into());
+            out.insert("response".into(), s.get("response").cloned().unwrap_or(Value::Null));
+        }
+        Value::Object(out)
+    }
+}
+
+/// The error for a cassette file that does not exist yet.
+#[wasm_bindgen(js_name = cassetteMissingError)]
+pub fn cassette_missing_error(path: &str, variable: &str) -> JsValue {
+    engine_error(
+        "InvalidCassetteError",
+        &format!("Cassette {path} does not exist; record it by running the test with {variable}=1."),
+        &[("reason", JsValue::from_str("missing")), ("pointer", JsValue::from_str(""))],
+    )
+}
