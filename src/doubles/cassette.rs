@@ -482,7 +482,7 @@ impl Matcher {
     }
 
     /// The first unused step whose normalized request equals `live` (already normalized).
-    pub fn pick(&mut self, live: &Value, call_index: usize) -> Result<usize, Mismatch> {
+    pub fn pick(&mut self, live: &Value, call_index: usize) -> Result<usize, Box<Mismatch>> {
         let h = hash(live);
         if let Some(i) = (0..self.hashes.len()).find(|&i| !self.used[i] && self.hashes[i] == h && self.requests[i] == *live) {
             self.used[i] = true;
@@ -496,7 +496,7 @@ impl Matcher {
                 _ => Some((score, i)),
             })
             .and_then(|(_, i)| first_difference(&self.requests[i], live).map(|d| (i, d)));
-        Err(Mismatch { call_index, hash: h, closest })
+        Err(Box::new(Mismatch { call_index, hash: h, closest }))
     }
 }
 
