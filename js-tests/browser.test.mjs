@@ -28,22 +28,151 @@ after(async () => {
   server?.close();
 });
 
-test('the page loads the engine, converts, and reports a refusal with its pointer', async () => {
-  const page = await browser.newPage();
+const shots = join(root, 'www', 'screenshots');
+
+/** A fresh page on the playground that records console errors and page errors. */
+async function open() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(String(e)));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
   await page.goto(url);
-  await page.waitForFunction(() => document.getElementById('status').textContent === 'engine ready');
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  assert.equal(await page.textContent('#status'), 'engine ready');
+  return { page, problems };
+}
+
+async function shoot(page, panel) {
+  mkdirSync(shots, { recursive: true });
+  await page.locator(`#panel-${panel}`).screenshot({ path: join(shots, `${panel}.png`) });
+}
+
+test('strict schema panel: examples, diff, and a refusal highlighted by its pointer', async () => {
+  const { page, problems } = await open();
   const strict = JSON.parse(await page.textContent('#strict'));
-  assert.deepStrictEqual(strict.required, ['city', 'unit']);
+  assert.deepStrictEqual(strict.required, ['action', 'id', 'fields']);
   assert.equal(strict.additionalProperties, false);
+  assert.match(await page.textContent('#strict-diff'), /\+ {3}"additionalProperties": false/);
+  assert.match(await page.textContent('#strict-time'), /^engine: \d+\.\d\d ms$/);
 
-  await page.fill('#schema', JSON.stringify({ type: 'object', properties: { a: { allOf: [] } } }));
+  await page.selectOption('#strict-example', 'recursive tree');
+  assert.equal(JSON.parse(await page.textContent('#strict')).properties.root.$ref, '#/$defs/node');
+
+  await page.selectOption('#strict-example', 'refused (oneOf)');
+  assert.equal(await page.isVisible('#strict-refusal'), true);
+  assert.match(await page.textContent('#strict-error'), /^StrictSchemaError \(unsupported_keyword\) at \/properties\/payment\/properties\/method: /);
+  const marked = JSON.parse(await page.textContent('#strict-mark'));
+  assert.deepStrictEqual(marked, { oneOf: [{ const: 'card' }, { const: 'cash' }] }, 'the node at the pointer is the one highlighted');
+  await page.locator('#strict-mark').scrollIntoViewIfNeeded();
+  await shoot(page, 'strict');
+
+  // Typed input: a broken schema is reported, then a fixed one converts.
+  await page.fill('#schema', '{ "type": "object", ');
   await page.click('#convert');
-  assert.match(await page.textContent('#strict'), /^StrictSchemaError \(unsupported_keyword at \/properties\/a\): Cannot convert a JSON schema using unsupported keyword `allOf`/);
+  assert.match(await page.textContent('#strict-error'), /^The schema is not JSON/);
+  await page.fill('#schema', JSON.stringify({ type: 'object', properties: { a: { type: 'string' } } }));
+  await page.click('#convert');
+  assert.deepStrictEqual(JSON.parse(await page.textContent('#strict')).properties.a, { anyOf: [{ type: 'string' }, { type: 'null' }] });
+  assert.deepStrictEqual(problems, []);
+  await page.close();
+});
 
-  // The same module, used directly: init() returns one promise, errors are real classes.
+test('validate panel: issues with instancePath, updating as you type', async () => {
+  const { page, problems } = await open();
+  assert.equal(await page.textContent('#validate-verdict'), 'invalid: 2 issues');
+  const issues = await page.locator('#validate-issues li').allTextContents();
+  assert.match(issues[0], /^\/qty 0 is less than the minimum of 1 \(minimum\)$/);
+  assert.match(issues[1], /^\/sku /);
+  await page.fill('#validate-value', '{ "qty": 2, "sku": "ABC-12" }');
+  assert.equal(await page.textContent('#validate-verdict'), 'valid');
+  assert.equal(await page.locator('#validate-issues li').count(), 0);
+  await page.fill('#validate-value', '{ "qty": 2, "sku": ');
+  assert.match(await page.textContent('#validate-issues'), /\(json\)/, 'malformed text is an issue with its keyword');
+  await page.fill('#validate-value', '{ "qty": 1.5 }');
+  assert.equal(await page.textContent('#validate-verdict'), 'invalid: 2 issues');
+  assert.match(await page.textContent('#validate-time'), /^engine: \d+\.\d\d ms$/);
+  await shoot(page, 'validate');
+  assert.deepStrictEqual(problems, []);
+  await page.close();
+});
+
+test('parse panel: value and fixes, and a streamed replay through parsePartial', async () => {
+  const { page, problems } = await open();
+  assert.deepStrictEqual(JSON.parse(await page.textContent('#sap-value')), { title: 'Fix the login redirect', priority: 'high', estimate: 3, tags: ['auth'] });
+  const fixes = (await page.locator('#sap-fixes li code:first-child').allTextContents()).join(' ');
+  for (const kind of ['fence_stripped', 'prose_skipped', 'enum_case', 'string_to_number', 'single_to_array', 'extra_key_dropped', 'trailing_comma_removed']) {
+    assert.ok(fixes.includes(kind), `${kind} listed`);
+  }
+  await page.check('#sap-stream');
+  await page.click('#sap-parse');
+  const growth = [];
+  await page.waitForFunction(() => document.getElementById('sap-value').dataset.frames !== '0');
+  growth.push(await page.textContent('#sap-value'));
+  await page.waitForFunction(() => document.getElementById('sap-value').dataset.done === 'true');
+  const frames = Number(await page.getAttribute('#sap-value', 'data-frames'));
+  assert.ok(frames > 10, `${frames} frames`);
+  assert.notEqual(growth[0], await page.textContent('#sap-value'), 'the value grew while streaming');
+  assert.deepStrictEqual(JSON.parse(await page.textContent('#sap-value')).estimate, 3);
+  assert.match(await page.textContent('#sap-time'), /^engine: \d+\.\d\d ms over \d+ frames$/);
+
+  await page.uncheck('#sap-stream');
+  await page.selectOption('#sap-example', 'truncated stream');
+  assert.deepStrictEqual(JSON.parse(await page.textContent('#sap-value')).tags, ['sap', 'stre']);
+  assert.match(await page.textContent('#sap-fixes'), /closed_at_end/, 'a cut-off reply is closed, and the fix says so');
+  await page.fill('#sap-text', 'I could not find any ticket in that message.');
+  await page.click('#sap-parse');
+  assert.match(await page.textContent('#sap-error'), /^StructuredParseError \(no_json\)/);
+  await page.selectOption('#sap-example', 'Python literals');
+  assert.deepStrictEqual(JSON.parse(await page.textContent('#sap-value')), { ok: true, reason: null, scores: [0.5, 1, 2.5] });
+  await shoot(page, 'sap');
+  assert.deepStrictEqual(problems, []);
+  await page.close();
+});
+
+test('scripted run panel: the real Runner against ScriptedModel, and its typed errors', async () => {
+  const { page, problems } = await open();
+  const run = async () => {
+    await page.evaluate(() => {
+      document.getElementById('run-time').textContent = '';
+    });
+    await page.click('#run');
+    await page.waitForFunction(() => document.getElementById('run-time').textContent !== '');
+  };
+  await run();
+  assert.equal(await page.textContent('#run-output'), 'It is sunny in Tokyo, 21°C.');
+  assert.equal(await page.textContent('#run-error'), '');
+  const calls = await page.locator('#run-calls li').allTextContents();
+  assert.equal(calls.length, 2);
+  assert.match(calls[1], /message, function_call, function_call_result; tools: get_weather$/);
+  assert.deepStrictEqual(await page.locator('#run-tools li').allTextContents(), ['get_weather({"city":"Tokyo"}) → Tokyo: sunny, 21°C']);
+  assert.match(await page.textContent('#run-time'), /^run: \d+\.\d\d ms/);
+  await shoot(page, 'run');
+
+  await page.selectOption('#run-example', 'missing step (extra call)');
+  await run();
+  assert.equal(await page.getAttribute('#run-error', 'data-name'), 'UnexpectedModelCallError');
+  assert.match(await page.textContent('#run-error'), /received unexpected non-streaming call #2; no scripted steps remain\.\n\{ callIndex: 1, streamed: false \}/);
+
+  await page.selectOption('#run-example', 'unused step');
+  await run();
+  assert.equal(await page.textContent('#run-output'), 'No tool needed.');
+  assert.equal(await page.getAttribute('#run-error', 'data-name'), 'UnconsumedModelStepsError');
+  assert.equal(await page.getAttribute('#run-error', 'data-remaining'), '1');
+
+  await page.selectOption('#run-example', 'model error');
+  await run();
+  assert.match(await page.textContent('#run-error'), /^Error: 429 rate limited/);
+
+  await page.fill('#run-script', '[{ "type": "reply" }]');
+  await run();
+  assert.match(await page.textContent('#run-error'), /Step #1 needs "type"/);
+  assert.deepStrictEqual(problems, []);
+  await page.close();
+});
+
+test('the browser entry used directly: init() is idempotent and errors are real classes', async () => {
+  const { page, problems } = await open();
   const direct = await page.evaluate(async () => {
     const lib = await import('/pkg/esm/browser.js');
     const same = lib.init() === lib.init();
@@ -55,10 +184,13 @@ test('the page loads the engine, converts, and reports a refusal with its pointe
     const cyclic = { type: 'object', properties: {} };
     cyclic.properties.self = cyclic;
     try { lib.toStrictJsonSchema(cyclic); } catch (e) { depth = e instanceof lib.SchemaDepthError && e instanceof lib.UserError; }
-    return { same, valid: result.valid, keyword: result.issues[0].keyword, depth };
+    const rt = await import('/pkg/esm/realtime-testing.js');
+    const transport = new rt.ScriptedRealtimeTransport();
+    transport.sendEvent({ type: 'x' });
+    const call = await transport.expectCall('sendEvent');
+    return { same, valid: result.valid, keyword: result.issues[0].keyword, depth, realtime: call.method };
   });
-  assert.deepStrictEqual(direct, { same: true, valid: false, keyword: 'type', depth: true });
-  mkdirSync(join(root, 'www', 'screenshots'), { recursive: true });
-  await page.screenshot({ path: join(root, 'www', 'screenshots', 'strict.png') });
+  assert.deepStrictEqual(direct, { same: true, valid: false, keyword: 'type', depth: true, realtime: 'sendEvent' });
   assert.deepStrictEqual(problems, []);
+  await page.close();
 });

@@ -6,6 +6,8 @@
 //   wasm-opt    binaryen's wasm-opt with the passes and features of wasm-pack.toml
 //   tsc         the TypeScript facade, as ES modules and as CommonJS
 //   package     build/npm: package.json, README, wasm, facade; linked as node_modules/@understudy/agents
+//   playground  build/www/vendor: @openai/agents-core bundled as one browser ES module (esbuild)
+//               for the playground's scripted run, so the page works offline with the real SDK
 //   sizes       raw, gzip and brotli size of the .wasm against the budget
 // `node scripts/build.mjs` runs them all; `node scripts/build.mjs toolchain` runs one.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -130,6 +132,25 @@ export const steps = {
     } catch {
       symlinkSync(relative(dirname(link), npmDir), link, 'dir');
     }
+  },
+
+  playground() {
+    // One module for both specifiers the testing entry imports, so the page has one copy of
+    // the SDK (one Usage class); the import map in www/index.html points both here.
+    const vendor = join(root, 'build', 'www', 'vendor');
+    mkdirSync(vendor, { recursive: true });
+    const entry = join(root, 'build', 'www', 'agents-core-entry.mjs');
+    writeFileSync(entry, "export * from '@openai/agents-core';\nexport { Manifest, cloneManifest } from '@openai/agents-core/sandbox';\n");
+    run(join(root, 'node_modules', '.bin', 'esbuild'), [
+      entry,
+      '--bundle',
+      '--format=esm',
+      '--platform=browser',
+      '--target=es2022',
+      '--minify',
+      '--log-level=warning',
+      `--outfile=${join(vendor, 'agents-core.js')}`,
+    ]);
   },
 
   async sizes() {

@@ -1,24 +1,385 @@
-// The playground loads the web build through the package's browser entry (never raw bindings).
-import { init, toStrictJsonSchema, StrictSchemaError } from '/pkg/esm/browser.js';
+// The playground. It loads the web build of the engine through the package's browser entries
+// (never the raw bindings), and the real @openai/agents-core (bundled locally by
+// `node scripts/build.mjs playground`) for the scripted run. No network beyond this server.
+import {
+  init,
+  toStrictJsonSchema,
+  StrictSchemaError,
+  compileJsonSchema,
+  parseStructured,
+  parsePartial,
+  StructuredParseError,
+} from '/pkg/esm/browser.js';
+import { ScriptedModel, assistantMessage, functionCall, modelError, UnconsumedModelStepsError } from '/pkg/esm/testing.js';
+import { Agent, Runner, tool } from '@openai/agents-core';
 
 const $ = (id) => document.getElementById(id);
+const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const pretty = (v) => JSON.stringify(v, null, 2) ?? 'undefined';
 
-function convert() {
-  const out = $('strict');
+/** Runs `work`, writing how long it took into the panel's timing element. */
+function timed(id, label, work) {
   const started = performance.now();
   try {
-    const strict = toStrictJsonSchema(JSON.parse($('schema').value));
-    out.className = '';
-    out.textContent = JSON.stringify(strict, null, 2);
-  } catch (error) {
-    out.className = 'error';
-    out.textContent = error instanceof StrictSchemaError ? `${error.name} (${error.reason} at ${error.pointer || '/'}): ${error.message}` : String(error);
+    return work();
+  } finally {
+    $(id).textContent = `${label} ${(performance.now() - started).toFixed(2)} ms`;
   }
-  out.dataset.ms = (performance.now() - started).toFixed(2);
 }
+
+function fillExamples(select, examples, onPick) {
+  for (const name of Object.keys(examples)) select.append(new Option(name, name));
+  select.addEventListener('change', () => onPick(examples[select.value]));
+}
+
+// --- Strict schema ---------------------------------------------------------------------------------
+
+const strictExamples = {
+  'CRUD tool': {
+    type: 'object',
+    properties: {
+      action: { enum: ['create', 'read', 'update', 'delete'] },
+      id: { type: 'string' },
+      fields: { type: 'object', properties: { title: { type: 'string' }, done: { type: 'boolean' } } },
+    },
+    required: ['action'],
+  },
+  'nested order': {
+    type: 'object',
+    properties: {
+      orderId: { type: 'string' },
+      lines: { type: 'array', items: { type: 'object', properties: { sku: { type: 'string' }, qty: { type: 'integer', minimum: 1 } }, required: ['sku'] } },
+      shipping: { type: 'object', properties: { address: { type: 'string' }, express: { type: 'boolean' } } },
+    },
+    required: ['orderId', 'lines'],
+  },
+  'anyOf union': {
+    type: 'object',
+    properties: {
+      target: { anyOf: [{ type: 'object', properties: { email: { type: 'string' } }, required: ['email'] }, { type: 'object', properties: { phone: { type: 'string' } } }] },
+    },
+    required: ['target'],
+  },
+  'recursive tree': {
+    type: 'object',
+    $defs: { node: { type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['label'] } },
+    properties: { root: { $ref: '#/$defs/node' } },
+    required: ['root'],
+  },
+  'refused (oneOf)': {
+    type: 'object',
+    properties: { name: { type: 'string' }, payment: { type: 'object', properties: { method: { oneOf: [{ const: 'card' }, { const: 'cash' }] } } } },
+  },
+};
+
+/** Line diff (longest common subsequence) of two texts, as marked-up lines. */
+function lineDiff(before, after) {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  const lcs = Array.from({ length: a.length + 1 }, () => new Uint16Array(b.length + 1));
+  for (let i = a.length - 1; i >= 0; i -= 1) {
+    for (let j = b.length - 1; j >= 0; j -= 1) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  }
+  const out = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push(`  ${escapeHtml(a[i])}\n`);
+      i += 1;
+      j += 1;
+    } else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) {
+      out.push(`<span class="add">+ ${escapeHtml(b[j])}</span>`);
+      j += 1;
+    } else {
+      out.push(`<span class="del">- ${escapeHtml(a[i])}</span>`);
+      i += 1;
+    }
+  }
+  return out.join('');
+}
+
+const token = (k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Pretty JSON as HTML with the node at `pointer` wrapped in <mark>. */
+function highlight(value, pointer, path = '', indent = '') {
+  let html;
+  if (Array.isArray(value)) {
+    html = value.length === 0 ? '[]' : `[\n${value.map((v, i) => `${indent}  ${highlight(v, pointer, `${path}/${i}`, `${indent}  `)}`).join(',\n')}\n${indent}]`;
+  } else if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value);
+    html = entries.length === 0
+      ? '{}'
+      : `{\n${entries.map(([k, v]) => `${indent}  ${escapeHtml(JSON.stringify(k))}: ${highlight(v, pointer, `${path}/${token(k)}`, `${indent}  `)}`).join(',\n')}\n${indent}}`;
+  } else {
+    html = escapeHtml(JSON.stringify(value));
+  }
+  return path === pointer ? `<mark id="strict-mark">${html}</mark>` : html;
+}
+
+function convert() {
+  $('strict-refusal').hidden = true;
+  $('strict-error').textContent = '';
+  let input;
+  try {
+    input = JSON.parse($('schema').value);
+  } catch (error) {
+    $('strict').textContent = '';
+    $('strict-diff').textContent = '';
+    $('strict-refusal').hidden = false;
+    $('strict-error').textContent = `The schema is not JSON: ${error.message}`;
+    $('strict-highlight').textContent = '';
+    return;
+  }
+  try {
+    const strict = timed('strict-time', 'engine:', () => toStrictJsonSchema(input));
+    $('strict').textContent = pretty(strict);
+    $('strict-diff').innerHTML = lineDiff(pretty(input), pretty(strict));
+  } catch (error) {
+    $('strict').textContent = '';
+    $('strict-diff').textContent = '';
+    $('strict-refusal').hidden = false;
+    if (error instanceof StrictSchemaError) {
+      $('strict-error').textContent = `${error.name} (${error.reason}) at ${error.pointer || '/'}: ${error.message}`;
+      $('strict-highlight').innerHTML = highlight(input, error.pointer);
+    } else {
+      $('strict-error').textContent = String(error);
+    }
+  }
+}
+
+// --- Validate --------------------------------------------------------------------------------------
+
+let validator;
+let validatorSchema;
+
+function validate() {
+  const list = $('validate-issues');
+  list.textContent = '';
+  try {
+    timed('validate-time', 'engine:', () => {
+      const schemaText = $('validate-schema').value;
+      if (schemaText !== validatorSchema) {
+        validator?.free();
+        validator = undefined;
+        validatorSchema = schemaText;
+        validator = compileJsonSchema(JSON.parse(schemaText));
+      }
+      const result = validator.validateJson($('validate-value').value);
+      $('validate-verdict').textContent = result.valid ? 'valid' : `invalid: ${result.issues.length} issue${result.issues.length === 1 ? '' : 's'}`;
+      for (const issue of result.issues) {
+        const li = document.createElement('li');
+        li.innerHTML = `<code>${escapeHtml(issue.instancePath || '/')}</code> ${escapeHtml(issue.message)} <small>(${escapeHtml(issue.keyword)})</small>`;
+        list.append(li);
+      }
+    });
+  } catch (error) {
+    validatorSchema = undefined;
+    $('validate-verdict').textContent = `schema error: ${error.message}`;
+  }
+}
+
+// --- Parse a reply ----------------------------------------------------------------------------------
+
+const ticketSchema = {
+  type: 'object',
+  properties: { title: { type: 'string' }, priority: { enum: ['low', 'medium', 'high'] }, estimate: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } },
+  required: ['title', 'priority'],
+  additionalProperties: false,
+};
+const sapExamples = {
+  'chatty, fenced, broken': {
+    schema: ticketSchema,
+    text: "Sure! Here's the ticket:\n```json\n{\n  title: 'Fix the login redirect',\n  priority: \"HIGH\",\n  estimate: \"3\",\n  tags: 'auth',  // one tag\n  owner: 'me',\n}\n```\nLet me know if you need anything else.",
+  },
+  'Python literals': {
+    schema: { type: 'object', properties: { ok: { type: 'boolean' }, reason: { type: ['string', 'null'] }, scores: { type: 'array', items: { type: 'number' } } }, required: ['ok', 'reason', 'scores'] },
+    text: "{'ok': True, 'reason': None, 'scores': [0.5, 1, '2.5']}",
+  },
+  'truncated stream': {
+    schema: ticketSchema,
+    text: '{"title": "Streaming replies", "priority": "medium", "tags": ["sap", "stre',
+  },
+};
+
+function showParse(value, fixes, state) {
+  $('sap-value').textContent = pretty(value);
+  $('sap-state').textContent = state;
+  const list = $('sap-fixes');
+  list.textContent = '';
+  for (const fix of fixes) {
+    const li = document.createElement('li');
+    li.innerHTML = `<code>${escapeHtml(fix.kind)}</code> at <code>${escapeHtml(fix.pointer || '/')}</code>: ${escapeHtml(fix.detail)}`;
+    list.append(li);
+  }
+}
+
+function parseNow(schema, text) {
+  try {
+    const { value, fixes } = timed('sap-time', 'engine:', () => parseStructured(text, schema));
+    showParse(value, fixes, '(complete)');
+  } catch (error) {
+    if (!(error instanceof StructuredParseError)) throw error;
+    const partial = parsePartial(text, schema);
+    showParse(partial.value, partial.fixes, partial.complete ? '(complete)' : '(partial: the reply is cut off)');
+    $('sap-error').textContent = `${error.name} (${error.reason}): ${error.message}`;
+  }
+}
+
+let streaming;
+
+function parse() {
+  $('sap-error').textContent = '';
+  clearInterval(streaming);
+  let schema;
+  try {
+    schema = JSON.parse($('sap-schema').value);
+  } catch (error) {
+    $('sap-error').textContent = `The schema is not JSON: ${error.message}`;
+    return;
+  }
+  const text = $('sap-text').value;
+  if (!$('sap-stream').checked) {
+    parseNow(schema, text);
+    return;
+  }
+  // Replay the reply in chunks: each frame parses the prefix received so far.
+  const value = $('sap-value');
+  let end = 0;
+  let frames = 0;
+  let engineMs = 0;
+  value.dataset.frames = '0';
+  value.dataset.done = 'false';
+  streaming = setInterval(() => {
+    end = Math.min(text.length, end + 7);
+    const started = performance.now();
+    const partial = parsePartial(text.slice(0, end), schema);
+    engineMs += performance.now() - started;
+    frames += 1;
+    value.dataset.frames = String(frames);
+    showParse(partial.value, partial.fixes, `(streaming: ${end}/${text.length} characters${partial.complete ? ', complete' : ''})`);
+    $('sap-time').textContent = `engine: ${engineMs.toFixed(2)} ms over ${frames} frames`;
+    if (end === text.length) {
+      clearInterval(streaming);
+      parseNow(schema, text);
+      $('sap-time').textContent = `engine: ${engineMs.toFixed(2)} ms over ${frames} frames`;
+      value.dataset.done = 'true';
+    }
+  }, 15);
+}
+
+// --- Scripted run -----------------------------------------------------------------------------------
+
+const runExamples = {
+  'tool call, then answer': [
+    { type: 'function_call', name: 'get_weather', arguments: { city: 'Tokyo' } },
+    { type: 'message', text: 'It is sunny in Tokyo, 21°C.' },
+  ],
+  'missing step (extra call)': [{ type: 'function_call', name: 'get_weather', arguments: { city: 'Tokyo' } }],
+  'unused step': [{ type: 'message', text: 'No tool needed.' }, { type: 'message', text: 'Never reached.' }],
+  'model error': [{ type: 'error', message: '429 rate limited' }],
+};
+
+function toInputs(script) {
+  if (!Array.isArray(script)) throw new TypeError('The script must be a JSON array of steps.');
+  return script.map((step, i) => {
+    switch (step?.type) {
+      case 'message':
+        return [assistantMessage(String(step.text ?? ''))];
+      case 'function_call':
+        return [functionCall(String(step.name), step.arguments ?? {}, { callId: `call_${i + 1}` })];
+      case 'error':
+        return modelError(new Error(String(step.message ?? 'scripted failure')));
+      default:
+        throw new TypeError(`Step #${i + 1} needs "type": "message", "function_call" or "error".`);
+    }
+  });
+}
+
+function describeError(error) {
+  const fields = Object.entries(error ?? {})
+    .filter(([k]) => k !== 'name')
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+  return `${error?.name ?? 'Error'}: ${error?.message ?? String(error)}${fields.length ? `\n{ ${fields.join(', ')} }` : ''}`;
+}
+
+async function runScript() {
+  for (const id of ['run-calls', 'run-tools', 'run-output', 'run-error']) $(id).textContent = '';
+  $('run').disabled = true;
+  const started = performance.now();
+  let model;
+  const toolResults = [];
+  try {
+    model = new ScriptedModel(toInputs(JSON.parse($('run-script').value)));
+    const getWeather = tool({
+      name: 'get_weather',
+      description: 'Gets the weather for a city.',
+      parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+      strict: true,
+      execute: async ({ city }) => {
+        const out = `${city}: sunny, 21°C`;
+        toolResults.push(`get_weather(${JSON.stringify({ city })}) → ${out}`);
+        return out;
+      },
+    });
+    const agent = new Agent({ name: 'Weather assistant', instructions: 'Answer weather questions with the tool.', model, tools: [getWeather] });
+    const result = await new Runner({ tracingDisabled: true }).run(agent, $('run-input').value);
+    $('run-output').textContent = String(result.finalOutput);
+    model.assertComplete();
+  } catch (error) {
+    $('run-error').textContent = describeError(error);
+    $('run-error').dataset.name = error?.name ?? '';
+    if (error instanceof UnconsumedModelStepsError) $('run-error').dataset.remaining = String(error.remainingSteps);
+  } finally {
+    $('run-time').textContent = `run: ${(performance.now() - started).toFixed(2)} ms (Runner + ScriptedModel)`;
+    $('run').disabled = false;
+  }
+  for (const call of model?.calls ?? []) {
+    const li = document.createElement('li');
+    const items = Array.isArray(call.request.input) ? call.request.input : [{ type: 'message', content: call.request.input }];
+    li.textContent = `${call.streamed ? 'streamed' : 'non-streaming'} call, ${items.length} input item(s): ${items.map((i) => i.type ?? i.role).join(', ')}; tools: ${call.request.tools.map((t) => t.name).join(', ')}`;
+    $('run-calls').append(li);
+  }
+  for (const text of toolResults) {
+    const li = document.createElement('li');
+    li.textContent = text;
+    $('run-tools').append(li);
+  }
+}
+
+// --- start -----------------------------------------------------------------------------------------
 
 await init();
 await init(); // idempotent
 $('status').textContent = 'engine ready';
+
+fillExamples($('strict-example'), strictExamples, (schema) => {
+  $('schema').value = pretty(schema);
+  convert();
+});
+$('schema').value = pretty(strictExamples['CRUD tool']);
 $('convert').addEventListener('click', convert);
 convert();
+
+$('validate-schema').value = pretty({ type: 'object', properties: { qty: { type: 'integer', minimum: 1 }, sku: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' } }, required: ['sku'] });
+$('validate-value').value = '{ "qty": 0, "sku": "abc" }';
+$('validate-schema').addEventListener('input', validate);
+$('validate-value').addEventListener('input', validate);
+validate();
+
+fillExamples($('sap-example'), sapExamples, ({ schema, text }) => {
+  $('sap-schema').value = pretty(schema);
+  $('sap-text').value = text;
+  parse();
+});
+$('sap-schema').value = pretty(sapExamples['chatty, fenced, broken'].schema);
+$('sap-text').value = sapExamples['chatty, fenced, broken'].text;
+$('sap-parse').addEventListener('click', parse);
+parse();
+
+fillExamples($('run-example'), runExamples, (script) => {
+  $('run-script').value = pretty(script);
+});
+$('run-script').value = pretty(runExamples['tool call, then answer']);
+$('run').addEventListener('click', runScript);
+document.body.dataset.ready = 'true';

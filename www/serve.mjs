@@ -1,4 +1,5 @@
-// A small static server for the playground: www/ at `/`, the built package at `/pkg/`.
+// A small static server for the playground: www/ at `/`, the built package at `/pkg/`, the
+// bundled SDK at `/vendor/` (scripts/build.mjs playground).
 // `node www/serve.mjs [port]` prints the URL; tests import `serve()` and use port 0.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -8,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const mounts = [
   ['/pkg/', join(root, 'build', 'npm')],
+  ['/vendor/', join(root, 'build', 'www', 'vendor')],
   ['/', join(root, 'www')],
 ];
 const types = {
