@@ -107,3 +107,31 @@ describe('parsePartial', () => {
     assert.equal(parsePartial('{"title": "x"', ticket).complete, false);
   });
 });
+
+describe('parseStructured options', () => {
+  const schema = { type: 'object', properties: { n: { type: 'integer' }, tag: { enum: ['a', 'b'] } }, required: ['n'], additionalProperties: false };
+
+  test("truncated: 'error' refuses a cut-off reply; 'close' (default) closes it", () => {
+    const cut = '{"n": 4, "tag": "a"';
+    assert.deepEqual(parseStructured(cut, schema).value, { n: 4, tag: 'a' });
+    assert.deepEqual(parseStructured(cut, schema, { truncated: 'close' }).fixes.map((f) => f.kind), ['closed_at_end']);
+    assert.throws(() => parseStructured(cut, schema, { truncated: 'error' }), (e) => e instanceof StructuredParseError && e.reason === 'partial');
+  });
+
+  test('allowFixes limits the repairs accepted, naming the refused one with its pointer', () => {
+    const reply = '```json\n{"n": "4"}\n```';
+    assert.deepEqual(parseStructured(reply, schema, { allowFixes: ['fence_stripped', 'string_to_number'] }).value, { n: 4 });
+    assert.throws(
+      () => parseStructured(reply, schema, { allowFixes: ['fence_stripped'] }),
+      (e) => e instanceof StructuredParseError && e.reason === 'fix_not_allowed' && e.candidates[0].pointer === '/n' && /string_to_number/.test(e.message),
+    );
+  });
+
+  test('unknown options and repair kinds are refused, never ignored', () => {
+    assert.throws(() => parseStructured('{"n":1}', schema, { truncate: 'error' }), (e) => e instanceof UserError && /Unknown parseStructured option `truncate`/.test(e.message));
+    assert.throws(() => parseStructured('{"n":1}', schema, { truncated: 'ignore' }), UserError);
+    assert.throws(() => parseStructured('{"n":1}', schema, { allowFixes: ['fence_strip'] }), /unknown repair kind fence_strip/);
+    assert.throws(() => parseStructured('{"n":1}', schema, { allowFixes: 'fence_stripped' }), /must be an array/);
+    assert.deepEqual(parseStructured('{"n":1}', schema, undefined).value, { n: 1 });
+  });
+});

@@ -374,6 +374,29 @@ export interface ParseFix {
   detail: string;
 }
 
+/** Repair kinds {@link ParseFix.kind} can have (what `allowFixes` may name). */
+export type ParseFixKind =
+  | 'array_to_object' | 'array_to_single' | 'boolean_to_string' | 'candidate_chosen' | 'closed_at_end'
+  | 'comment_removed' | 'curly_quotes' | 'enum_case' | 'enum_from_prose' | 'extra_key_dropped'
+  | 'fence_stripped' | 'inner_quote_kept' | 'invalid_escape_kept' | 'null_dropped' | 'null_filled'
+  | 'number_to_string' | 'prose_skipped' | 'python_literal' | 'raw_control_character' | 'single_quotes'
+  | 'single_to_array' | 'string_to_boolean' | 'string_to_number' | 'text_as_string'
+  | 'trailing_comma_removed' | 'triple_quotes' | 'unquoted_key' | 'unquoted_value' | 'values_collected';
+
+/** Options of {@link parseStructured}. Unknown options are refused with a `UserError`. */
+export interface ParseOptions {
+  /**
+   * A reply that ends inside its value (cut by a token limit): `'close'` (default) closes it and
+   * reports `closed_at_end`; `'error'` refuses it (`StructuredParseError`, reason `partial`).
+   */
+  truncated?: 'close' | 'error';
+  /**
+   * Accept only these repairs; a reading that needs another is refused (reason
+   * `fix_not_allowed`, with the pointer of the repair). Omitted: every repair is accepted.
+   */
+  allowFixes?: readonly ParseFixKind[];
+}
+
 /** What {@link parseStructured} returns. */
 export interface StructuredResult<T> {
   value: T;
@@ -397,13 +420,15 @@ type ParsedType<S> = S extends StandardSchemaWithJSON<any, infer O> ? O : unknow
 /**
  * Reads the value a model's reply holds — fenced, chatty, broken or truncated JSON — as a value
  * of `schema`: a JSON Schema, or a Standard Schema with JSON (its input JSON Schema guides the
- * reading and its `validate` runs last). Every repair is listed in `fixes`.
+ * reading and its `validate` runs last). Every repair is listed in `fixes`. `options` can refuse
+ * truncated replies (`truncated: 'error'`) or limit the repairs accepted (`allowFixes`).
  *
  * @throws {StructuredParseError} no reading fits (`reason`, and every `candidates` refusal).
+ * @throws {UserError} an unknown option or repair kind.
  * @throws {StandardSchemaValidationError} the Standard Schema refused the aligned value.
  */
-export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S): StructuredResult<ParsedType<S>> {
-  const out = call((e) => e.parseStructured(text, schema));
+export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S, options?: ParseOptions): StructuredResult<ParsedType<S>> {
+  const out = call((e) => e.parseStructured(text, schema, options));
   return (typeof out === 'string' ? JSON.parse(out) : out) as StructuredResult<ParsedType<S>>;
 }
 

@@ -29,6 +29,8 @@ export type {
   InferIn,
   InferOut,
   ParseFix,
+  ParseFixKind,
+  ParseOptions,
   StructuredResult,
   PartialResult,
   DeepPartial,

@@ -107,7 +107,8 @@ export type StructuredParseErrorReason =
   | 'extra_key'
   | 'ambiguous'
   | 'too_deep'
-  | 'partial';
+  | 'partial'
+  | 'fix_not_allowed';
 
 /** Text a model returned could not be read as a value of the schema. */
 export class StructuredParseError extends UserError {

@@ -163,8 +163,79 @@ fn schema_type(schema: &Json, root: &Json) -> Option<String> {
     }
 }
 
-/// Reads the value of `schema` that `text` holds (rules 1-11).
+/// Every repair kind a [`Fix`] can have (what `allowFixes` may name).
+pub const FIX_KINDS: [&str; 29] = [
+    "array_to_object",
+    "array_to_single",
+    "boolean_to_string",
+    "candidate_chosen",
+    "closed_at_end",
+    "comment_removed",
+    "curly_quotes",
+    "enum_case",
+    "enum_from_prose",
+    "extra_key_dropped",
+    "fence_stripped",
+    "inner_quote_kept",
+    "invalid_escape_kept",
+    "null_dropped",
+    "null_filled",
+    "number_to_string",
+    "prose_skipped",
+    "python_literal",
+    "raw_control_character",
+    "single_quotes",
+    "single_to_array",
+    "string_to_boolean",
+    "string_to_number",
+    "text_as_string",
+    "trailing_comma_removed",
+    "triple_quotes",
+    "unquoted_key",
+    "unquoted_value",
+    "values_collected",
+];
+
+/// Options of [`parse_structured_with`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Refuse a value the text ended inside of (reason `partial`) instead of closing it with a
+    /// `closed_at_end` fix.
+    pub refuse_truncated: bool,
+    /// Accept only these repair kinds; a reading that needs another is refused (reason
+    /// `fix_not_allowed`). `None` accepts every repair.
+    pub allow_fixes: Option<Vec<String>>,
+}
+
+impl Options {
+    /// The first repair these options do not accept.
+    fn disallowed<'a>(&self, fixes: &'a [Fix]) -> Option<&'a Fix> {
+        let allowed = self.allow_fixes.as_ref()?;
+        fixes.iter().find(|f| !allowed.iter().any(|a| a == f.kind))
+    }
+}
+
+fn disallowed_message(f: &Fix) -> String {
+    format!("it needs the repair `{}` ({}), which allowFixes does not include", f.kind, f.detail)
+}
+
+/// Reads the value of `schema` that `text` holds (rules 1-11), accepting every repair.
 pub fn parse_structured(text: &str, schema: &Json) -> Result<Parsed, ParseFailure> {
+    parse_structured_with(text, schema, &Options::default())
+}
+
+/// [`parse_structured`] with options: a result needing a repair the options refuse is an error.
+pub fn parse_structured_with(text: &str, schema: &Json, options: &Options) -> Result<Parsed, ParseFailure> {
+    let parsed = read_structured(text, schema, options)?;
+    if let Some(f) = options.disallowed(&parsed.fixes) {
+        let refusal = Refusal { start: 0, end: text.len(), reason: "fix_not_allowed", pointer: f.pointer.clone(), message: disallowed_message(f) };
+        let message = format!("No reading of the reply fits the schema: {} (at `{}`).", refusal.message, refusal.pointer);
+        return Err(failure("fix_not_allowed", message, vec![refusal]));
+    }
+    Ok(parsed)
+}
+
+fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parsed, ParseFailure> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let found = candidates(text);
     let mut accepted: Vec<(usize, Json, Vec<Fix>)> = Vec::new();
@@ -176,9 +247,29 @@ pub fn parse_structured(text: &str, schema: &Json) -> Result<Parsed, ParseFailur
                 let mut fixes = c.located.clone();
                 fixes.extend(c.scanned.fixes.iter().map(|f| Fix { kind: f.kind, pointer: f.pointer.clone(), detail: f.detail.clone() }));
                 if c.scanned.cut {
+                    if options.refuse_truncated {
+                        refused.push(Refusal {
+                            start: c.scanned.start,
+                            end: c.scanned.end,
+                            reason: "partial",
+                            pointer: String::new(),
+                            message: "the reply ended inside the value, and truncated replies are refused".into(),
+                        });
+                        continue;
+                    }
                     fixes.push(fix("closed_at_end", "the text ended inside the value"));
                 }
                 fixes.extend(aligner.fixes);
+                if let Some(f) = options.disallowed(&fixes) {
+                    refused.push(Refusal {
+                        start: c.scanned.start,
+                        end: c.scanned.end,
+                        reason: "fix_not_allowed",
+                        pointer: f.pointer.clone(),
+                        message: disallowed_message(f),
+                    });
+                    continue;
+                }
                 accepted.push((index, value, fixes));
             }
             Ok(None) => refused.push(Refusal { start: c.scanned.start, end: c.scanned.end, reason: "partial", pointer: String::new(), message: "the value is unfinished".into() }),
@@ -216,6 +307,10 @@ pub fn parse_structured(text: &str, schema: &Json) -> Result<Parsed, ParseFailur
         let mut fixes = Vec::new();
         let mut all = true;
         for c in &found {
+            if options.refuse_truncated && c.scanned.cut {
+                all = false;
+                break;
+            }
             let mut aligner = Aligner { root: schema, fixes: Vec::new() };
             let pointer = Path::ROOT.child(Seg::Index(values.len()));
             match aligner.align(&c.scanned.value, &item_schema, &pointer, Mode { coerce: true, partial: false }, 0) {

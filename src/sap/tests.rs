@@ -258,3 +258,54 @@ fn partial_prefixes_never_contradict_the_final_value() {
         assert_eq!(last.value.as_ref(), Some(&full), "{reply}");
     }
 }
+
+// Options of parseStructured (the project's own rule, HACKING.md): refusing truncated replies
+// and restricting the repairs accepted.
+#[test]
+fn options_refuse_truncated_replies() {
+    use super::{parse_structured_with, Options};
+    let refuse = Options { refuse_truncated: true, ..Options::default() };
+    let cut = r#"{"name":"Ada","age":36"#;
+    assert_eq!(ok(cut, person()), json!({"name":"Ada","age":36}), "closed by default");
+    let e = parse_structured_with(cut, &person(), &refuse).unwrap_err();
+    assert_eq!(e.reason, "partial");
+    assert!(e.candidates[0].message.contains("truncated replies are refused"));
+    // A complete value elsewhere in the text still wins.
+    let text = "```json\n{\"name\":\"Ada\",\"age\":36}\n```\nand later {\"name\":\"Bo";
+    assert_eq!(parse_structured_with(text, &person(), &refuse).unwrap().value, json!({"name":"Ada","age":36}));
+}
+
+#[test]
+fn options_restrict_the_repairs_accepted() {
+    use super::{parse_structured_with, Options};
+    let only_fences = Options { allow_fixes: Some(vec!["fence_stripped".into()]), ..Options::default() };
+    let fenced = "```json\n{\"name\":\"Ada\",\"age\":36}\n```";
+    assert_eq!(parse_structured_with(fenced, &person(), &only_fences).unwrap().value, json!({"name":"Ada","age":36}));
+    let coerced = "```json\n{\"name\":\"Ada\",\"age\":\"36\"}\n```";
+    let e = parse_structured_with(coerced, &person(), &only_fences).unwrap_err();
+    assert_eq!(e.reason, "fix_not_allowed");
+    assert_eq!(e.candidates[0].pointer, "/age");
+    assert!(e.message.contains("`string_to_number`"), "{}", e.message);
+    // None: every repair refused, a clean reply still parses.
+    let none = Options { allow_fixes: Some(Vec::new()), ..Options::default() };
+    assert!(parse_structured_with(r#"{"name":"Ada","age":36}"#, &person(), &none).is_ok());
+    // Results made outside the candidate loop (text as a string) are checked too.
+    let e = parse_structured_with("just words", &json!({"type":"string"}), &none).unwrap_err();
+    assert_eq!(e.reason, "fix_not_allowed");
+}
+
+#[test]
+fn every_fix_kind_made_in_the_source_is_listed() {
+    let sources = [include_str!("mod.rs"), include_str!("scan.rs"), include_str!("align.rs")];
+    let call = regex::Regex::new(r#"(?:\bfix|\bonce)\(\s*(?:self|this|&mut self)?\s*,?\s*"([a-z_]+)""#).unwrap();
+    let mut made: Vec<String> = sources.iter().flat_map(|s| call.captures_iter(s).map(|c| c[1].to_owned())).collect();
+    made.sort();
+    made.dedup();
+    assert!(made.len() >= 25, "the pattern finds the calls: {made:?}");
+    for kind in &made {
+        assert!(super::FIX_KINDS.contains(&kind.as_str()), "fix kind {kind} is missing from FIX_KINDS");
+    }
+    for kind in super::FIX_KINDS {
+        assert!(made.iter().any(|m| m == kind), "FIX_KINDS lists {kind}, which nothing makes");
+    }
+}

@@ -5,7 +5,7 @@ use js_sys::{Array, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 
 use super::{engine_error, standard};
-use crate::sap::{self, ParseFailure};
+use crate::sap::{self, Options, ParseFailure, FIX_KINDS};
 
 /// The JSON Schema that guides alignment, and whether `schema` is a Standard Schema whose
 /// `validate` must run on the result.
@@ -34,13 +34,66 @@ fn failure(e: ParseFailure) -> JsValue {
     engine_error("StructuredParseError", &e.message, &[("reason", JsValue::from_str(e.reason)), ("candidates", candidates)])
 }
 
-/// `parseStructured(text, schema)` → `{ value, fixes }`: JSON text for the facade to parse (one
+fn option_error(message: String) -> JsValue {
+    engine_error("UserError", &message, &[])
+}
+
+/// Reads `{ truncated?: 'close' | 'error', allowFixes?: string[] }`; anything else is refused,
+/// so a misspelled option never passes silently.
+fn options(value: &JsValue) -> Result<Options, JsValue> {
+    let mut out = Options::default();
+    if value.is_undefined() || value.is_null() {
+        return Ok(out);
+    }
+    if !value.is_object() {
+        return Err(option_error("parseStructured options must be an object.".into()));
+    }
+    for key in super::js::keys(value)?.iter() {
+        let key = key.as_string().unwrap_or_default();
+        let v = Reflect::get(value, &JsValue::from_str(&key))?;
+        match key.as_str() {
+            "truncated" => match v.as_string().as_deref() {
+                Some("close") => out.refuse_truncated = false,
+                Some("error") => out.refuse_truncated = true,
+                _ if v.is_undefined() => {}
+                _ => return Err(option_error("parseStructured option `truncated` must be 'close' or 'error'.".into())),
+            },
+            "allowFixes" => {
+                if v.is_undefined() {
+                    continue;
+                }
+                if !Array::is_array(&v) {
+                    return Err(option_error("parseStructured option `allowFixes` must be an array of repair kinds.".into()));
+                }
+                let mut kinds = Vec::new();
+                for k in Array::from(&v).iter() {
+                    match k.as_string() {
+                        Some(k) if FIX_KINDS.contains(&k.as_str()) => kinds.push(k),
+                        _ => {
+                            return Err(option_error(format!(
+                                "parseStructured option `allowFixes` has an unknown repair kind {}; the kinds are {}.",
+                                super::js::string_of(&k),
+                                FIX_KINDS.join(", ")
+                            )))
+                        }
+                    }
+                }
+                out.allow_fixes = Some(kinds);
+            }
+            other => return Err(option_error(format!("Unknown parseStructured option `{other}`; the options are `truncated` and `allowFixes`."))),
+        }
+    }
+    Ok(out)
+}
+
+/// `parseStructured(text, schema, options?)` → `{ value, fixes }`: JSON text for the facade to parse (one
 /// native `JSON.parse` beats building the objects across the boundary), or, for a Standard
 /// Schema, the object whose `value` its `validate` produced.
 #[wasm_bindgen(js_name = parseStructured)]
-pub fn parse_structured(text: &str, schema: &JsValue) -> Result<JsValue, JsValue> {
+pub fn parse_structured(text: &str, schema: &JsValue, options_value: &JsValue) -> Result<JsValue, JsValue> {
+    let options = options(options_value)?;
     let (json_schema, standard) = guide(schema)?;
-    let parsed = sap::parse_structured(text, &json_schema).map_err(failure)?;
+    let parsed = sap::parse_structured_with(text, &json_schema, &options).map_err(failure)?;
     let out = serde_json::to_string(&parsed).unwrap_or_default();
     if !standard {
         return Ok(JsValue::from_str(&out));
