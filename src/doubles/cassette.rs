@@ -197,21 +197,39 @@ fn is_tagged(v: &Value) -> bool {
     matches!(v, Value::Object(m) if m.len() == 1 && m.contains_key(TAG_KEY))
 }
 
+/// Sorts every object's keys, so equal requests have one text whatever order they were built in.
+fn sort_keys(value: &mut Value) {
+    let mut stack: Vec<&mut Value> = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(map) => {
+                map.sort_keys();
+                stack.extend(map.values_mut());
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The normalized form of a model request: what is stored and hashed.
 pub fn normalize_request(mut request: Value, redaction: &Redaction) -> Value {
     if let Value::Object(map) = &mut request {
         for k in RUNTIME_KEYS {
-            map.remove(k);
+            map.shift_remove(k);
         }
     }
     drop_non_json(&mut request);
     redaction.apply(&mut request);
+    sort_keys(&mut request);
     request
 }
 
 /// FNV-1a 64 of the canonical JSON text (keys sorted, no whitespace), as 16 hex digits.
 pub fn hash(normalized: &Value) -> String {
-    let text = serde_json::to_string(normalized).unwrap_or_default();
+    let mut canonical = normalized.clone();
+    sort_keys(&mut canonical);
+    let text = serde_json::to_string(&canonical).unwrap_or_default();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= u64::from(b);
