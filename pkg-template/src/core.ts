@@ -429,6 +429,8 @@ type ParsedType<S> = S extends StandardSchemaWithJSON<any, infer O> ? O : unknow
  */
 export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S, options?: ParseOptions): StructuredResult<ParsedType<S>> {
   const out = call((e) => e.parseStructured(text, schema, options));
+  // undefined: the engine found the reply to be its own value, with nothing to repair.
+  if (out === undefined) return { value: JSON.parse(text), fixes: [] } as StructuredResult<ParsedType<S>>;
   return (typeof out === 'string' ? JSON.parse(out) : out) as StructuredResult<ParsedType<S>>;
 }
 

@@ -119,7 +119,8 @@ pub fn resolve<'s>(mut schema: &'s Json, root: &'s Json) -> &'s Json {
 }
 
 fn num_json(f: f64) -> Option<Json> {
-    if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 {
+    // -0 stays a float, so the sign survives (JSON.parse("-0") is -0).
+    if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 && !(f == 0.0 && f.is_sign_negative()) {
         Some(Json::Number(Number::from(f as i64)))
     } else {
         Number::from_f64(f).map(Json::Number)

@@ -2,6 +2,7 @@
 //! with the schema, and report every repair (sap-rules.md).
 
 pub mod align;
+pub mod fast;
 pub mod scan;
 
 use serde::Serialize;

@@ -5,7 +5,34 @@ use serde_json::{json, Value as Json};
 use super::{parse_partial, parse_structured};
 
 fn ok(text: &str, schema: Json) -> Json {
-    parse_structured(text, &schema).unwrap_or_else(|e| panic!("{text:?}: {e} {:?}", e.candidates)).value
+    let parsed = parse_structured(text, &schema).unwrap_or_else(|e| panic!("{text:?}: {e} {:?}", e.candidates));
+    agrees_with_fast_path(text, &schema);
+    parsed.value
+}
+
+/// Numbers compared as the host's `JSON.parse` reads them (doubles, sign of zero included).
+fn same_js(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Number(x), Json::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            x == y && x.is_sign_negative() == y.is_sign_negative()
+        }
+        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_js(a, b)),
+        (Json::Object(x), Json::Object(y)) => x.len() == y.len() && x.iter().zip(y).all(|((k, a), (l, b))| k == l && same_js(a, b)),
+        _ => a == b,
+    }
+}
+
+/// When the fast path takes a reply as is, the full path returns that same value, fix-free.
+fn agrees_with_fast_path(text: &str, schema: &Json) -> bool {
+    if !super::fast::conforms_as_is(text, schema) {
+        return false;
+    }
+    let full = parse_structured(text, schema).unwrap_or_else(|e| panic!("fast path took {text:?}, the full path refuses it: {e}"));
+    assert!(full.fixes.is_empty(), "fast path took {text:?}, the full path fixes {:?}", full.fixes);
+    let as_is: Json = serde_json::from_str(text).unwrap();
+    assert!(same_js(&as_is, &full.value), "fast path took {text:?} as {as_is}, the full path reads {}", full.value);
+    true
 }
 
 fn kinds(text: &str, schema: Json) -> Vec<&'static str> {
@@ -308,4 +335,64 @@ fn every_fix_kind_made_in_the_source_is_listed() {
     for kind in super::FIX_KINDS {
         assert!(made.iter().any(|m| m == kind), "FIX_KINDS lists {kind}, which nothing makes");
     }
+}
+
+#[test]
+fn the_fast_path_agrees_with_the_full_path() {
+    let nullable = json!({"type":"object","properties":{"a":{"type":["string","null"]},"b":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"required":["a"]});
+    let closed = json!({"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":false});
+    let open_schema = json!({"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":{"type":"string"}});
+    let enums = json!({"type":"object","properties":{"p":{"enum":["low","high",3,2.5,null]},"c":{"const":{"k":[1]}}}});
+    let tree = json!({"$defs":{"n":{"type":"object","properties":{"v":{"type":"number"},"kids":{"type":"array","items":{"$ref":"#/$defs/n"}}},"required":["v"]}},"$ref":"#/$defs/n"});
+    let tuple = json!({"type":"array","items":[{"type":"string"},{"type":"boolean"}]});
+    let types = json!({"type":"array","items":{"type":["integer","string","object","array"],"properties":{"x":{"type":"string"}},"items":{"type":"integer"}}});
+    let string = json!({"type":"string"});
+    let object = json!({"type":"object"});
+    // (text, schema, whether the fast path should take it)
+    let cases: Vec<(&str, &Json, bool)> = vec![
+        (r#"{"a":"x","b":3}"#, &nullable, true),
+        (r#"{"a":null,"b":null}"#, &nullable, true),
+        ("  {\"a\":\"x\"}\n", &nullable, true),
+        (r#"{"b":3}"#, &nullable, false),
+        (r#"{"a":"x","b":"3"}"#, &nullable, false),
+        (r#"{"a":1}"#, &closed, true),
+        (r#"{"a":1.0}"#, &closed, true),
+        (r#"{"a":1e3}"#, &closed, true),
+        (r#"{"a":-0}"#, &closed, true),
+        (r#"{"a":-0.0}"#, &closed, true),
+        (r#"{"a":1.5}"#, &closed, false),
+        (r#"{"a":1,"z":2}"#, &closed, false),
+        (r#"{"a":null}"#, &closed, false),
+        (r#"{"a":1,"z":"s"}"#, &open_schema, true),
+        (r#"{"a":1,"z":2}"#, &open_schema, false),
+        (r#"{"p":"low","c":{"k":[1]}}"#, &enums, true),
+        (r#"{"p":3}"#, &enums, true),
+        (r#"{"p":3.0}"#, &enums, true),
+        (r#"{"p":2.5}"#, &enums, true),
+        (r#"{"p":null}"#, &enums, true),
+        (r#"{"p":"LOW"}"#, &enums, false),
+        (r#"{"c":{"k":[1.0]}}"#, &enums, true),
+        (r#"{"v":1,"kids":[{"v":2,"kids":[]},{"v":3.5}]}"#, &tree, true),
+        (r#"{"v":1,"kids":[{"kids":[]}]}"#, &tree, false),
+        (r#"["a",true]"#, &tuple, true),
+        (r#"["a",true,{"extra":1}]"#, &tuple, true),
+        (r#"["a","true"]"#, &tuple, false),
+        (r#"[1,"s",{"x":"y"},[2,3]]"#, &types, true),
+        (r#"[1.5]"#, &types, false),
+        (r#"[{"x":1}]"#, &types, false),
+        (r#"[[1.5]]"#, &types, false),
+        (r#"{"a":"x"} trailing prose"#, &nullable, false),
+        ("```json\n{\"a\":\"x\"}\n```", &nullable, false),
+        (r#"{"a":"a ``` b"}"#, &nullable, false),
+        (r#"{"a":"x",}"#, &nullable, false),
+        ("\u{feff}{\"a\":\"x\"}", &nullable, false),
+        (r#"{"a":"x","a":"y"}"#, &nullable, true),
+        (r#""just a string""#, &string, false),
+        (r#"{"__proto__":{"a":1}}"#, &object, true),
+    ];
+    for (text, schema, expect) in cases {
+        assert_eq!(agrees_with_fast_path(text, schema), expect, "{text:?}");
+    }
+    assert!(agrees_with_fast_path(&format!("{}1{}", "[".repeat(100), "]".repeat(100)), &json!({})));
+    assert!(!agrees_with_fast_path(&format!("{}1{}", "[".repeat(200), "]".repeat(200)), &json!({})), "deep nesting takes the full path");
 }

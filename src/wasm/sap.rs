@@ -86,13 +86,26 @@ fn options(value: &JsValue) -> Result<Options, JsValue> {
     Ok(out)
 }
 
-/// `parseStructured(text, schema, options?)` → `{ value, fixes }`: JSON text for the facade to parse (one
+/// `parseStructured(text, schema, options?)` → `{ value, fixes }`: `undefined` when the reply
+/// is exactly its value (strict JSON that conforms as written: the facade `JSON.parse`s the text
+/// itself), else JSON text for the facade to parse (one
 /// native `JSON.parse` beats building the objects across the boundary), or, for a Standard
 /// Schema, the object whose `value` its `validate` produced.
 #[wasm_bindgen(js_name = parseStructured)]
 pub fn parse_structured(text: &str, schema: &JsValue, options_value: &JsValue) -> Result<JsValue, JsValue> {
     let options = options(options_value)?;
     let (json_schema, standard) = guide(schema)?;
+    if sap::fast::conforms_as_is(text, &json_schema) {
+        // The reply is its own value, repair-free: the host's JSON.parse reads it.
+        if !standard {
+            return Ok(JsValue::UNDEFINED);
+        }
+        let out = js_sys::Object::new();
+        let validated = standard::validate_standard_schema(schema, &JSON::parse(text)?)?;
+        Reflect::set(&out, &"value".into(), &validated)?;
+        Reflect::set(&out, &"fixes".into(), &Array::new())?;
+        return Ok(out.into());
+    }
     let parsed = sap::parse_structured_with(text, &json_schema, &options).map_err(failure)?;
     let out = serde_json::to_string(&parsed).unwrap_or_default();
     if !standard {
