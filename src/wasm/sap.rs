@@ -1,6 +1,8 @@
 //! Bindings of schema-aligned parsing. A Standard Schema with JSON guides alignment with its
 //! input JSON Schema and validates the result last; a plain object is a JSON Schema.
 
+use std::rc::Rc;
+
 use js_sys::{Array, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 
@@ -9,7 +11,7 @@ use crate::sap::{self, Options, ParseFailure, FIX_KINDS};
 
 /// The JSON Schema that guides alignment, and whether `schema` is a Standard Schema whose
 /// `validate` must run on the result.
-fn guide(schema: &JsValue) -> Result<(serde_json::Value, bool), JsValue> {
+fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
     let standard = standard::has_standard_schema_marker(schema);
     let json_schema = if standard {
         if !standard::is_standard_schema_with_json(schema) {
@@ -24,9 +26,35 @@ fn guide(schema: &JsValue) -> Result<(serde_json::Value, bool), JsValue> {
         return Err(engine_error("UserError", "parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.", &[]));
     }
     let text: String = JSON::stringify(&json_schema)?.into();
-    let value = serde_json::from_str(&text)
-        .map_err(|e| engine_error("UserError", &format!("The schema is not JSON: {e}"), &[]))?;
-    Ok((value, standard))
+    Ok((parsed_schema(text)?, standard))
+}
+
+/// How many parsed schemas are kept, keyed by their JSON text (so a schema mutated between
+/// calls is simply a different key).
+const SCHEMA_CACHE: usize = 16;
+
+thread_local! {
+    static SCHEMAS: std::cell::RefCell<std::collections::VecDeque<(String, Rc<serde_json::Value>)>> =
+        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+}
+
+/// The schema parsed from its JSON text, from the cache when the same text was seen lately
+/// (replies are parsed many times against one schema).
+fn parsed_schema(text: String) -> Result<Rc<serde_json::Value>, JsValue> {
+    if let Some(hit) = SCHEMAS.with(|c| c.borrow().iter().find(|(t, _)| *t == text).map(|(_, v)| v.clone())) {
+        return Ok(hit);
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| engine_error("UserError", &format!("The schema is not JSON: {e}"), &[]))?;
+    let value = Rc::new(value);
+    SCHEMAS.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() == SCHEMA_CACHE {
+            c.pop_front();
+        }
+        c.push_back((text, value.clone()));
+    });
+    Ok(value)
 }
 
 fn failure(e: ParseFailure) -> JsValue {
