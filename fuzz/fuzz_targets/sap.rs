@@ -1,6 +1,7 @@
 //! parseStructured and parsePartial on arbitrary replies against a few schemas: a value or a
 //! typed error, never a panic; and a parse of the whole text agrees with parsePartial on it
-//! whenever the value was finished.
+//! whenever the value was finished. When the clean-reply fast path takes a text as is, the full
+//! path reads the same value with no fix.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
@@ -16,7 +17,13 @@ fuzz_target!(|data: &[u8]| {
         json!({"anyOf":[{"type":"string"},{"type":"object","properties":{"k":{"const":"v"}},"required":["k"]}]}),
     ];
     for schema in &schemas {
-        let _ = parse_structured(text, schema);
+        let full = parse_structured(text, schema);
+        if understudy::sap::fast::conforms_as_is(text, schema) {
+            let full = full.as_ref().expect("the fast path took a text the full path refuses");
+            assert!(full.fixes.is_empty(), "the fast path took {text:?}, the full path fixes {:?}", full.fixes);
+            let as_is: serde_json::Value = serde_json::from_str(text).expect("strict JSON");
+            assert!(same_js(&as_is, &full.value), "{text:?}: as is {as_is}, full path {}", full.value);
+        }
         let _ = parse_partial(text, schema);
         // Every prefix at a char boundary, for short inputs.
         if text.len() < 64 {
@@ -26,3 +33,17 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// Numbers as JSON.parse reads them (doubles, sign of zero included).
+fn same_js(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value as J;
+    match (a, b) {
+        (J::Number(x), J::Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+            x == y && x.is_sign_negative() == y.is_sign_negative()
+        }
+        (J::Array(x), J::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_js(a, b)),
+        (J::Object(x), J::Object(y)) => x.len() == y.len() && x.iter().zip(y).all(|((k, a), (l, b))| k == l && same_js(a, b)),
+        _ => a == b,
+    }
+}
