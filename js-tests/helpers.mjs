@@ -16,3 +16,33 @@ export function thrown(run) {
   if (result.ok) assert.fail('did not throw');
   return result.error;
 }
+
+/** What an error looks like to a differential test: class, name, message and own fields in order. */
+export function errorShape(error) {
+  if (!(error instanceof Error)) return { thrownValue: error };
+  const fields = {};
+  for (const key of Object.keys(error)) fields[key] = error[key];
+  return { class: error.constructor.name, name: error.name, message: error.message, keys: Object.keys(error), fields };
+}
+
+/**
+ * `same(scenario)` for a differential suite: runs `scenario(T, trace)` against the reference
+ * module and ours, turning a throw (sync or async) into its `errorShape`, and asserts both
+ * outcomes and traces are deeply equal. Returns ours.
+ */
+export function differential(reference, ours) {
+  async function run(scenario, T) {
+    const trace = [];
+    try {
+      return { value: await scenario(T, trace), trace };
+    } catch (error) {
+      return { threw: errorShape(error), trace };
+    }
+  }
+  return async function same(scenario) {
+    const expected = await run(scenario, reference);
+    const actual = await run(scenario, ours);
+    assert.deepStrictEqual(actual, expected);
+    return actual;
+  };
+}

@@ -9,23 +9,9 @@ import vm from 'node:vm';
 import { Usage } from '@openai/agents-core';
 import * as reference from '@openai/agents/testing';
 import * as ours from '@understudy/agents/testing';
+import { differential, errorShape } from './helpers.mjs';
 
-/** What an error looks like to a test: class, name, message and own fields in order. */
-function errorShape(error) {
-  if (!(error instanceof Error)) return { thrownValue: error };
-  const fields = {};
-  for (const key of Object.keys(error)) fields[key] = error[key];
-  return { class: error.constructor.name, name: error.name, message: error.message, keys: Object.keys(error), fields };
-}
-
-/** Runs a scenario, turning a throw (sync or async) into `{ threw }`. */
-async function run(scenario, T) {
-  try {
-    return { value: await scenario(T) };
-  } catch (error) {
-    return { threw: errorShape(error) };
-  }
-}
+const same = differential(reference, ours);
 
 function request(overrides = {}) {
   return { input: 'hello', modelSettings: {}, tools: [], handoffs: [], outputType: 'text', tracing: false, ...overrides };
@@ -35,14 +21,6 @@ async function drain(iterable) {
   const events = [];
   for await (const event of iterable) events.push(event);
   return events;
-}
-
-/** Both agree; returns ours for further checks. */
-async function same(scenario) {
-  const expected = await run(scenario, reference);
-  const actual = await run(scenario, ours);
-  assert.deepStrictEqual(actual, expected);
-  return actual;
 }
 
 const complete = (extra = {}) => ({ output: [], usage: new Usage({ requests: 1, inputTokens: 3 }), ...extra });

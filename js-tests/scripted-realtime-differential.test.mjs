@@ -5,29 +5,9 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import * as reference from '@openai/agents/realtime/testing';
 import * as ours from '@understudy/agents/realtime/testing';
+import { differential, errorShape } from './helpers.mjs';
 
-function errorShape(error) {
-  if (!(error instanceof Error)) return { thrownValue: error };
-  const fields = {};
-  for (const key of Object.keys(error)) fields[key] = error[key];
-  return { class: error.constructor.name, name: error.name, message: error.message, keys: Object.keys(error), fields };
-}
-
-async function run(scenario, T) {
-  const trace = [];
-  try {
-    return { value: await scenario(T, trace), trace };
-  } catch (error) {
-    return { threw: errorShape(error), trace };
-  }
-}
-
-async function same(scenario) {
-  const expected = await run(scenario, reference);
-  const actual = await run(scenario, ours);
-  assert.deepStrictEqual(actual, expected);
-  return actual;
-}
+const same = differential(reference, ours);
 
 const settle = (p) => p.then((v) => ({ ok: v }), (e) => ({ err: errorShape(e) }));
 const ticks = async (n = 5) => {

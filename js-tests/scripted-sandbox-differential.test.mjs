@@ -6,28 +6,9 @@ import test from 'node:test';
 import { Manifest } from '@openai/agents-core/sandbox';
 import * as reference from '@openai/agents/testing';
 import * as ours from '@understudy/agents/testing';
+import { differential, errorShape } from './helpers.mjs';
 
-function errorShape(error) {
-  if (!(error instanceof Error)) return { thrownValue: error };
-  const fields = {};
-  for (const key of Object.keys(error)) fields[key] = error[key];
-  return { class: error.constructor.name, name: error.name, message: error.message, keys: Object.keys(error), fields };
-}
-
-async function run(scenario, T) {
-  try {
-    return { value: await scenario(T) };
-  } catch (error) {
-    return { threw: errorShape(error) };
-  }
-}
-
-async function same(scenario) {
-  const expected = await run(scenario, reference);
-  const actual = await run(scenario, ours);
-  assert.deepStrictEqual(actual, expected);
-  return actual;
-}
+const same = differential(reference, ours);
 
 /** How a session looks: own keys and their descriptors' flags. */
 function shape(session) {

@@ -392,8 +392,10 @@ fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
-/// The first difference between two values in document order (keys sorted), or `None`.
-pub fn first_difference(recorded: &Value, live: &Value) -> Option<Difference> {
+/// Walks two values in document order (keys sorted): how many leaves agree before the first
+/// difference, and that difference (`None` when the values are equal).
+fn compare(recorded: &Value, live: &Value) -> (usize, Option<Difference>) {
+    let mut agreeing = 0;
     let mut stack: Vec<(String, Option<&Value>, Option<&Value>)> = vec![(String::new(), Some(recorded), Some(live))];
     while let Some((pointer, a, b)) = stack.pop() {
         match (a, b) {
@@ -410,37 +412,16 @@ pub fn first_difference(recorded: &Value, live: &Value) -> Option<Difference> {
                     stack.push((format!("{pointer}/{i}"), x.get(i), y.get(i)));
                 }
             }
-            (x, y) if x == y => {}
-            (x, y) => return Some(Difference { pointer, recorded: x.cloned(), live: y.cloned() }),
+            (x, y) if x == y => agreeing += 1,
+            (x, y) => return (agreeing, Some(Difference { pointer, recorded: x.cloned(), live: y.cloned() })),
         }
     }
-    None
+    (agreeing, None)
 }
 
-/// How far two requests agree: the number of leaves visited before the first difference.
-fn agreement(recorded: &Value, live: &Value) -> usize {
-    let mut count = 0;
-    let mut stack: Vec<(Option<&Value>, Option<&Value>)> = vec![(Some(recorded), Some(live))];
-    while let Some((a, b)) = stack.pop() {
-        match (a, b) {
-            (Some(Value::Object(x)), Some(Value::Object(y))) => {
-                let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
-                keys.sort();
-                keys.dedup();
-                for k in keys.into_iter().rev() {
-                    stack.push((x.get(k), y.get(k)));
-                }
-            }
-            (Some(Value::Array(x)), Some(Value::Array(y))) => {
-                for i in (0..x.len().max(y.len())).rev() {
-                    stack.push((x.get(i), y.get(i)));
-                }
-            }
-            (x, y) if x == y => count += 1,
-            _ => return count,
-        }
-    }
-    count
+/// The first difference between two values in document order (keys sorted), or `None`.
+pub fn first_difference(recorded: &Value, live: &Value) -> Option<Difference> {
+    compare(recorded, live).1
 }
 
 /// No recorded request matches a live one (`CassetteMismatchError`).
@@ -508,7 +489,7 @@ impl Matcher {
         }
         let closest = (0..self.requests.len())
             .filter(|&i| !self.used[i])
-            .map(|i| (agreement(&self.requests[i], live), i))
+            .map(|i| (compare(&self.requests[i], live).0, i))
             .fold(None::<(usize, usize)>, |best, (score, i)| match best {
                 Some((s, _)) if s >= score => best,
                 _ => Some((score, i)),

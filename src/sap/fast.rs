@@ -11,6 +11,7 @@
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 use serde_json::Value as Json;
 
 use super::align::{admits_null, resolve};
@@ -286,7 +287,6 @@ impl<'de> DeserializeSeed<'de> for Check<'_, '_> {
     }
 }
 
-use serde::Deserialize;
 
 struct CheckVisitor<'c, 's> {
     check: Check<'c, 's>,
@@ -462,43 +462,35 @@ fn exact(value: &Json, schema: &Json, root: &Json, depth: usize) -> bool {
 }
 
 fn exact_array(value: &Json, s: &Json, root: &Json, depth: usize) -> bool {
-    {
-        {
-            let Json::Array(items) = value else { return false };
-            items.iter().enumerate().all(|(i, item)| {
-                let item_schema = match s.get("items") {
-                    Some(Json::Array(tuple)) => tuple.get(i).unwrap_or(&Json::Bool(true)),
-                    Some(x) => x,
-                    None => &Json::Bool(true),
-                };
-                exact(item, item_schema, root, depth + 1)
-            })
-        }
-    }
+    let Json::Array(items) = value else { return false };
+    items.iter().enumerate().all(|(i, item)| {
+        let item_schema = match s.get("items") {
+            Some(Json::Array(tuple)) => tuple.get(i).unwrap_or(&ANY),
+            Some(x) => x,
+            None => &ANY,
+        };
+        exact(item, item_schema, root, depth + 1)
+    })
 }
 
 fn exact_object(value: &Json, s: &Json, root: &Json, depth: usize) -> bool {
-    {
-        {
-            let Json::Object(entries) = value else { return false };
-            let properties = s.get("properties").and_then(Json::as_object);
-            let required: Vec<&str> = s.get("required").and_then(Json::as_array).map(|r| r.iter().filter_map(Json::as_str).collect()).unwrap_or_default();
-            let additional = s.get("additionalProperties");
-            let entries_ok = entries.iter().all(|(key, item)| {
-                let target = match (properties.and_then(|p| p.get(key)), additional) {
-                    (Some(p), _) => p,
-                    (None, Some(Json::Bool(false))) => return false,
-                    (None, Some(x @ Json::Object(_))) => x,
-                    (None, _) => &Json::Bool(true),
-                };
-                if item.is_null() && !required.contains(&key.as_str()) && !admits_null(target, root) {
-                    return false;
-                }
-                exact(item, target, root, depth + 1)
-            });
-            entries_ok && required.iter().all(|r| entries.contains_key(*r))
+    let Json::Object(entries) = value else { return false };
+    let properties = s.get("properties").and_then(Json::as_object);
+    let required: Vec<&str> = s.get("required").and_then(Json::as_array).map(|r| r.iter().filter_map(Json::as_str).collect()).unwrap_or_default();
+    let additional = s.get("additionalProperties");
+    let entries_ok = entries.iter().all(|(key, item)| {
+        let target = match (properties.and_then(|p| p.get(key)), additional) {
+            (Some(p), _) => p,
+            (None, Some(Json::Bool(false))) => return false,
+            (None, Some(x @ Json::Object(_))) => x,
+            (None, _) => &ANY,
+        };
+        if item.is_null() && !required.contains(&key.as_str()) && !admits_null(target, root) {
+            return false;
         }
-    }
+        exact(item, target, root, depth + 1)
+    });
+    entries_ok && required.iter().all(|r| entries.contains_key(*r))
 }
 
 /// Enum/const equality as the aligner sees it: numbers by value (the aligner compares its

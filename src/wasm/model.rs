@@ -120,6 +120,28 @@ fn step(kind: &str, fields: &[(&str, &JsValue)]) -> JsValue {
     o
 }
 
+/// `usage.requestUsageEntries?.map(…)`: each entry's counts, token details (through `details`)
+/// and endpoint, as plain objects; `undefined` when there are none.
+fn copy_entries(entries: &JsValue, details: impl Fn(&JsValue) -> Js<JsValue>) -> Js<JsValue> {
+    if entries.is_null() || entries.is_undefined() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    let out = Array::new();
+    let len = js::get(entries, "length")?.as_f64().unwrap_or(0.0) as u32;
+    for i in 0..len {
+        let entry = js::get_key(entries, &JsValue::from_f64(f64::from(i)))?;
+        let e = js::object();
+        for k in ["inputTokens", "outputTokens", "totalTokens"] {
+            js::set(&e, k, &js::get(&entry, k)?);
+        }
+        js::set(&e, "inputTokensDetails", &details(&js::get(&entry, "inputTokensDetails")?)?);
+        js::set(&e, "outputTokensDetails", &details(&js::get(&entry, "outputTokensDetails")?)?);
+        js::set(&e, "endpoint", &js::get(&entry, "endpoint")?);
+        out.push(&e);
+    }
+    Ok(out.into())
+}
+
 /// A new `Usage` copying counts, snapshotting token details and request entries.
 fn snapshot_usage(usage: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
     let init = js::object();
@@ -128,25 +150,7 @@ fn snapshot_usage(usage: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
     }
     js::set(&init, "inputTokensDetails", &snapshot(&js::get(usage, "inputTokensDetails")?)?);
     js::set(&init, "outputTokensDetails", &snapshot(&js::get(usage, "outputTokensDetails")?)?);
-    let entries = js::get(usage, "requestUsageEntries")?;
-    let copied = if entries.is_null() || entries.is_undefined() {
-        JsValue::UNDEFINED
-    } else {
-        let out = Array::new();
-        let len = js::get(&entries, "length")?.as_f64().unwrap_or(0.0) as u32;
-        for i in 0..len {
-            let entry = js::get_key(&entries, &JsValue::from_f64(f64::from(i)))?;
-            let e = js::object();
-            for k in ["inputTokens", "outputTokens", "totalTokens"] {
-                js::set(&e, k, &js::get(&entry, k)?);
-            }
-            js::set(&e, "inputTokensDetails", &snapshot(&js::get(&entry, "inputTokensDetails")?)?);
-            js::set(&e, "outputTokensDetails", &snapshot(&js::get(&entry, "outputTokensDetails")?)?);
-            js::set(&e, "endpoint", &js::get(&entry, "endpoint")?);
-            out.push(&e);
-        }
-        out.into()
-    };
+    let copied = copy_entries(&js::get(usage, "requestUsageEntries")?, snapshot)?;
     js::set(&init, "requestUsageEntries", &copied);
     js::construct(usage_class, &[&init])
 }
@@ -513,22 +517,7 @@ pub fn auto_stream_done(response: &JsValue) -> Result<JsValue, JsValue> {
     }
     js::set(&u, "inputTokensDetails", &details_or_undefined(js::get(&usage, "inputTokensDetails")?)?);
     js::set(&u, "outputTokensDetails", &details_or_undefined(js::get(&usage, "outputTokensDetails")?)?);
-    let entries = js::get(&usage, "requestUsageEntries")?;
-    let copied = if entries.is_null() || entries.is_undefined() {
-        JsValue::UNDEFINED
-    } else {
-        let out = Array::new();
-        let len = js::get(&entries, "length")?.as_f64().unwrap_or(0.0) as u32;
-        for i in 0..len {
-            let entry = js::get_key(&entries, &JsValue::from_f64(f64::from(i)))?;
-            let e = js::object();
-            for k in ["inputTokens", "outputTokens", "totalTokens", "inputTokensDetails", "outputTokensDetails", "endpoint"] {
-                js::set(&e, k, &js::get(&entry, k)?);
-            }
-            out.push(&e);
-        }
-        out.into()
-    };
+    let copied = copy_entries(&js::get(&usage, "requestUsageEntries")?, |d| Ok(d.clone()))?;
     js::set(&u, "requestUsageEntries", &copied);
     let r = js::object();
     js::set(&r, "id", &js::get(response, "responseId")?);
