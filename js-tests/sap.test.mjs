@@ -135,3 +135,24 @@ describe('parseStructured options', () => {
     assert.deepEqual(parseStructured('{"n":1}', schema, undefined).value, { n: 1 });
   });
 });
+
+describe('large texts (they cross into the engine as UTF-8 bytes)', () => {
+  const schema = { type: 'object', properties: { note: { type: 'string' }, n: { type: 'integer' } }, required: ['n'] };
+  const note = 'émoji 😀 ünïcödé — '.repeat(80);
+
+  test('parseStructured and parsePartial read long replies, non-ASCII included, as short ones', () => {
+    const clean = JSON.stringify({ note, n: 3 });
+    assert.ok(clean.length > 1024);
+    assert.deepEqual(parseStructured(clean, schema), { value: { note, n: 3 }, fixes: [] });
+    const broken = `Here:\n\`\`\`json\n{note: '${note}', n: "3",}\n\`\`\``;
+    const { value, fixes } = parseStructured(broken, schema);
+    assert.deepEqual(value, { note, n: 3 });
+    assert.ok(fixes.some((f) => f.kind === 'string_to_number'));
+    const cut = `{"note": "${note}`;
+    assert.deepEqual(parsePartial(cut, schema), { value: { note }, complete: false, fixes: [] });
+    // A lone surrogate becomes U+FFFD on the way in, on both paths.
+    const lone = `{"note": "\ud800${'x'.repeat(1100)}", "n": 1}`;
+    assert.equal(parseStructured(`Sure: ${lone}`, schema).value.note[0], '\ufffd');
+    assert.equal(parseStructured(`Sure: ${lone.slice(0, 40)}"}`.replace('"n": 1', ''), { type: 'object' }).value.note[0], '\ufffd');
+  });
+});

@@ -129,3 +129,18 @@ describe('validate and validateJson', () => {
     assert.ok(compared > 300, `${compared}`);
   });
 });
+
+test('large texts and values (sent as UTF-8 bytes) validate like short ones', () => {
+  const v = compileJsonSchema({ type: 'object', properties: { s: { type: 'string', maxLength: 5 }, n: { type: 'integer' } } });
+  const long = 'ü'.repeat(2000);
+  const text = JSON.stringify({ s: long, n: 1.5 });
+  const fromText = v.validateJson(text);
+  const fromValue = v.validate({ s: long, n: 1.5 });
+  assert.equal(fromText.valid, false);
+  assert.deepEqual(fromText.issues.map((i) => [i.instancePath, i.keyword]), [['/s', 'maxLength'], ['/n', 'type']]);
+  assert.deepEqual(fromValue.issues.map((i) => [i.instancePath, i.keyword]), [['/s', 'maxLength'], ['/n', 'type']]);
+  const malformed = v.validateJson(`{"s": "${long}", "n": }`);
+  assert.equal(malformed.issues[0].keyword, 'json');
+  assert.equal(malformed.issues[0].position.line, 1);
+  v.free();
+});

@@ -120,8 +120,7 @@ fn options(value: &JsValue) -> Result<Options, JsValue> {
 /// native `JSON.parse` beats building the objects across the boundary), or, for a Standard
 /// Schema, the object whose `value` its `validate` produced.
 #[wasm_bindgen(js_name = parseStructured)]
-pub fn parse_structured(text: &[u8], schema: &JsValue, options_value: &JsValue) -> Result<JsValue, JsValue> {
-    let text = super::utf8(text)?;
+pub fn parse_structured(text: &str, schema: &JsValue, options_value: &JsValue) -> Result<JsValue, JsValue> {
     let options = options(options_value)?;
     let (json_schema, standard) = guide(schema)?;
     if sap::fast::conforms_as_is(text, &json_schema) {
@@ -151,9 +150,20 @@ pub fn parse_structured(text: &[u8], schema: &JsValue, options_value: &JsValue) 
 /// streamed reply (`value` absent while nothing is determined). A Standard Schema's `validate`
 /// is not run on unfinished values.
 #[wasm_bindgen(js_name = parsePartial)]
-pub fn parse_partial(text: &[u8], schema: &JsValue) -> Result<String, JsValue> {
-    let text = super::utf8(text)?;
+pub fn parse_partial(text: &str, schema: &JsValue) -> Result<String, JsValue> {
     let (json_schema, _) = guide(schema)?;
     let parsed = sap::parse_partial(text, &json_schema).map_err(failure)?;
     Ok(serde_json::to_string(&parsed).unwrap_or_default())
+}
+
+/// [`parse_structured`] for a large reply given as UTF-8 bytes.
+#[wasm_bindgen(js_name = parseStructuredBytes)]
+pub fn parse_structured_bytes(text: &[u8], schema: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
+    parse_structured(super::utf8(text)?, schema, options)
+}
+
+/// [`parse_partial`] for a large prefix given as UTF-8 bytes.
+#[wasm_bindgen(js_name = parsePartialBytes)]
+pub fn parse_partial_bytes(text: &[u8], schema: &JsValue) -> Result<String, JsValue> {
+    parse_partial(super::utf8(text)?, schema)
 }
