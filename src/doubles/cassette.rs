@@ -197,21 +197,6 @@ fn is_tagged(v: &Value) -> bool {
     matches!(v, Value::Object(m) if m.len() == 1 && m.contains_key(TAG_KEY))
 }
 
-/// Sorts every object's keys, so equal requests have one text whatever order they were built in.
-fn sort_keys(value: &mut Value) {
-    let mut stack: Vec<&mut Value> = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items.iter_mut()),
-            Value::Object(map) => {
-                map.sort_keys();
-                stack.extend(map.values_mut());
-            }
-            _ => {}
-        }
-    }
-}
-
 /// The normalized form of a model request: what is stored and hashed.
 pub fn normalize_request(mut request: Value, redaction: &Redaction) -> Value {
     if let Value::Object(map) = &mut request {
@@ -221,15 +206,16 @@ pub fn normalize_request(mut request: Value, redaction: &Redaction) -> Value {
     }
     drop_non_json(&mut request);
     redaction.apply(&mut request);
-    sort_keys(&mut request);
+    // Keys sorted, so equal requests have one text whatever order they were built in. (Values
+    // come from `serde_json::from_str`, whose recursion limit bounds this recursive sort.)
+    request.sort_all_objects();
     request
 }
 
-/// FNV-1a 64 of the canonical JSON text (keys sorted, no whitespace), as 16 hex digits.
+/// FNV-1a 64 of the JSON text (no whitespace) of a normalized request, whose keys are sorted,
+/// as 16 hex digits.
 pub fn hash(normalized: &Value) -> String {
-    let mut canonical = normalized.clone();
-    sort_keys(&mut canonical);
-    let text = serde_json::to_string(&canonical).unwrap_or_default();
+    let text = serde_json::to_string(normalized).unwrap_or_default();
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= u64::from(b);
@@ -474,8 +460,16 @@ pub struct Matcher {
 
 impl Matcher {
     pub fn new(cassette: &Cassette) -> Matcher {
-        let requests: Vec<Value> = cassette.steps.iter().map(|s| s.get("request").cloned().unwrap_or(Value::Null)).collect();
-        // Hashes are recomputed, so a hand-edited request still matches what it says.
+        // Sorted and hashed again here, so a hand-edited request still matches what it says.
+        let requests: Vec<Value> = cassette
+            .steps
+            .iter()
+            .map(|s| {
+                let mut request = s.get("request").cloned().unwrap_or(Value::Null);
+                request.sort_all_objects();
+                request
+            })
+            .collect();
         let hashes = requests.iter().map(hash).collect();
         Matcher { hashes, used: vec![false; requests.len()], requests }
     }
@@ -618,6 +612,11 @@ mod tests {
         assert_eq!(m.pick(&live("first"), 2), Ok(2));
         let e = m.pick(&live("first"), 3).unwrap_err();
         assert_eq!(e.closest, None);
+        // A hand-edited request with its keys out of order still matches.
+        let mut edited = build(vec![step("x")], &r);
+        edited["steps"][0]["request"] = serde_json::from_str(r#"{"z": 1, "input": "x"}"#).unwrap();
+        let mut m = Matcher::new(&load(edited).unwrap());
+        assert_eq!(m.pick(&normalize_request(json!({ "input": "x", "z": 1 }), &r), 0), Ok(0));
         assert!(e.to_string().ends_with("Every recorded step has been used."));
     }
 
