@@ -50,3 +50,24 @@ test('forgotten validators and prepared schemas are collected', async () => {
   // A forgotten handle is freed when the finalizer runs; allow one page of slack for timing.
   assert.ok(grew <= 65536, `grew by ${grew} bytes over 20,000 forgotten handles`);
 });
+
+test('forgotten test doubles (model, sandbox, transport, cassette) are collected', async () => {
+  const { ScriptedModel, assistantMessage, scriptedSandboxSession, recordingModel } = await import('@understudy/agents/testing');
+  const { ScriptedRealtimeTransport } = await import('@understudy/agents/realtime/testing');
+  const long = 'x'.repeat(2000);
+  const cassette = {
+    format: 'understudy-cassette',
+    version: 1,
+    redaction: { keys: [], patterns: [] },
+    steps: [{ streamed: false, hash: '0', request: { input: long }, response: { output: [] } }],
+  };
+  const grew = await growth(() => {
+    new ScriptedModel([[assistantMessage(long)]]);
+    ScriptedModel.fromCassette(cassette, { match: 'request' });
+    scriptedSandboxSession([{ method: 'readFile', result: long }]);
+    new ScriptedRealtimeTransport().failNextCall('sendEvent', long);
+    recordingModel({ getResponse() {}, getStreamedResponse() {} });
+  }, 10);
+  // Freed by the bindings' own finalizers once their owner is gone; one page of slack for timing.
+  assert.ok(grew <= 65536, `grew by ${grew} bytes over 20,000 forgotten doubles`);
+});

@@ -108,8 +108,6 @@ registerEngineErrors({
 type Recorder = import('../wasm/node/understudy.js').CassetteRecorder;
 type Replay = import('../wasm/node/understudy.js').CassetteReplay;
 
-const release = new FinalizationRegistry<{ free(): void }>((handle) => handle.free());
-
 /** Node's `fs`, when there is one. */
 function nodeFs(): typeof import('node:fs') | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
@@ -145,7 +143,6 @@ export class RecordingModel implements Model {
   constructor(realModel: Model, options: RecordingOptions = {}) {
     this.#real = realModel;
     this.#recorder = engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options)));
-    release.register(this, this.#recorder);
     this.#path = options.path;
   }
 
@@ -269,9 +266,7 @@ export function replayCassette(source: string | Cassette, options: ReplayOptions
       return toResponse(step.response);
     }),
   );
-  const model = new ScriptedModel(responders);
-  release.register(model, replay);
-  return model;
+  return new ScriptedModel(responders);
 }
 
 /**

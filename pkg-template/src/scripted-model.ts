@@ -223,8 +223,6 @@ type Handle = import('../wasm/node/understudy.js').ModelScript;
 type PreparedStep = { type: ScriptedModelStep['type']; response?: unknown; error?: unknown; respond?: (call: RecordedModelCall) => unknown; events?: ScriptedModelStream };
 type Begun = { record: RecordedModelCall; step: PreparedStep };
 
-const release = new FinalizationRegistry<Handle>((handle) => handle.free());
-
 function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
   engine((e) => e.modelAbortCheck(signal, callIndex));
 }
@@ -237,7 +235,6 @@ export class ScriptedModel implements Model {
     const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), Usage));
     this.#script = engine((e) => new e.ModelScript());
     this.#script.enqueue(prepared);
-    release.register(this, this.#script);
   }
 
   /**

@@ -170,7 +170,6 @@ type Outcome =
   | { source: 'abort' | 'expectation'; error: unknown }
   | { source: 'pending' };
 
-const release = new FinalizationRegistry<Handle>((handle) => handle.free());
 const snapshotCall = (call: unknown) => engine((e: Bindings) => Object.freeze(e.snapshotTestingValue(call)));
 const built = (error: unknown) => fromEngine(error);
 
@@ -185,7 +184,6 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
   constructor() {
     const script = engine((e) => new e.RealtimeScript());
     this.#script = script;
-    release.register(this, script);
     // Own enumerable properties, as the reference's public fields are.
     Object.defineProperty(this, 'status', {
       enumerable: true,

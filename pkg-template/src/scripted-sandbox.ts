@@ -158,8 +158,6 @@ type PreparedStep = {
   error?: unknown;
 };
 
-const release = new FinalizationRegistry<{ free(): void }>((handle) => handle.free());
-
 const snapshotArgs = (method: string, args: unknown) => engine((e) => e.snapshotSandboxArgs(method, args, Manifest, cloneManifest));
 const snapshotCall = (record: unknown) => engine((e) => e.snapshotSandboxCall(record, Manifest, cloneManifest)) as RecordedSandboxCall;
 
@@ -176,7 +174,6 @@ export function scriptedSandboxSession(): ScriptedSandboxSession<never>;
 export function scriptedSandboxSession(inputs: Iterable<ScriptedSandboxInput> = []): ScriptedSandboxSession<any> {
   const script = engine((e) => new e.SandboxScript(Array.from(inputs)));
   const session: Record<string, unknown> = { state: { manifest: new Manifest() } };
-  release.register(session, script);
 
   const invoke = (method: string, args: unknown[]): unknown => {
     const { record, step } = engine(() => script.begin(method, snapshotArgs(method, args))) as { record: RecordedSandboxCall; step: PreparedStep };
