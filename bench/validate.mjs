@@ -4,38 +4,8 @@ import { Validator as CfValidator } from '@cfworker/json-schema';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { compileJsonSchema } from '@understudy/agents';
 import { corpus } from '../js-tests/corpus/schemas.mjs';
+import { sample } from '../js-tests/corpus/values.mjs';
 import { compare, fmt } from './lib.mjs';
-
-/** A value that satisfies simple schemas (enough to exercise every keyword of the corpus). */
-export function sample(schema, root = schema, depth = 0) {
-  if (depth > 8 || typeof schema !== 'object' || schema === null) return null;
-  if (schema.$ref) {
-    const target = schema.$ref === '#' ? root : schema.$ref.slice(2).split('/').map(decodeURIComponent).reduce((n, t) => n?.[t.replaceAll('~1', '/').replaceAll('~0', '~')], root);
-    return sample(target, root, depth + 1);
-  }
-  if (schema.const !== undefined) return schema.const;
-  if (schema.enum) return schema.enum[0];
-  if (schema.anyOf) return sample(schema.anyOf[0], root, depth + 1);
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type ?? (schema.properties ? 'object' : 'string');
-  switch (type) {
-    case 'object': {
-      const out = {};
-      for (const [k, s] of Object.entries(schema.properties ?? {})) out[k] = sample(s, root, depth + 1);
-      return out;
-    }
-    case 'array':
-      return Array.isArray(schema.items) ? schema.items.map((s) => sample(s, root, depth + 1)) : schema.items ? [sample(schema.items, root, depth + 1), sample(schema.items, root, depth + 1)] : [];
-    case 'integer':
-    case 'number':
-      return Math.max(1, schema.minimum ?? 1);
-    case 'boolean':
-      return true;
-    case 'null':
-      return null;
-    default:
-      return 'x'.repeat(Math.max(3, schema.minLength ?? 0));
-  }
-}
 
 export function cases() {
   const ajv = new Ajv2020.default({ strict: false, validateFormats: false, allErrors: true });

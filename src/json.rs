@@ -18,6 +18,8 @@ pub type Id = usize;
 /// Key under which the facade encodes a value that JSON cannot carry:
 /// `{"\u0000understudy": "undefined" | "function" | "symbol" | "bigint" | "number"}`.
 pub const TAG_KEY: &str = "\u{0}understudy";
+/// [`TAG_KEY`] as `JSON.stringify` writes it: a text without it holds no tagged value.
+pub const TAG_TEXT: &str = "\\u0000understudy";
 
 /// One node of a [`Doc`].
 #[derive(Debug, Clone, PartialEq)]

@@ -1,12 +1,35 @@
 //! Compiling arbitrary schemas and validating arbitrary text: typed errors and issues only.
+//! Whenever the valid-text fast path proves a text valid, the full validator (the `jsonschema`
+//! crate on the parsed value) must find it valid too. The input is a schema line and a text;
+//! the text is also checked against a few fixed schemas, since random schemas rarely compile.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use understudy::schema::validate::compile_json;
+use serde_json::json;
+use understudy::schema::validate::{compile, compile_json, Compiled};
+
+fn check(validator: &Compiled, text: &str) {
+    let report = validator.validate_json(text);
+    if validator.proves_valid(text) {
+        let value: serde_json::Value = serde_json::from_str(text).expect("a text proved valid is JSON");
+        let full = validator.validate(&value);
+        assert!(full.valid, "proved valid, the full validator says {:?}", full.issues);
+        assert!(report.valid);
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let (schema, value) = text.split_once('\n').unwrap_or((text, "null"));
     if let Ok(validator) = compile_json(schema) {
-        let _ = validator.validate_json(value);
+        check(&validator, value);
+    }
+    let fixed = [
+        json!({"type":"object","properties":{"a":{"type":"integer","minimum":-5,"exclusiveMaximum":9},"b":{"type":"array","items":{"type":"string","maxLength":3},"minItems":1},"c":{"enum":["x",1,[true],{"k":null}]},"d":{"type":["boolean","null"]},"e":{"anyOf":[{"type":"string"},{"type":"number","minimum":0.5}]}},"required":["a","b"],"additionalProperties":false}),
+        json!({"$defs":{"n":{"type":"object","properties":{"v":{"const":1.0},"next":{"anyOf":[{"$ref":"#/$defs/n"},{"type":"null"}]}},"required":["v"]}},"$ref":"#/$defs/n"}),
+        json!({"type":"array","prefixItems":[{"type":"string","minLength":1}],"items":{"allOf":[{"type":"number"},{"maximum":100}]},"maxItems":4}),
+        json!({"$schema":"http://json-schema.org/draft-07/schema#","type":"array","items":[{"type":"integer"},{"$ref":"#/definitions/s","type":"null"}],"definitions":{"s":{"type":"string","format":"email"}}}),
+    ];
+    for schema in &fixed {
+        check(&compile(schema).expect("fixed schemas compile"), value);
     }
 });

@@ -2,6 +2,7 @@
 //! Standard Schema bridge.
 
 pub mod pointer;
+pub mod quick;
 pub mod standard;
 pub mod strict;
 pub mod validate;

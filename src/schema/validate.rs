@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::error::InvalidSchemaError;
 use crate::json::{self, Doc, Id, Node};
+use crate::schema::quick::Plan;
 
 /// Deepest value `validate` accepts (the same bound `serde_json` puts on `validateJson` text).
 pub const MAX_VALUE_DEPTH: usize = 128;
@@ -49,6 +50,8 @@ impl Report {
 /// A compiled validator.
 pub struct Compiled {
     validator: jsonschema::Validator,
+    /// The valid-text fast path (`None` for drafts it does not model).
+    plan: Option<Plan>,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -66,7 +69,7 @@ pub fn compile(schema: &serde_json::Value) -> Result<Compiled, InvalidSchemaErro
             message: format!("A JSON Schema must be an object or a boolean, not {}.", kind_of(schema)),
         });
     }
-    jsonschema::options().build(schema).map(|validator| Compiled { validator }).map_err(|e| {
+    jsonschema::options().build(schema).map(|validator| Compiled { validator, plan: Plan::compile(schema) }).map_err(|e| {
         let pointer = e.instance_path().to_string();
         InvalidSchemaError { message: format!("Invalid JSON Schema at `{pointer}`: {e}"), pointer }
     })
@@ -113,10 +116,19 @@ impl Compiled {
 
     /// Validates JSON text; text that is not JSON is one `json` issue with its position.
     pub fn validate_json(&self, text: &str) -> Report {
+        if self.proves_valid(text) {
+            return Report::from_issues(Vec::new());
+        }
         match serde_json::from_str::<serde_json::Value>(text) {
             Ok(value) => self.validate(&value),
             Err(e) => Report::from_issues(vec![json_issue(text, e)]),
         }
+    }
+
+    /// Whether the fast path proves `text` valid without building its value (`false`: the
+    /// full path must decide).
+    pub fn proves_valid(&self, text: &str) -> bool {
+        self.plan.as_ref().is_some_and(|p| p.proves_valid(text))
     }
 
     /// Validates a value from the host's tagged encoding: `undefined` members are absent (as in

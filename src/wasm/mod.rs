@@ -219,6 +219,10 @@ impl Validator {
     /// Validates a value given in the facade's tagged JSON encoding: `undefined` when valid,
     /// else the issues.
     pub fn validate(&self, value: &str) -> Result<JsValue, JsValue> {
+        // Without tagged members the encoding is plain JSON, which the fast path reads as is.
+        if !value.contains(json::TAG_TEXT) && self.compiled.proves_valid(value) {
+            return Ok(JsValue::UNDEFINED);
+        }
         let doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
         Ok(report_to_js(self.compiled.validate_doc(&doc, doc.root())))
     }

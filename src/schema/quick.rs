@@ -1,0 +1,1103 @@
+//! The valid-text fast path of `validateJson`: most texts a program validates are valid, and
+//! proving that needs no value tree. [`Plan::compile`] turns the schema into nodes once (at
+//! `compileJsonSchema` time); [`Plan::proves_valid`] then walks the text a single time with
+//! serde_json's streaming deserializer, checking each value against its node as it goes and
+//! allocating nothing for values.
+//!
+//! Each check answers valid, invalid or "don't know". It models a subset of keywords exactly
+//! (invalid is needed too: `oneOf`, `not` and `if` turn a sub-verdict around); every other
+//! keyword, draft or construct makes its node opaque, and a value reaching it gets "don't
+//! know". Anything but "valid" at the top sends the text to the full validator, which also
+//! writes the issues. So a gap in the subset costs speed, never a wrong verdict; `tests` and
+//! the `validate` fuzz target check that every "valid" here is valid for `jsonschema` too.
+//! `pattern` and the key patterns of `patternProperties` are matched by `jsonschema` itself
+//! (a one-keyword validator per pattern), so regular expressions mean exactly what they mean
+//! on the full path.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value as Json;
+
+use crate::map::FastMap;
+
+/// Deepest nesting the plan follows, counting re-reads of a value for `anyOf` and friends;
+/// deeper texts take the full path (serde_json itself stops at 128).
+const MAX_DEPTH: usize = 120;
+/// Integers up to this magnitude are exact as `f64`, so bounds compare exactly.
+const EXACT: f64 = 9_007_199_254_740_992.0;
+/// Properties a node may require and still track them in one word.
+const MAX_REQUIRED: usize = 64;
+
+// Value kinds a node accepts.
+const NULL: u8 = 1;
+const BOOL: u8 = 2;
+/// Numbers written as integers (`12`, `-3`); `12.0` is a float to the streaming parser, and
+/// the plan does not decide whether it counts as an integer.
+const INT: u8 = 4;
+const FLOAT: u8 = 8;
+const STR: u8 = 16;
+const ARR: u8 = 32;
+const OBJ: u8 = 64;
+const ALL: u8 = 127;
+
+/// Which draft's keyword meanings apply.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Draft {
+    D7,
+    D2020,
+}
+
+impl Draft {
+    fn uri(self) -> &'static str {
+        match self {
+            Draft::D7 => "http://json-schema.org/draft-07/schema#",
+            Draft::D2020 => "https://json-schema.org/draft/2020-12/schema",
+        }
+    }
+}
+
+/// What a check concluded.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Verdict {
+    Valid,
+    Invalid,
+    Unknown,
+}
+
+/// A one-keyword `jsonschema` validator for a regular expression (`{"pattern": …}`).
+struct Pattern(jsonschema::Validator);
+
+impl Pattern {
+    fn new(draft: Draft, pattern: &Json) -> Option<Pattern> {
+        let schema = serde_json::json!({ "$schema": draft.uri(), "pattern": pattern.as_str()? });
+        jsonschema::options().build(&schema).ok().map(Pattern)
+    }
+
+    fn matches(&self, text: &str) -> bool {
+        self.0.is_valid(&Json::String(text.to_owned()))
+    }
+}
+
+impl fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Pattern")
+    }
+}
+
+/// A compiled node: the checks one schema object makes on a value.
+#[derive(Debug)]
+struct Node {
+    /// Any value reaching it gets "don't know".
+    opaque: bool,
+    kinds: u8,
+    min_len: usize,
+    max_len: usize,
+    pattern: Option<Pattern>,
+    /// Inclusive and exclusive bounds (±∞ when absent).
+    minimum: f64,
+    maximum: f64,
+    exclusive_minimum: f64,
+    exclusive_maximum: f64,
+    /// Item schemas by position, then `items` for the rest (`None`: anything).
+    prefix: Vec<usize>,
+    items: Option<usize>,
+    min_items: usize,
+    max_items: usize,
+    properties: Vec<(Box<str>, usize)>,
+    /// Hash index of `properties` once there are many.
+    property_index: Option<FastMap<Box<str>, usize>>,
+    pattern_properties: Vec<(Pattern, usize)>,
+    property_names: Option<usize>,
+    required: Vec<Box<str>>,
+    /// Schema of the keys neither `properties` nor `patternProperties` names (`None`: anything).
+    additional: Option<usize>,
+    /// `enum`, or `const` as an enum of one.
+    options: Option<Vec<Json>>,
+    /// Schemas the whole value must also satisfy (`allOf`, and `$ref` next to other keywords).
+    all_of: Vec<usize>,
+    any_of: Vec<usize>,
+    one_of: Vec<usize>,
+    not: Option<usize>,
+    /// `if`, `then`, `else`.
+    condition: Option<(usize, Option<usize>, Option<usize>)>,
+    /// A node that is only a reference: checking it is checking its target.
+    alias: Option<usize>,
+}
+
+impl Node {
+    fn new() -> Node {
+        Node {
+            opaque: false,
+            kinds: ALL,
+            min_len: 0,
+            max_len: usize::MAX,
+            pattern: None,
+            minimum: f64::NEG_INFINITY,
+            maximum: f64::INFINITY,
+            exclusive_minimum: f64::NEG_INFINITY,
+            exclusive_maximum: f64::INFINITY,
+            prefix: Vec::new(),
+            items: None,
+            min_items: 0,
+            max_items: usize::MAX,
+            properties: Vec::new(),
+            property_index: None,
+            pattern_properties: Vec::new(),
+            property_names: None,
+            required: Vec::new(),
+            additional: None,
+            options: None,
+            all_of: Vec::new(),
+            any_of: Vec::new(),
+            one_of: Vec::new(),
+            not: None,
+            condition: None,
+            alias: None,
+        }
+    }
+
+    fn opaque() -> Node {
+        Node { opaque: true, ..Node::new() }
+    }
+
+    /// Whether checking the value needs its text whole (re-read once per applicator). Options
+    /// that are all scalars are compared as the value streams by.
+    fn buffered(&self) -> bool {
+        !self.all_of.is_empty()
+            || !self.any_of.is_empty()
+            || !self.one_of.is_empty()
+            || self.not.is_some()
+            || self.condition.is_some()
+            || self.options.is_some() && self.scalar_options().is_none()
+    }
+
+    /// The options, when none is an array or an object (they are then compared as the value
+    /// streams by).
+    fn scalar_options(&self) -> Option<&[Json]> {
+        self.options.as_deref().filter(|o| !o.iter().any(|v| v.is_array() || v.is_object()))
+    }
+
+    /// Whether the node checks anything beyond its applicators.
+    fn has_local_checks(&self) -> bool {
+        self.kinds != ALL
+            || self.min_len != 0
+            || self.max_len != usize::MAX
+            || self.pattern.is_some()
+            || self.bounded_number()
+            || !self.prefix.is_empty()
+            || self.items.is_some()
+            || self.min_items != 0
+            || self.max_items != usize::MAX
+            || !self.properties.is_empty()
+            || !self.pattern_properties.is_empty()
+            || self.property_names.is_some()
+            || !self.required.is_empty()
+            || self.additional.is_some()
+    }
+
+    fn bounded_number(&self) -> bool {
+        self.minimum != f64::NEG_INFINITY
+            || self.maximum != f64::INFINITY
+            || self.exclusive_minimum != f64::NEG_INFINITY
+            || self.exclusive_maximum != f64::INFINITY
+    }
+
+    fn property(&self, key: &str) -> Option<usize> {
+        match &self.property_index {
+            Some(index) => index.get(key).copied(),
+            None => self.properties.iter().find(|(k, _)| &**k == key).map(|&(_, id)| id),
+        }
+    }
+}
+
+/// A schema compiled for the fast path.
+#[derive(Debug)]
+pub struct Plan {
+    nodes: Vec<Node>,
+    root: usize,
+}
+
+/// The node that accepts anything.
+const ANY: usize = 0;
+
+/// Keywords that carry no assertion in either draft the plan handles.
+const ANNOTATIONS: &[&str] =
+    &["title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "$defs", "definitions"];
+
+impl Plan {
+    /// The plan of `schema`, or `None` when its draft is not one the plan models (the full path
+    /// then handles every text).
+    pub fn compile(schema: &Json) -> Option<Plan> {
+        let draft = match schema.get("$schema") {
+            None => Draft::D2020,
+            Some(Json::String(s)) => match s.trim_end_matches('#') {
+                "https://json-schema.org/draft/2020-12/schema" => Draft::D2020,
+                "http://json-schema.org/draft-07/schema" => Draft::D7,
+                _ => return None,
+            },
+            Some(_) => return None,
+        };
+        if has_identifiers(schema) {
+            // `$id` below the root, anchors and dynamic references change what a `#…`
+            // reference means; the plan resolves references against the root only.
+            return None;
+        }
+        // Node 0 accepts anything (unconstrained members are still read in full: serde_json's
+        // skipping reader lets numbers such as 1e999 through, which its value reader refuses).
+        let mut builder = Builder { root: schema, draft, nodes: vec![Node::new()], memo: FastMap::default() };
+        let root = builder.node(schema, true);
+        Some(Plan { nodes: builder.nodes, root })
+    }
+
+    /// `true` only if `text` is one JSON value the schema accepts; `false` means "don't know".
+    pub fn proves_valid(&self, text: &str) -> bool {
+        let budget = Cell::new(text.len().saturating_mul(8).saturating_add(4096));
+        let refuted = Cell::new(false);
+        let walk = Walk { plan: self, budget: &budget, refuted: &refuted };
+        walk.whole(text, self.root, 0, false) == Verdict::Valid
+    }
+}
+
+/// Compiles schema objects into nodes, memoized by address so `$ref` cycles end.
+struct Builder<'s> {
+    root: &'s Json,
+    draft: Draft,
+    nodes: Vec<Node>,
+    memo: FastMap<usize, usize>,
+}
+
+impl<'s> Builder<'s> {
+    fn node(&mut self, schema: &'s Json, is_root: bool) -> usize {
+        let key = schema as *const Json as usize;
+        if let Some(&id) = self.memo.get(&key) {
+            return id;
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node::opaque());
+        self.memo.insert(key, id);
+        let mut node = self.build(schema, is_root).unwrap_or_else(Node::opaque);
+        let only_reference = node.all_of.len() == 1
+            && node.any_of.is_empty()
+            && node.one_of.is_empty()
+            && node.not.is_none()
+            && node.condition.is_none()
+            && node.options.is_none();
+        if !node.opaque && only_reference && !node.has_local_checks() {
+            node.alias = Some(node.all_of[0]);
+        }
+        self.nodes[id] = node;
+        id
+    }
+
+    /// The local target of a `$ref` (`#` or `#/json/pointer`), if it has one.
+    fn target(&self, reference: &Json) -> Option<&'s Json> {
+        let rest = reference.as_str()?.strip_prefix('#')?;
+        if rest.is_empty() {
+            return Some(self.root);
+        }
+        let pointer = super::pointer::percent_decode(rest)?;
+        if !pointer.starts_with('/') || pointer.split('/').any(|t| t.split('~').skip(1).any(|s| !(s.starts_with('0') || s.starts_with('1')))) {
+            return None;
+        }
+        self.root.pointer(&pointer)
+    }
+
+    fn nodes(&mut self, list: &'s Json) -> Option<Vec<usize>> {
+        let list = list.as_array()?;
+        if list.is_empty() {
+            return None;
+        }
+        Some(list.iter().map(|s| self.node(s, false)).collect())
+    }
+
+    /// `None` makes the node opaque.
+    fn build(&mut self, schema: &'s Json, is_root: bool) -> Option<Node> {
+        let obj = match schema {
+            Json::Bool(true) => return Some(Node::new()),
+            Json::Bool(false) => return Some(Node { kinds: 0, ..Node::new() }),
+            Json::Object(o) => o,
+            _ => return None,
+        };
+        let mut node = Node::new();
+        if let Some(reference) = obj.get("$ref") {
+            let target = self.target(reference)?;
+            let id = self.node(target, false);
+            node.all_of.push(id);
+            if self.draft == Draft::D7 {
+                // Draft 7 ignores the siblings of `$ref`.
+                return Some(node);
+            }
+        }
+        let has_applicators = ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "dependentSchemas"].iter().any(|k| obj.contains_key(*k));
+        for (keyword, value) in obj {
+            match keyword.as_str() {
+                "$ref" | "then" | "else" => {}
+                "$schema" | "$id" if is_root => {}
+                "format" if self.draft == Draft::D2020 => {}
+                k if ANNOTATIONS.contains(&k) => {}
+                "type" => {
+                    node.kinds = match value {
+                        Json::String(t) => kind(t)?,
+                        Json::Array(ts) => ts.iter().try_fold(0, |acc, t| Some(acc | kind(t.as_str()?)?))?,
+                        _ => return None,
+                    }
+                }
+                "enum" => node.options = Some(value.as_array()?.clone()),
+                "const" => node.options = Some(vec![value.clone()]),
+                "minLength" => node.min_len = count(value)?,
+                "maxLength" => node.max_len = count(value)?,
+                "pattern" => node.pattern = Some(Pattern::new(self.draft, value)?),
+                "minItems" => node.min_items = count(value)?,
+                "maxItems" => node.max_items = count(value)?,
+                "minimum" => node.minimum = bound(value)?,
+                "maximum" => node.maximum = bound(value)?,
+                "exclusiveMinimum" => node.exclusive_minimum = bound(value)?,
+                "exclusiveMaximum" => node.exclusive_maximum = bound(value)?,
+                "required" => {
+                    node.required = value.as_array()?.iter().map(|r| r.as_str().map(Box::from)).collect::<Option<_>>()?;
+                    if node.required.len() > MAX_REQUIRED {
+                        return None;
+                    }
+                }
+                "properties" => {
+                    for (key, sub) in value.as_object()? {
+                        let id = self.node(sub, false);
+                        node.properties.push((key.as_str().into(), id));
+                    }
+                    if node.properties.len() > 12 {
+                        node.property_index = Some(node.properties.iter().cloned().collect());
+                    }
+                }
+                "patternProperties" => {
+                    for (pattern, sub) in value.as_object()? {
+                        let pattern = Pattern::new(self.draft, &Json::String(pattern.clone()))?;
+                        let id = self.node(sub, false);
+                        node.pattern_properties.push((pattern, id));
+                    }
+                }
+                "propertyNames" => node.property_names = Some(self.node(value, false)),
+                "additionalProperties" => node.additional = Some(self.node(value, false)),
+                // With no applicator beside it, nothing but this object's own keywords
+                // evaluates properties, so `unevaluatedProperties` is `additionalProperties`.
+                "unevaluatedProperties" if self.draft == Draft::D2020 && !has_applicators && !obj.contains_key("additionalProperties") => {
+                    node.additional = Some(self.node(value, false));
+                }
+                "items" => match (value, self.draft) {
+                    (Json::Array(tuple), Draft::D7) => {
+                        if obj.contains_key("additionalItems") {
+                            return None;
+                        }
+                        node.prefix = tuple.iter().map(|s| self.node(s, false)).collect();
+                    }
+                    (Json::Array(_), Draft::D2020) => return None,
+                    (s, _) => node.items = Some(self.node(s, false)),
+                },
+                "prefixItems" if self.draft == Draft::D2020 => {
+                    node.prefix = value.as_array()?.iter().map(|s| self.node(s, false)).collect();
+                }
+                "allOf" => {
+                    let ids = self.nodes(value)?;
+                    node.all_of.extend(ids);
+                }
+                "anyOf" => node.any_of = self.nodes(value)?,
+                "oneOf" => node.one_of = self.nodes(value)?,
+                "not" => node.not = Some(self.node(value, false)),
+                "if" => {
+                    let condition = self.node(value, false);
+                    let then = obj.get("then").map(|s| self.node(s, false));
+                    let otherwise = obj.get("else").map(|s| self.node(s, false));
+                    node.condition = Some((condition, then, otherwise));
+                }
+                _ => return None,
+            }
+        }
+        if self.draft == Draft::D7 && obj.contains_key("prefixItems") {
+            return None;
+        }
+        Some(node)
+    }
+}
+
+/// Whether any object below the root has a key that sets a base URI or an anchor (a property
+/// named so counts too: the plan only needs to be conservative).
+fn has_identifiers(root: &Json) -> bool {
+    const KEYS: &[&str] = &["$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef", "$recursiveAnchor"];
+    let mut stack = vec![(root, true)];
+    while let Some((value, is_root)) = stack.pop() {
+        match value {
+            Json::Object(o) => {
+                for (k, v) in o {
+                    if KEYS.contains(&k.as_str()) && !(is_root && k == "$id") {
+                        return true;
+                    }
+                    stack.push((v, false));
+                }
+            }
+            Json::Array(items) => stack.extend(items.iter().map(|v| (v, false))),
+            _ => {}
+        }
+    }
+    false
+}
+
+fn kind(name: &str) -> Option<u8> {
+    Some(match name {
+        "null" => NULL,
+        "boolean" => BOOL,
+        // `12.0` is an integer to JSON Schema; the plan leaves floats to the full path.
+        "integer" => INT,
+        "number" => INT | FLOAT,
+        "string" => STR,
+        "array" => ARR,
+        "object" => OBJ,
+        _ => return None,
+    })
+}
+
+/// A non-negative integer count keyword.
+fn count(value: &Json) -> Option<usize> {
+    usize::try_from(value.as_u64()?).ok()
+}
+
+/// A numeric bound, when exact as `f64`.
+fn bound(value: &Json) -> Option<f64> {
+    let n = value.as_number()?;
+    if n.is_f64() {
+        n.as_f64().filter(|f| f.is_finite())
+    } else {
+        n.as_f64().filter(|f| f.abs() <= EXACT)
+    }
+}
+
+/// Stops a walk; the verdict travels in [`Walk::refuted`].
+#[derive(Debug)]
+struct Stop;
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not proven valid")
+    }
+}
+
+impl std::error::Error for Stop {}
+
+impl de::Error for Stop {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Stop
+    }
+}
+
+/// One walk over a text, with the re-reading budget shared by every applicator in it.
+#[derive(Clone, Copy)]
+struct Walk<'p> {
+    plan: &'p Plan,
+    budget: &'p Cell<usize>,
+    /// Set by the check that stopped the walk: the value is certainly invalid (else: don't know).
+    refuted: &'p Cell<bool>,
+}
+
+impl<'p> Walk<'p> {
+    /// The verdict on the whole of `text` as one value for node `id`. `local` skips the node's
+    /// applicators (the caller checks them).
+    fn whole(self, text: &str, id: usize, depth: usize, local: bool) -> Verdict {
+        if !self.charge(text) {
+            return Verdict::Unknown;
+        }
+        self.refuted.set(false);
+        let mut de = serde_json::Deserializer::from_str(text);
+        let result = Check { walk: self, id, depth, local }.deserialize(&mut de);
+        match result {
+            Ok(()) if de.end().is_ok() => Verdict::Valid,
+            Err(e) if e.is_data() && self.refuted.get() => Verdict::Invalid,
+            _ => Verdict::Unknown,
+        }
+    }
+
+    /// Charges a read of `text`; `false` once the budget is spent.
+    fn charge(self, text: &str) -> bool {
+        match self.budget.get().checked_sub(text.len() + 1) {
+            Some(left) => {
+                self.budget.set(left);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn stop<E: de::Error>(self, verdict: Verdict) -> Result<(), E> {
+        match verdict {
+            Verdict::Valid => Ok(()),
+            Verdict::Invalid => Err(self.invalid()),
+            Verdict::Unknown => Err(self.unknown()),
+        }
+    }
+
+    fn invalid<E: de::Error>(self) -> E {
+        self.refuted.set(true);
+        E::custom(Stop)
+    }
+
+    fn unknown<E: de::Error>(self) -> E {
+        self.refuted.set(false);
+        E::custom(Stop)
+    }
+}
+
+/// `a and b` over verdicts: invalid if either is, valid if both are.
+fn and(a: Verdict, b: Verdict) -> Verdict {
+    match (a, b) {
+        (Verdict::Invalid, _) | (_, Verdict::Invalid) => Verdict::Invalid,
+        (Verdict::Valid, Verdict::Valid) => Verdict::Valid,
+        _ => Verdict::Unknown,
+    }
+}
+
+/// Checks one value against node `id`.
+struct Check<'p> {
+    walk: Walk<'p>,
+    id: usize,
+    depth: usize,
+    /// Skip the node's applicators (already being checked by the caller).
+    local: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for Check<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(mut self, deserializer: D) -> Result<(), D::Error> {
+        let nodes = &self.walk.plan.nodes;
+        let mut hops = 0;
+        while let (false, Some(target)) = (self.local, nodes[self.id].alias) {
+            self.id = target;
+            hops += 1;
+            if hops > MAX_DEPTH {
+                return Err(self.walk.unknown());
+            }
+        }
+        let node = &nodes[self.id];
+        if node.opaque || self.depth > MAX_DEPTH {
+            return Err(self.walk.unknown());
+        }
+        if !self.local && node.buffered() {
+            let raw = <&RawValue>::deserialize(deserializer)?;
+            let verdict = self.applicators(node, raw.get());
+            return self.walk.stop(verdict);
+        }
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl Check<'_> {
+    /// The node's own checks, then its applicators, each over the whole value's text.
+    fn applicators(&self, node: &Node, text: &str) -> Verdict {
+        let (walk, depth) = (self.walk, self.depth + 1);
+        let whole = |id: usize| walk.whole(text, id, depth, false);
+        let mut verdict = Verdict::Valid;
+        if node.buffered() && node.options.is_some() {
+            let Ok(value) = serde_json::from_str::<Json>(text) else { return Verdict::Unknown };
+            verdict = one_of_options(node, |o| same(o, &value));
+        }
+        if verdict != Verdict::Invalid && (node.has_local_checks() || node.scalar_options().is_some()) {
+            verdict = and(verdict, walk.whole(text, self.id, depth, true));
+        }
+        for &id in &node.all_of {
+            if verdict == Verdict::Invalid {
+                return verdict;
+            }
+            verdict = and(verdict, whole(id));
+        }
+        if !node.any_of.is_empty() && verdict != Verdict::Invalid {
+            let mut any = Verdict::Invalid;
+            for &id in &node.any_of {
+                match whole(id) {
+                    Verdict::Valid => {
+                        any = Verdict::Valid;
+                        break;
+                    }
+                    Verdict::Unknown => any = Verdict::Unknown,
+                    Verdict::Invalid => {}
+                }
+            }
+            verdict = and(verdict, any);
+        }
+        if !node.one_of.is_empty() && verdict != Verdict::Invalid {
+            let (mut valid, mut unknown) = (0, 0);
+            for &id in &node.one_of {
+                match whole(id) {
+                    Verdict::Valid => valid += 1,
+                    Verdict::Unknown => unknown += 1,
+                    Verdict::Invalid => {}
+                }
+                if valid > 1 {
+                    break;
+                }
+            }
+            let one = match (valid, unknown) {
+                (2.., _) => Verdict::Invalid,
+                (1, 0) => Verdict::Valid,
+                (0, 0) => Verdict::Invalid,
+                _ => Verdict::Unknown,
+            };
+            verdict = and(verdict, one);
+        }
+        if let (Some(id), false) = (node.not, verdict == Verdict::Invalid) {
+            let not = match whole(id) {
+                Verdict::Valid => Verdict::Invalid,
+                Verdict::Invalid => Verdict::Valid,
+                Verdict::Unknown => Verdict::Unknown,
+            };
+            verdict = and(verdict, not);
+        }
+        if let (Some((condition, then, otherwise)), false) = (node.condition, verdict == Verdict::Invalid) {
+            let branch = match whole(condition) {
+                Verdict::Valid => then,
+                Verdict::Invalid => otherwise,
+                Verdict::Unknown => return Verdict::Unknown,
+            };
+            if let Some(id) = branch {
+                verdict = and(verdict, whole(id));
+            }
+        }
+        verdict
+    }
+
+    fn node(&self) -> &Node {
+        &self.walk.plan.nodes[self.id]
+    }
+
+    /// The node accepts values of `kind`; for a float where only integers are allowed the
+    /// answer is "don't know" (`3.0` is an integer).
+    fn accept<E: de::Error>(&self, kind: u8) -> Result<&Node, E> {
+        let node = self.node();
+        if node.kinds & kind != 0 {
+            Ok(node)
+        } else if kind == FLOAT && node.kinds & INT != 0 {
+            Err(self.walk.unknown())
+        } else {
+            Err(self.walk.invalid())
+        }
+    }
+
+    /// Scalar options compared as the value streams by.
+    fn options<E: de::Error>(&self, node: &Node, same: impl Fn(&Json) -> Option<bool>) -> Result<(), E> {
+        match node.scalar_options() {
+            Some(_) => self.walk.stop(one_of_options(node, same)),
+            None => Ok(()),
+        }
+    }
+
+    fn number<E: de::Error>(&self, kind: u8, value: serde_json::Number) -> Result<(), E> {
+        let node = self.accept(kind)?;
+        self.options(node, |o| same_number(o, &value))?;
+        if !node.bounded_number() {
+            return Ok(());
+        }
+        let exact = if value.is_f64() { value.as_f64() } else { value.as_f64().filter(|f| f.abs() <= EXACT) };
+        match exact {
+            Some(v) if v >= node.minimum && v <= node.maximum && v > node.exclusive_minimum && v < node.exclusive_maximum => Ok(()),
+            Some(_) => Err(self.walk.invalid()),
+            None => Err(self.walk.unknown()),
+        }
+    }
+
+    fn child(&self, id: usize) -> Check<'_> {
+        Check { walk: self.walk, id, depth: self.depth + 1, local: false }
+    }
+
+    /// The verdict on a value for several schemas at once (a key that `properties` and
+    /// `patternProperties` both name): its text is read once per schema.
+    fn several<'de, A: MapAccess<'de>>(&self, map: &mut A, targets: &[usize]) -> Result<(), A::Error> {
+        let raw = map.next_value::<&RawValue>()?;
+        let verdict = targets.iter().fold(Verdict::Valid, |v, &id| if v == Verdict::Invalid { v } else { and(v, self.walk.whole(raw.get(), id, self.depth + 1, false)) });
+        self.walk.stop(verdict)
+    }
+}
+
+/// Whether a value equals one of the node's options (`same` answers per option; `None`: it
+/// cannot tell).
+fn one_of_options(node: &Node, same: impl Fn(&Json) -> Option<bool>) -> Verdict {
+    let mut verdict = Verdict::Invalid;
+    for option in node.options.iter().flatten() {
+        match same(option) {
+            Some(true) => return Verdict::Valid,
+            Some(false) => {}
+            None => verdict = Verdict::Unknown,
+        }
+    }
+    verdict
+}
+
+impl<'de> Visitor<'de> for Check<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        let node = self.accept(NULL)?;
+        self.options(node, |o| Some(o.is_null()))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
+        let node = self.accept(BOOL)?;
+        self.options(node, |o| Some(o.as_bool() == Some(v)))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
+        self.number(INT, v.into())
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        self.number(INT, v.into())
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        match serde_json::Number::from_f64(v) {
+            Some(n) => self.number(FLOAT, n),
+            None => Err(self.walk.unknown()),
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<(), E> {
+        let node = self.accept(STR)?;
+        self.options(node, |o| Some(o.as_str() == Some(s)))?;
+        if node.min_len != 0 || node.max_len != usize::MAX {
+            // Lengths count code points, as JSON Schema does.
+            let n = s.chars().count();
+            if n < node.min_len || n > node.max_len {
+                return Err(self.walk.invalid());
+            }
+        }
+        match &node.pattern {
+            Some(p) if !p.matches(s) => Err(self.walk.invalid()),
+            _ => Ok(()),
+        }
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let node = self.accept::<A::Error>(ARR)?;
+        if node.scalar_options().is_some() {
+            // Scalar options only (array ones are buffered): no array equals them.
+            return Err(self.walk.invalid());
+        }
+        let mut i = 0;
+        loop {
+            let id = node.prefix.get(i).copied().or(node.items).unwrap_or(ANY);
+            if seq.next_element_seed(self.child(id))?.is_none() {
+                break;
+            }
+            i += 1;
+        }
+        if i >= node.min_items && i <= node.max_items {
+            Ok(())
+        } else {
+            Err(self.walk.invalid())
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let node = self.accept::<A::Error>(OBJ)?;
+        if node.scalar_options().is_some() {
+            return Err(self.walk.invalid());
+        }
+        let mut seen: u64 = 0;
+        let mut targets = Vec::new();
+        while map.next_key_seed(KeySeed { check: &self, node, seen: &mut seen, targets: &mut targets })?.is_some() {
+            match targets.as_slice() {
+                [] => map.next_value_seed(self.child(node.additional.unwrap_or(ANY)))?,
+                [id] => map.next_value_seed(self.child(*id))?,
+                several => self.several(&mut map, several)?,
+            }
+        }
+        if seen.count_ones() as usize == node.required.len() {
+            Ok(())
+        } else {
+            Err(self.walk.invalid())
+        }
+    }
+}
+
+/// Reads a key without allocating: marks it if required, checks it against `propertyNames`,
+/// and lists the schemas its value must satisfy (none: `additionalProperties`).
+struct KeySeed<'c, 'p> {
+    check: &'c Check<'p>,
+    node: &'c Node,
+    seen: &'c mut u64,
+    targets: &'c mut Vec<usize>,
+}
+
+impl<'de> DeserializeSeed<'de> for KeySeed<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeySeed<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<(), E> {
+        let (node, walk) = (self.node, self.check.walk);
+        if let Some(at) = node.required.iter().position(|r| &**r == key) {
+            *self.seen |= 1 << at;
+        }
+        if let Some(id) = node.property_names {
+            let name = serde_json::to_string(key).map_err(|_| walk.unknown::<E>())?;
+            walk.stop::<E>(walk.whole(&name, id, self.check.depth + 1, false))?;
+        }
+        self.targets.clear();
+        self.targets.extend(node.property(key));
+        self.targets.extend(node.pattern_properties.iter().filter(|(p, _)| p.matches(key)).map(|&(_, id)| id));
+        Ok(())
+    }
+}
+
+/// JSON Schema equality (`enum`, `const`): numbers by value, objects regardless of key order.
+/// `None` where it cannot tell exactly (numbers past what `f64` holds exactly).
+fn same(a: &Json, b: &Json) -> Option<bool> {
+    match (a, b) {
+        (Json::Number(_), Json::Number(y)) => same_number(a, y),
+        (Json::Array(x), Json::Array(y)) => {
+            if x.len() != y.len() {
+                return Some(false);
+            }
+            x.iter().zip(y).try_fold(true, |all, (x, y)| Some(all && same(x, y)?))
+        }
+        (Json::Object(x), Json::Object(y)) => {
+            if x.len() != y.len() {
+                return Some(false);
+            }
+            x.iter().try_fold(true, |all, (k, v)| Some(all && y.get(k).map_or(Some(false), |w| same(v, w))?))
+        }
+        _ => Some(a == b),
+    }
+}
+
+/// An option against a number value: `Some(equal)` when exact, `None` when it cannot tell.
+fn same_number(option: &Json, value: &serde_json::Number) -> Option<bool> {
+    let Json::Number(x) = option else { return Some(false) };
+    if let (Some(a), Some(b)) = (x.as_i64(), value.as_i64()) {
+        return Some(a == b);
+    }
+    if let (Some(a), Some(b)) = (x.as_u64(), value.as_u64()) {
+        return Some(a == b);
+    }
+    let exact = |n: &serde_json::Number| n.as_f64().filter(|f| n.is_f64() && f.is_finite() || f.abs() <= EXACT);
+    Some(exact(x)? == exact(value)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(schema: &str) -> Plan {
+        Plan::compile(&serde_json::from_str(schema).unwrap()).expect("a plan")
+    }
+
+    /// Asserts the plan's verdict on `text` and that a "valid" agrees with `jsonschema`.
+    fn verdict(schema: &str, text: &str) -> bool {
+        let value: Json = serde_json::from_str(schema).unwrap();
+        let got = plan(schema).proves_valid(text);
+        if got {
+            let instance: Json = serde_json::from_str(text).unwrap();
+            assert!(jsonschema::options().build(&value).unwrap().is_valid(&instance), "{schema} proved {text} valid");
+        }
+        got
+    }
+
+    #[test]
+    fn proves_plain_objects() {
+        let s = r#"{"type":"object","properties":{"city":{"type":"string","minLength":2},"days":{"type":"integer","minimum":1,"maximum":14},"units":{"enum":["c","f"]}},"required":["city","days"],"additionalProperties":false}"#;
+        assert!(verdict(s, r#"{"city":"Oslo","days":3}"#));
+        assert!(verdict(s, r#"{"days":14,"city":"Oslo","units":"f"}"#));
+        // Each broken rule is "don't know", never "valid".
+        for bad in [
+            r#"{"city":"Oslo"}"#,
+            r#"{"city":"O","days":3}"#,
+            r#"{"city":"Oslo","days":15}"#,
+            r#"{"city":"Oslo","days":0}"#,
+            r#"{"city":"Oslo","days":3,"units":"k"}"#,
+            r#"{"city":"Oslo","days":3,"x":1}"#,
+            r#"{"city":"Oslo","days":"3"}"#,
+            r#"{"city":"Oslo","days":3"#,
+            r#"{"city":"Oslo","days":3} x"#,
+            r#"[]"#,
+        ] {
+            assert!(!verdict(s, bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unconstrained_members_are_read_in_full() {
+        // serde_json's skipping reader accepts 1e999; its value reader (the full path) does not.
+        assert!(!verdict("{}", r#"["",299999999924999e999]"#));
+        assert!(!verdict("{}", r#"{"a":1e999}"#));
+        assert!(!verdict(r#"{"items":{"anyOf":[{}]}}"#, r#"[1e999]"#));
+        assert!(!verdict("{}", r#"{"a":"\ud800"}"#));
+        assert!(verdict("{}", r#"{"a":[1,{"b":"\ud83d\ude00"}]}"#));
+    }
+
+    #[test]
+    fn duplicate_required_keys_count_once() {
+        let s = r#"{"required":["a","b"]}"#;
+        assert!(!verdict(s, r#"{"a":1,"a":2}"#));
+        assert!(verdict(s, r#"{"a":1,"b":2,"a":3}"#));
+    }
+
+    #[test]
+    fn strings_count_code_points() {
+        let s = r#"{"type":"string","maxLength":2}"#;
+        assert!(verdict(s, r#""é😀""#));
+        assert!(verdict(s, r#""\u00e9\ud83d\ude00""#));
+        assert!(!verdict(s, r#""abc""#));
+        // A lone surrogate is not JSON to serde_json.
+        assert!(!verdict(r#"{"type":"string"}"#, r#""\ud800""#));
+    }
+
+    #[test]
+    fn numbers_compare_exactly_or_not_at_all() {
+        assert!(verdict(r#"{"type":"number","exclusiveMinimum":0}"#, "0.5"));
+        assert!(!verdict(r#"{"type":"number","exclusiveMinimum":0}"#, "0"));
+        assert!(verdict(r#"{"type":"integer"}"#, "-3"));
+        // 3.0 is an integer to JSON Schema; the plan leaves it to the full path.
+        assert!(!verdict(r#"{"type":"integer"}"#, "3.0"));
+        assert!(verdict(r#"{"type":"integer"}"#, "18446744073709551615"));
+        assert!(!verdict(r#"{"type":"integer","maximum":10}"#, "18446744073709551615"));
+        // A bound not exact as f64 makes the node opaque.
+        assert!(!verdict(r#"{"maximum":18446744073709551615}"#, "1"));
+        assert!(!verdict(r#"{"type":"number"}"#, "1e400"));
+    }
+
+    #[test]
+    fn arrays_tuples_and_counts() {
+        let s = r#"{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"integer"},"minItems":2,"maxItems":3}"#;
+        assert!(verdict(s, r#"["a",1]"#));
+        assert!(verdict(s, r#"["a",1,2]"#));
+        assert!(!verdict(s, r#"["a"]"#));
+        assert!(!verdict(s, r#"["a",1,2,3]"#));
+        assert!(!verdict(s, r#"[1,1]"#));
+        let d7 = r#"{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}]}"#;
+        assert!(verdict(d7, r#"["a",{}]"#));
+        assert!(!verdict(d7, r#"[1]"#));
+    }
+
+    #[test]
+    fn refs_unions_and_enums() {
+        let s = r##"{"$defs":{"node":{"type":"object","properties":{"value":{"type":"string"},"next":{"anyOf":[{"$ref":"#/$defs/node"},{"type":"null"}]}},"required":["value","next"],"additionalProperties":false}},"$ref":"#/$defs/node"}"##;
+        assert!(verdict(s, r#"{"value":"a","next":{"value":"b","next":null}}"#));
+        assert!(!verdict(s, r#"{"value":"a","next":{"value":1,"next":null}}"#));
+        assert!(!verdict(s, r#"{"value":"a","next":{"value":"b"}}"#));
+        assert!(verdict(r#"{"enum":[1,{"a":[true]}]}"#, "1.0"));
+        assert!(verdict(r#"{"enum":[1,{"a":[true]}]}"#, r#"{"a":[true]}"#));
+        assert!(!verdict(r#"{"enum":[1,{"a":[true]}]}"#, r#"{"a":[false]}"#));
+        assert!(verdict(r#"{"const":null}"#, "null"));
+        assert!(verdict(r#"{"allOf":[{"type":"object"},{"required":["a"]}]}"#, r#"{"a":1}"#));
+        assert!(!verdict(r#"{"allOf":[{"type":"object"},{"required":["a"]}]}"#, r#"{"b":1}"#));
+        // $ref siblings apply in 2020-12 and are ignored in draft 7.
+        assert!(!verdict(r##"{"$defs":{"x":{}},"$ref":"#/$defs/x","type":"string"}"##, "1"));
+        assert!(verdict(r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"x":{}},"$ref":"#/definitions/x","type":"string"}"##, "1"));
+    }
+
+    #[test]
+    fn refutations_turn_around() {
+        let one = r#"{"oneOf":[{"type":"string"},{"type":"number"}]}"#;
+        assert!(verdict(one, r#""a""#));
+        assert!(verdict(one, "1.5"));
+        assert!(!verdict(one, "null"));
+        // Both branches hold: not exactly one.
+        assert!(!verdict(r#"{"oneOf":[{"type":"string"},{"minLength":1}]}"#, r#""a""#));
+        // 2.0 might be an integer: the plan cannot count branches, so it does not decide.
+        assert!(!verdict(r#"{"oneOf":[{"type":"integer"},{"type":"string"}]}"#, "2.0"));
+        assert!(verdict(r#"{"not":{"type":"null"}}"#, r#""a""#));
+        assert!(!verdict(r#"{"not":{"type":"null"}}"#, "null"));
+        let cond = r#"{"if":{"type":"string"},"then":{"minLength":2},"else":{"type":"integer"}}"#;
+        assert!(verdict(cond, r#""ab""#));
+        assert!(!verdict(cond, r#""a""#));
+        assert!(verdict(cond, "3"));
+        assert!(!verdict(cond, "true"));
+        assert!(verdict(r#"{"if":{"type":"string"},"then":{"minLength":2}}"#, "true"));
+    }
+
+    #[test]
+    fn patterns_and_property_names() {
+        assert!(verdict(r#"{"type":"string","pattern":"^a\\d"}"#, r#""a1x""#));
+        assert!(!verdict(r#"{"type":"string","pattern":"^a\\d"}"#, r#""ab""#));
+        let pp = r#"{"type":"object","properties":{"xa":{"type":"string"}},"patternProperties":{"^x":{"minLength":2}},"additionalProperties":false}"#;
+        assert!(verdict(pp, r#"{"xa":"ab","xb":[1]}"#));
+        assert!(!verdict(pp, r#"{"xa":"a"}"#));
+        assert!(!verdict(pp, r#"{"y":1}"#));
+        let names = r#"{"type":"object","propertyNames":{"maxLength":2},"additionalProperties":{"type":"string"}}"#;
+        assert!(verdict(names, r#"{"ab":"x"}"#));
+        assert!(!verdict(names, r#"{"abc":"x"}"#));
+        let unevaluated = r#"{"type":"object","properties":{"a":{}},"unevaluatedProperties":false}"#;
+        assert!(verdict(unevaluated, r#"{"a":1}"#));
+        assert!(!verdict(unevaluated, r#"{"b":1}"#));
+        let scalar_enum = r#"{"enum":["a",2,null,false]}"#;
+        for (text, ok) in [(r#""a""#, true), ("2.0", true), ("null", true), ("false", true), ("true", false), ("[]", false), ("{}", false), (r#""b""#, false)] {
+            assert_eq!(verdict(scalar_enum, text), ok, "{text}");
+        }
+    }
+
+    #[test]
+    fn unmodelled_keywords_and_drafts_are_opaque() {
+        for s in [
+            r#"{"dependencies":{"a":["b"]}}"#,
+            r#"{"unevaluatedProperties":false,"anyOf":[{}]}"#,
+            r#"{"contains":{}}"#,
+            r#"{"uniqueItems":true}"#,
+            r#"{"multipleOf":2}"#,
+            r#"{"nullable":true}"#,
+            r#"{"$schema":"http://json-schema.org/draft-07/schema#","format":"email"}"#,
+            r##"{"$ref":"#anchor"}"##,
+            r##"{"$ref":"other.json"}"##,
+        ] {
+            assert!(!verdict(s, r#""a""#) && !verdict(s, r#"{"a":1}"#), "{s}");
+        }
+        assert!(Plan::compile(&serde_json::json!({"$schema": "http://json-schema.org/draft-04/schema#"})).is_none());
+        // A base URI below the root changes what `#/…` means inside it.
+        assert!(Plan::compile(&serde_json::json!({"properties": {"a": {"$id": "x", "$ref": "#/b"}}})).is_none());
+        assert!(Plan::compile(&serde_json::json!({"$defs": {"a": {"$anchor": "x"}}})).is_none());
+        assert!(Plan::compile(&serde_json::json!({"$id": "https://example.com/s.json"})).is_some());
+        // Format is an annotation in 2020-12.
+        assert!(verdict(r#"{"type":"string","format":"email"}"#, r#""not an email""#));
+    }
+
+    #[test]
+    fn applicator_rereads_are_bounded() {
+        // Eight nested two-branch unions would re-read the value 2^8 times without the budget.
+        let mut s = String::from(r#"{"type":"integer"}"#);
+        for _ in 0..8 {
+            s = format!(r#"{{"anyOf":[{{"type":"string"}},{s}]}}"#);
+        }
+        assert!(verdict(&s, "1"));
+        // Past MAX_DEPTH re-reads the answer is "don't know" (texts of schemas this deep do
+        // not parse, so the value is built).
+        let mut deep = serde_json::json!({});
+        for _ in 0..200 {
+            deep = serde_json::json!({ "anyOf": [deep] });
+        }
+        assert!(!Plan::compile(&deep).unwrap().proves_valid("1"));
+        // Thirty levels that each read the value twice: 2^30 reads without the budget.
+        let mut defs = serde_json::Map::new();
+        defs.insert("l0".into(), serde_json::json!({"type": "integer"}));
+        for i in 1..=30 {
+            let below = format!("#/$defs/l{}", i - 1);
+            defs.insert(format!("l{i}"), serde_json::json!({"anyOf": [{"type": "string"}, {"allOf": [{"$ref": below}, {"$ref": below}]}]}));
+        }
+        let budget = serde_json::json!({"$defs": defs, "$ref": "#/$defs/l30"});
+        assert!(!Plan::compile(&budget).unwrap().proves_valid("1"));
+        defs.insert("l31".into(), serde_json::json!({"allOf": [{"$ref": "#/$defs/l3"}]}));
+        let shallow = serde_json::json!({"$defs": defs, "$ref": "#/$defs/l31"});
+        assert!(Plan::compile(&shallow).unwrap().proves_valid("1"));
+    }
+}
