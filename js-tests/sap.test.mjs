@@ -136,6 +136,36 @@ describe('parseStructured options', () => {
   });
 });
 
+describe('texts cross into the engine through its input buffer', () => {
+  test('a Standard Schema that parses another reply inside validate does not disturb the outer call', () => {
+    const inner = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+    let nested;
+    const outer = {
+      '~standard': {
+        version: 1,
+        vendor: 'test',
+        validate(value) {
+          // Writes a different (and longer, so the buffer grows) text into the input buffer.
+          nested = parseStructured(`Sure:\n\`\`\`json\n{"n": "7", "pad": "${'p'.repeat(5000)}"}\n\`\`\``, inner).value.n;
+          return { value };
+        },
+        jsonSchema: { input: () => ({ type: 'object', properties: { word: { type: 'string' } }, required: ['word'] }), output: () => ({}) },
+      },
+    };
+    const { value } = parseStructured("Here you go: {word: 'outer',}", outer);
+    assert.deepEqual(value, { word: 'outer' });
+    assert.equal(nested, 7);
+  });
+
+  test('short texts after the engine memory grew read right (the view of the buffer is renewed)', () => {
+    const schema = { type: 'object', properties: { n: { type: 'integer' } } };
+    assert.deepEqual(parseStructured('{"n": 1}', schema).value, { n: 1 });
+    parseStructured(JSON.stringify({ n: 2, big: 'x'.repeat(3_000_000) }), { type: 'object' });
+    assert.deepEqual(parseStructured('{"n": 3}', schema).value, { n: 3 });
+    assert.deepEqual(parsePartial('{"n": 4', schema).value, {});
+  });
+});
+
 describe('large texts (they cross into the engine as UTF-8 bytes)', () => {
   const schema = { type: 'object', properties: { note: { type: 'string' }, n: { type: 'integer' } }, required: ['n'] };
   const note = 'émoji 😀 ünïcödé — '.repeat(80);

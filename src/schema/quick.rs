@@ -108,11 +108,16 @@ struct Node {
     min_items: usize,
     max_items: usize,
     properties: Vec<(Box<str>, usize)>,
-    /// Hash index of `properties` once there are many.
-    property_index: Option<FastMap<Box<str>, usize>>,
+    required: Vec<Box<str>>,
+    /// `properties` and `required` joined (built by [`Node::finish`]): per key name, its schema
+    /// and its bit among the required keys.
+    keys: Vec<Key>,
+    /// Hash index of `keys` once there are many.
+    key_index: Option<FastMap<Box<str>, usize>>,
+    /// Distinct required keys.
+    required_count: u32,
     pattern_properties: Vec<(Pattern, usize)>,
     property_names: Option<usize>,
-    required: Vec<Box<str>>,
     /// Schema of the keys neither `properties` nor `patternProperties` names (`None`: anything).
     additional: Option<usize>,
     /// `enum`, or `const` as an enum of one.
@@ -126,6 +131,19 @@ struct Node {
     condition: Option<(usize, Option<usize>, Option<usize>)>,
     /// A node that is only a reference: checking it is checking its target.
     alias: Option<usize>,
+    /// [`Node::buffered`], [`Node::has_local_checks`] and [`Node::scalar_options`], computed
+    /// once by [`Node::finish`].
+    is_buffered: bool,
+    is_local: bool,
+    has_scalar_options: bool,
+}
+
+/// A key an object node names.
+#[derive(Debug)]
+struct Key {
+    name: Box<str>,
+    schema: Option<usize>,
+    required_bit: Option<u32>,
 }
 
 impl Node {
@@ -145,10 +163,12 @@ impl Node {
             min_items: 0,
             max_items: usize::MAX,
             properties: Vec::new(),
-            property_index: None,
+            required: Vec::new(),
+            keys: Vec::new(),
+            key_index: None,
+            required_count: 0,
             pattern_properties: Vec::new(),
             property_names: None,
-            required: Vec::new(),
             additional: None,
             options: None,
             all_of: Vec::new(),
@@ -157,7 +177,37 @@ impl Node {
             not: None,
             condition: None,
             alias: None,
+            is_buffered: false,
+            is_local: false,
+            has_scalar_options: false,
         }
+    }
+
+    /// Joins `properties` and `required` into `keys` and computes the flags the walk reads.
+    fn finish(mut self) -> Node {
+        for (name, schema) in std::mem::take(&mut self.properties) {
+            self.keys.push(Key { name, schema: Some(schema), required_bit: None });
+        }
+        for name in std::mem::take(&mut self.required) {
+            let at = match self.keys.iter().position(|k| k.name == name) {
+                Some(at) => at,
+                None => {
+                    self.keys.push(Key { name, schema: None, required_bit: None });
+                    self.keys.len() - 1
+                }
+            };
+            if self.keys[at].required_bit.is_none() {
+                self.keys[at].required_bit = Some(self.required_count);
+                self.required_count += 1;
+            }
+        }
+        if self.keys.len() > 12 {
+            self.key_index = Some(self.keys.iter().enumerate().map(|(i, k)| (k.name.clone(), i)).collect());
+        }
+        self.is_buffered = self.buffered();
+        self.is_local = self.has_local_checks();
+        self.has_scalar_options = self.scalar_options().is_some();
+        self
     }
 
     fn opaque() -> Node {
@@ -192,10 +242,9 @@ impl Node {
             || self.items.is_some()
             || self.min_items != 0
             || self.max_items != usize::MAX
-            || !self.properties.is_empty()
+            || !self.keys.is_empty()
             || !self.pattern_properties.is_empty()
             || self.property_names.is_some()
-            || !self.required.is_empty()
             || self.additional.is_some()
     }
 
@@ -206,10 +255,10 @@ impl Node {
             || self.exclusive_maximum != f64::INFINITY
     }
 
-    fn property(&self, key: &str) -> Option<usize> {
-        match &self.property_index {
-            Some(index) => index.get(key).copied(),
-            None => self.properties.iter().find(|(k, _)| &**k == key).map(|&(_, id)| id),
+    fn key(&self, name: &str) -> Option<&Key> {
+        match &self.key_index {
+            Some(index) => index.get(name).map(|&i| &self.keys[i]),
+            None => self.keys.iter().find(|k| &*k.name == name),
         }
     }
 }
@@ -286,7 +335,7 @@ impl<'s> Builder<'s> {
             && node.not.is_none()
             && node.condition.is_none()
             && node.options.is_none();
-        if !node.opaque && only_reference && !node.has_local_checks() {
+        if !node.opaque && only_reference && !node.is_local {
             node.alias = Some(node.all_of[0]);
         }
         self.nodes[id] = node;
@@ -318,7 +367,7 @@ impl<'s> Builder<'s> {
     fn build(&mut self, schema: &'s Json, is_root: bool) -> Option<Node> {
         let obj = match schema {
             Json::Bool(true) => return Some(Node::new()),
-            Json::Bool(false) => return Some(Node { kinds: 0, ..Node::new() }),
+            Json::Bool(false) => return Some(Node { kinds: 0, ..Node::new() }.finish()),
             Json::Object(o) => o,
             _ => return None,
         };
@@ -329,7 +378,7 @@ impl<'s> Builder<'s> {
             node.all_of.push(id);
             if self.draft == Draft::D7 {
                 // Draft 7 ignores the siblings of `$ref`.
-                return Some(node);
+                return Some(node.finish());
             }
         }
         let has_applicators = ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "dependentSchemas"].iter().any(|k| obj.contains_key(*k));
@@ -367,9 +416,6 @@ impl<'s> Builder<'s> {
                     for (key, sub) in value.as_object()? {
                         let id = self.node(sub, false);
                         node.properties.push((key.as_str().into(), id));
-                    }
-                    if node.properties.len() > 12 {
-                        node.property_index = Some(node.properties.iter().cloned().collect());
                     }
                 }
                 "patternProperties" => {
@@ -418,7 +464,7 @@ impl<'s> Builder<'s> {
         if self.draft == Draft::D7 && obj.contains_key("prefixItems") {
             return None;
         }
-        Some(node)
+        Some(node.finish())
     }
 }
 
@@ -582,7 +628,7 @@ impl<'de> DeserializeSeed<'de> for Check<'_> {
         if node.opaque || self.depth > MAX_DEPTH {
             return Err(self.walk.unknown());
         }
-        if !self.local && node.buffered() {
+        if !self.local && node.is_buffered {
             let raw = <&RawValue>::deserialize(deserializer)?;
             let verdict = self.applicators(node, raw.get());
             return self.walk.stop(verdict);
@@ -597,11 +643,11 @@ impl Check<'_> {
         let (walk, depth) = (self.walk, self.depth + 1);
         let whole = |id: usize| walk.whole(text, id, depth, false);
         let mut verdict = Verdict::Valid;
-        if node.buffered() && node.options.is_some() {
+        if node.is_buffered && node.options.is_some() && !node.has_scalar_options {
             let Ok(value) = serde_json::from_str::<Json>(text) else { return Verdict::Unknown };
             verdict = one_of_options(node, |o| same(o, &value));
         }
-        if verdict != Verdict::Invalid && (node.has_local_checks() || node.scalar_options().is_some()) {
+        if verdict != Verdict::Invalid && (node.is_local || node.has_scalar_options) {
             verdict = and(verdict, walk.whole(text, self.id, depth, true));
         }
         for &id in &node.all_of {
@@ -684,9 +730,10 @@ impl Check<'_> {
 
     /// Scalar options compared as the value streams by.
     fn options<E: de::Error>(&self, node: &Node, same: impl Fn(&Json) -> Option<bool>) -> Result<(), E> {
-        match node.scalar_options() {
-            Some(_) => self.walk.stop(one_of_options(node, same)),
-            None => Ok(()),
+        if node.has_scalar_options {
+            self.walk.stop(one_of_options(node, same))
+        } else {
+            Ok(())
         }
     }
 
@@ -781,7 +828,7 @@ impl<'de> Visitor<'de> for Check<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let node = self.accept::<A::Error>(ARR)?;
-        if node.scalar_options().is_some() {
+        if node.has_scalar_options {
             // Scalar options only (array ones are buffered): no array equals them.
             return Err(self.walk.invalid());
         }
@@ -802,19 +849,22 @@ impl<'de> Visitor<'de> for Check<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let node = self.accept::<A::Error>(OBJ)?;
-        if node.scalar_options().is_some() {
+        if node.has_scalar_options {
             return Err(self.walk.invalid());
         }
         let mut seen: u64 = 0;
-        let mut targets = Vec::new();
+        let mut targets = Targets::default();
         while map.next_key_seed(KeySeed { check: &self, node, seen: &mut seen, targets: &mut targets })?.is_some() {
-            match targets.as_slice() {
+            if targets.overflow {
+                return Err(self.walk.unknown());
+            }
+            match &targets.ids[..targets.len] {
                 [] => map.next_value_seed(self.child(node.additional.unwrap_or(ANY)))?,
                 [id] => map.next_value_seed(self.child(*id))?,
                 several => self.several(&mut map, several)?,
             }
         }
-        if seen.count_ones() as usize == node.required.len() {
+        if seen.count_ones() == node.required_count {
             Ok(())
         } else {
             Err(self.walk.invalid())
@@ -828,7 +878,28 @@ struct KeySeed<'c, 'p> {
     check: &'c Check<'p>,
     node: &'c Node,
     seen: &'c mut u64,
-    targets: &'c mut Vec<usize>,
+    targets: &'c mut Targets,
+}
+
+/// The schemas a member's value must satisfy, kept inline (a key matching more than four is
+/// left to the full path).
+#[derive(Default)]
+struct Targets {
+    ids: [usize; 4],
+    len: usize,
+    overflow: bool,
+}
+
+impl Targets {
+    fn push(&mut self, id: usize) {
+        match self.ids.get_mut(self.len) {
+            Some(slot) => {
+                *slot = id;
+                self.len += 1;
+            }
+            None => self.overflow = true,
+        }
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for KeySeed<'_, '_> {
@@ -848,16 +919,23 @@ impl<'de> Visitor<'de> for KeySeed<'_, '_> {
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<(), E> {
         let (node, walk) = (self.node, self.check.walk);
-        if let Some(at) = node.required.iter().position(|r| &**r == key) {
-            *self.seen |= 1 << at;
+        let named = node.key(key);
+        if let Some(bit) = named.and_then(|k| k.required_bit) {
+            *self.seen |= 1 << bit;
         }
         if let Some(id) = node.property_names {
             let name = serde_json::to_string(key).map_err(|_| walk.unknown::<E>())?;
             walk.stop::<E>(walk.whole(&name, id, self.check.depth + 1, false))?;
         }
-        self.targets.clear();
-        self.targets.extend(node.property(key));
-        self.targets.extend(node.pattern_properties.iter().filter(|(p, _)| p.matches(key)).map(|&(_, id)| id));
+        *self.targets = Targets::default();
+        if let Some(id) = named.and_then(|k| k.schema) {
+            self.targets.push(id);
+        }
+        for (pattern, id) in &node.pattern_properties {
+            if pattern.matches(key) {
+                self.targets.push(*id);
+            }
+        }
         Ok(())
     }
 }

@@ -30,11 +30,52 @@ use crate::schema::validate::{self, Compiled};
 /// Property that marks an engine error object.
 const ENGINE_ERROR: &str = "__understudyError";
 
-/// Text the facade passes as UTF-8 bytes (`TextEncoder.encodeInto`): for large texts far
-/// faster than the bindings' character-by-character copy of a string, which stays the cheaper
-/// way for short ones (so each text entry point has a `…Bytes` twin).
-pub(crate) fn utf8(bytes: &[u8]) -> Result<&str, JsValue> {
-    std::str::from_utf8(bytes).map_err(|e| engine_error("UserError", &format!("The text is not valid UTF-8: {e}"), &[]))
+thread_local! {
+    /// The engine's input buffer: the facade encodes texts straight into it
+    /// (`TextEncoder.encodeInto` on a view of linear memory) and passes only their length.
+    /// That costs a fixed few tens of nanoseconds at any length, where the bindings' copy of a
+    /// string walks it character by character in JavaScript (about 2 ns a character) and
+    /// allocates for it.
+    static INPUT: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn input_busy() -> JsValue {
+    engine_error("UserError", "The engine's input buffer is in use by a call that has not returned.", &[])
+}
+
+/// The address of the input buffer, grown to at least `capacity` bytes. Its address changes
+/// only here.
+#[wasm_bindgen(js_name = inputBuffer)]
+pub fn input_buffer(capacity: usize) -> Result<usize, JsValue> {
+    INPUT.with(|buffer| {
+        let mut buffer = buffer.try_borrow_mut().map_err(|_| input_busy())?;
+        if buffer.len() < capacity {
+            buffer.resize(capacity, 0);
+        }
+        Ok(buffer.as_mut_ptr() as usize)
+    })
+}
+
+/// The engine's linear memory, for the facade's view of the input buffer.
+#[wasm_bindgen(js_name = engineMemory)]
+pub fn engine_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// Runs `f` on the first `len` bytes of the input buffer as text. Only for calls that run no
+/// JavaScript meanwhile (JavaScript could write the buffer); the others take [`take_input`].
+pub(crate) fn with_input<T>(len: usize, f: impl FnOnce(&str) -> T) -> Result<T, JsValue> {
+    INPUT.with(|buffer| {
+        let buffer = buffer.try_borrow().map_err(|_| input_busy())?;
+        let bytes = buffer.get(..len).ok_or_else(|| engine_error("UserError", "The text is longer than the engine's input buffer.", &[]))?;
+        let text = std::str::from_utf8(bytes).map_err(|e| engine_error("UserError", &format!("The text is not valid UTF-8: {e}"), &[]))?;
+        Ok(f(text))
+    })
+}
+
+/// A copy of the first `len` bytes of the input buffer as text, for calls that run user code.
+pub(crate) fn take_input(len: usize) -> Result<String, JsValue> {
+    with_input(len, str::to_owned)
 }
 
 /// Builds the plain error object the facade converts into an `Error` subclass.
@@ -196,6 +237,8 @@ pub fn value_unencodable_error() -> JsValue {
 #[wasm_bindgen]
 pub struct Validator {
     compiled: Compiled,
+    /// Issues kept by `checkJson` for `takeIssues`.
+    issues: Option<Vec<validate::Issue>>,
 }
 
 pub(crate) fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
@@ -216,34 +259,40 @@ fn report_to_js(report: validate::Report) -> JsValue {
 
 #[wasm_bindgen]
 impl Validator {
-    /// Validates a value given in the facade's tagged JSON encoding: `undefined` when valid,
-    /// else the issues.
-    pub fn validate(&self, value: &str) -> Result<JsValue, JsValue> {
+    /// Validates the value in the input buffer (`len` bytes of the facade's tagged JSON
+    /// encoding): `undefined` when valid, else the issues.
+    #[wasm_bindgen(js_name = validateInput)]
+    pub fn validate_input(&self, len: usize) -> Result<JsValue, JsValue> {
+        with_input(len, |value| self.validate(value))?
+    }
+
+    /// Validates the JSON text in the input buffer (`len` bytes) and answers only whether it is
+    /// valid: a boolean crosses the boundary faster than a value. The issues of an invalid text
+    /// (malformed text is one `json` issue with its position) wait in the validator for
+    /// [`Validator::take_issues`].
+    #[wasm_bindgen(js_name = checkJsonInput)]
+    pub fn check_json_input(&mut self, len: usize) -> Result<bool, JsValue> {
+        let report = with_input(len, |text| self.compiled.validate_json(text))?;
+        self.issues = (!report.valid).then_some(report.issues);
+        Ok(report.valid)
+    }
+
+    /// The issues of the last invalid text given to [`Validator::check_json_input`] (an empty
+    /// array if there are none), taken out of the validator.
+    #[wasm_bindgen(js_name = takeIssues)]
+    pub fn take_issues(&mut self) -> JsValue {
+        to_js(&self.issues.take().unwrap_or_default())
+    }
+}
+
+impl Validator {
+    fn validate(&self, value: &str) -> Result<JsValue, JsValue> {
         // Without tagged members the encoding is plain JSON, which the fast path reads as is.
         if !value.contains(json::TAG_TEXT) && self.compiled.proves_valid(value) {
             return Ok(JsValue::UNDEFINED);
         }
         let doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
         Ok(report_to_js(self.compiled.validate_doc(&doc, doc.root())))
-    }
-
-    /// [`Validator::validate`] for a large value given as UTF-8 bytes.
-    #[wasm_bindgen(js_name = validateBytes)]
-    pub fn validate_bytes(&self, value: &[u8]) -> Result<JsValue, JsValue> {
-        self.validate(utf8(value)?)
-    }
-
-    /// Validates JSON text: `undefined` when valid, else the issues (malformed text is one
-    /// `json` issue with its position).
-    #[wasm_bindgen(js_name = validateJson)]
-    pub fn validate_json(&self, text: &str) -> JsValue {
-        report_to_js(self.compiled.validate_json(text))
-    }
-
-    /// [`Validator::validate_json`] for a large text given as UTF-8 bytes.
-    #[wasm_bindgen(js_name = validateJsonBytes)]
-    pub fn validate_json_bytes(&self, text: &[u8]) -> Result<JsValue, JsValue> {
-        Ok(self.validate_json(utf8(text)?))
     }
 }
 
@@ -258,7 +307,7 @@ pub fn compile_schema(schema: &str) -> Result<Validator, JsValue> {
         }));
     }
     let compiled = validate::compile_json(&json::to_string(&doc, doc.root())).map_err(invalid_schema_error)?;
-    Ok(Validator { compiled })
+    Ok(Validator { compiled, issues: None })
 }
 
 

@@ -119,8 +119,7 @@ fn options(value: &JsValue) -> Result<Options, JsValue> {
 /// itself), else JSON text for the facade to parse (one
 /// native `JSON.parse` beats building the objects across the boundary), or, for a Standard
 /// Schema, the object whose `value` its `validate` produced.
-#[wasm_bindgen(js_name = parseStructured)]
-pub fn parse_structured(text: &str, schema: &JsValue, options_value: &JsValue) -> Result<JsValue, JsValue> {
+fn parse_structured(text: &str, schema: &JsValue, options_value: &JsValue) -> Result<JsValue, JsValue> {
     let options = options(options_value)?;
     let (json_schema, standard) = guide(schema)?;
     if sap::fast::conforms_as_is(text, &json_schema) {
@@ -149,21 +148,21 @@ pub fn parse_structured(text: &str, schema: &JsValue, options_value: &JsValue) -
 /// `parsePartial(text, schema)` → `{ value, complete, fixes }` as JSON text, for a prefix of a
 /// streamed reply (`value` absent while nothing is determined). A Standard Schema's `validate`
 /// is not run on unfinished values.
-#[wasm_bindgen(js_name = parsePartial)]
-pub fn parse_partial(text: &str, schema: &JsValue) -> Result<String, JsValue> {
+fn parse_partial(text: &str, schema: &JsValue) -> Result<String, JsValue> {
     let (json_schema, _) = guide(schema)?;
     let parsed = sap::parse_partial(text, &json_schema).map_err(failure)?;
     Ok(serde_json::to_string(&parsed).unwrap_or_default())
 }
 
-/// [`parse_structured`] for a large reply given as UTF-8 bytes.
-#[wasm_bindgen(js_name = parseStructuredBytes)]
-pub fn parse_structured_bytes(text: &[u8], schema: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
-    parse_structured(super::utf8(text)?, schema, options)
+/// [`parse_structured`] for the reply in the input buffer (`len` bytes).
+#[wasm_bindgen(js_name = parseStructuredInput)]
+pub fn parse_structured_input(len: usize, schema: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
+    // Copied out first: a Standard Schema's code runs during the call.
+    parse_structured(&super::take_input(len)?, schema, options)
 }
 
-/// [`parse_partial`] for a large prefix given as UTF-8 bytes.
-#[wasm_bindgen(js_name = parsePartialBytes)]
-pub fn parse_partial_bytes(text: &[u8], schema: &JsValue) -> Result<String, JsValue> {
-    parse_partial(super::utf8(text)?, schema)
+/// [`parse_partial`] for the prefix in the input buffer (`len` bytes).
+#[wasm_bindgen(js_name = parsePartialInput)]
+pub fn parse_partial_input(len: usize, schema: &JsValue) -> Result<String, JsValue> {
+    parse_partial(&super::take_input(len)?, schema)
 }
