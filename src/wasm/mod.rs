@@ -141,10 +141,11 @@ fn prepare_text(schema: &str, mode: Mode) -> Result<Prepared, JsValue> {
     strict::prepare(&doc, doc.root(), mode).map_err(strict_error)
 }
 
-/// `toStrictJsonSchema`: the strict copy of a schema, as JSON text.
+/// `toStrictJsonSchema`: the strict copy of the schema in the input buffer (`len` bytes), as
+/// JSON text.
 #[wasm_bindgen(js_name = strictConvert)]
-pub fn strict_convert(schema: &str) -> Result<String, JsValue> {
-    let prepared = prepare_text(schema, Mode::Convert)?;
+pub fn strict_convert(len: usize) -> Result<String, JsValue> {
+    let prepared = with_input(len, |schema| prepare_text(schema, Mode::Convert))??;
     Ok(json::to_string(&prepared.doc, prepared.root))
 }
 
@@ -165,8 +166,8 @@ impl PreparedSchema {
     /// Maps the synthetic `null`s of optional properties back to absent keys. Returns
     /// `undefined` for an `undefined` value.
     #[wasm_bindgen(js_name = normalizeInput)]
-    pub fn normalize_input(&self, value: &str) -> Result<Option<String>, JsValue> {
-        normalize_with(&self.inner, value)
+    pub fn normalize_input(&self, len: usize) -> Result<Option<String>, JsValue> {
+        with_input(len, |value| normalize_with(&self.inner, value))?
     }
 }
 
@@ -186,32 +187,36 @@ fn normalize_with(prepared: &Prepared, value: &str) -> Result<Option<String>, Js
     })
 }
 
-/// `prepareStrictJsonSchema`.
+/// `prepareStrictJsonSchema` of the schema in the input buffer (`len` bytes).
 #[wasm_bindgen(js_name = strictPrepare)]
-pub fn strict_prepare(schema: &str) -> Result<PreparedSchema, JsValue> {
-    let inner = prepare_text(schema, Mode::Prepare)?;
+pub fn strict_prepare(len: usize) -> Result<PreparedSchema, JsValue> {
+    let inner = with_input(len, |schema| prepare_text(schema, Mode::Prepare))??;
     Ok(PreparedSchema { inner })
 }
 
 /// The strict schema of `prepareStrictJsonSchema` (its checks included), as JSON text, without
 /// keeping a handle.
 #[wasm_bindgen(js_name = strictPrepareSchema)]
-pub fn strict_prepare_schema(schema: &str) -> Result<String, JsValue> {
-    let prepared = prepare_text(schema, Mode::Prepare)?;
+pub fn strict_prepare_schema(len: usize) -> Result<String, JsValue> {
+    let prepared = with_input(len, |schema| prepare_text(schema, Mode::Prepare))??;
     Ok(json::to_string(&prepared.doc, prepared.root))
 }
 
 /// `stripStrictNulls` for a JSON Schema: prepare, then normalize, without a handle to free.
+/// The input buffer holds the schema (`schema_len` bytes), then the value.
 #[wasm_bindgen(js_name = strictStripNulls)]
-pub fn strict_strip_nulls(schema: &str, value: &str) -> Result<Option<String>, JsValue> {
-    let prepared = prepare_text(schema, Mode::Prepare)?;
-    normalize_with(&prepared, value)
+pub fn strict_strip_nulls(schema_len: usize, value_len: usize) -> Result<Option<String>, JsValue> {
+    with_input(schema_len + value_len, |text| {
+        let (schema, value) = text.split_at_checked(schema_len).ok_or_else(|| engine_error("UserError", "understudy could not split the schema from the value it was given.", &[]))?;
+        let prepared = prepare_text(schema, Mode::Prepare)?;
+        normalize_with(&prepared, value)
+    })?
 }
 
 /// `assertStrictSchemaPreservesOpenObjects`.
 #[wasm_bindgen(js_name = strictAssertOpenObjects)]
-pub fn strict_assert_open_objects(schema: &str) -> Result<(), JsValue> {
-    let doc = parse_schema(schema)?;
+pub fn strict_assert_open_objects(len: usize) -> Result<(), JsValue> {
+    let doc = with_input(len, parse_schema)??;
     strict::assert_preserves_open_objects(&doc, doc.root()).map_err(strict_error)
 }
 
@@ -298,8 +303,8 @@ impl Validator {
 
 /// `compileJsonSchema`.
 #[wasm_bindgen(js_name = compileSchema)]
-pub fn compile_schema(schema: &str) -> Result<Validator, JsValue> {
-    let doc = parse_schema(schema)?;
+pub fn compile_schema(len: usize) -> Result<Validator, JsValue> {
+    let doc = with_input(len, parse_schema)??;
     if let Some((_, pointer, _)) = crate::schema::pointer::first_opaque(&doc, doc.root()) {
         return Err(invalid_schema_error(InvalidSchemaError {
             message: format!("Invalid JSON Schema at `{pointer}`: the schema holds a value JSON cannot carry."),
