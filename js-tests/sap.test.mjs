@@ -157,6 +157,15 @@ describe('texts cross into the engine through its input buffer', () => {
     assert.equal(nested, 7);
   });
 
+  test('a schema changed between calls guides the next call (parsed schemas are cached by their text)', () => {
+    const schema = { type: 'object', properties: { n: { type: 'string' } } };
+    assert.deepEqual(parseStructured('{"n": 5}', schema).value, { n: '5' });
+    schema.properties.n.type = 'integer';
+    assert.deepEqual(parseStructured('{"n": "5"}', schema).value, { n: 5 });
+    for (let i = 0; i < 20; i++) parseStructured('{}', { type: 'object', title: `evicts ${i}` });
+    assert.deepEqual(parseStructured('{"n": "6"}', schema).value, { n: 6 });
+  });
+
   test('short texts after the engine memory grew read right (the view of the buffer is renewed)', () => {
     const schema = { type: 'object', properties: { n: { type: 'integer' } } };
     assert.deepEqual(parseStructured('{"n": 1}', schema).value, { n: 1 });

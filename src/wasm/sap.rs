@@ -25,8 +25,8 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
     if !is_schema {
         return Err(engine_error("UserError", "parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.", &[]));
     }
-    let text: String = JSON::stringify(&json_schema)?.into();
-    Ok((parsed_schema(text)?, standard))
+    let text = JSON::stringify(&json_schema)?;
+    Ok((parsed_schema(text.into())?, standard))
 }
 
 /// How many parsed schemas are kept, keyed by their JSON text (so a schema mutated between
@@ -34,18 +34,21 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
 const SCHEMA_CACHE: usize = 16;
 
 thread_local! {
-    static SCHEMAS: std::cell::RefCell<std::collections::VecDeque<(String, Rc<serde_json::Value>)>> =
+    /// Keys are the texts as JavaScript strings: a hit compares them in JavaScript (`===`)
+    /// and copies nothing into the engine.
+    static SCHEMAS: std::cell::RefCell<std::collections::VecDeque<(JsValue, Rc<serde_json::Value>)>> =
         const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
 }
 
 /// The schema parsed from its JSON text, from the cache when the same text was seen lately
 /// (replies are parsed many times against one schema).
-fn parsed_schema(text: String) -> Result<Rc<serde_json::Value>, JsValue> {
+fn parsed_schema(text: JsValue) -> Result<Rc<serde_json::Value>, JsValue> {
     if let Some(hit) = SCHEMAS.with(|c| c.borrow().iter().find(|(t, _)| *t == text).map(|(_, v)| v.clone())) {
         return Ok(hit);
     }
+    let owned = text.as_string().unwrap_or_default();
     let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| engine_error("UserError", &format!("The schema is not JSON: {e}"), &[]))?;
+        serde_json::from_str(&owned).map_err(|e| engine_error("UserError", &format!("The schema is not JSON: {e}"), &[]))?;
     let value = Rc::new(value);
     SCHEMAS.with(|c| {
         let mut c = c.borrow_mut();
