@@ -1084,6 +1084,9 @@ mod tests {
         // $ref siblings apply in 2020-12 and are ignored in draft 7.
         assert!(!verdict(r##"{"$defs":{"x":{}},"$ref":"#/$defs/x","type":"string"}"##, "1"));
         assert!(verdict(r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"x":{}},"$ref":"#/definitions/x","type":"string"}"##, "1"));
+        // The draft-07 URI without its trailing `#` names draft 7 too (checked by `verdict`).
+        assert!(verdict(r##"{"$schema":"http://json-schema.org/draft-07/schema","definitions":{"x":{}},"$ref":"#/definitions/x","type":"string"}"##, "1"));
+        assert!(verdict(r##"{"$schema":"https://json-schema.org/draft/2020-12/schema#","type":"string","format":"email"}"##, r#""x""#));
     }
 
     #[test]
