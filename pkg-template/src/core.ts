@@ -59,9 +59,13 @@ function inputPair(e: Bindings, first: string, second: string): [number, number]
   return [a, encoder.encodeInto(second, inputView.subarray(a)).written];
 }
 
-/** Makes the view of the input buffer at least `bytes` long (and live). */
+/**
+ * Makes the view of the input buffer at least `bytes` long (and live). While the buffer is large
+ * (grown for a large text) every call asks the engine again, which gives the room back once
+ * texts are smaller.
+ */
 function reserve(e: Bindings, bytes: number): void {
-  if (inputView.byteLength < bytes) {
+  if (inputView.byteLength < bytes || inputView.byteLength > 1 << 20) {
     const capacity = Math.max(bytes, 1 << 12);
     // Growing the buffer may grow the memory, which detaches earlier views of it: the address
     // first, then the view.

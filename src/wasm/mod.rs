@@ -43,14 +43,22 @@ fn input_busy() -> JsValue {
     engine_error("UserError", "The engine's input buffer is in use by a call that has not returned.", &[])
 }
 
-/// The address of the input buffer, grown to at least `capacity` bytes. Its address changes
-/// only here.
+/// The input buffer keeps up to this much room between calls; a larger buffer, grown for a
+/// large text, gives its room back to the allocator when a smaller text follows.
+const INPUT_KEPT: usize = 1 << 20;
+
+/// The address of the input buffer, grown to at least `capacity` bytes (or shrunk to it, when
+/// it holds more than [`INPUT_KEPT`] and `capacity` is smaller). Its address changes only here.
 #[wasm_bindgen(js_name = inputBuffer)]
 pub fn input_buffer(capacity: usize) -> Result<usize, JsValue> {
     INPUT.with(|buffer| {
         let mut buffer = buffer.try_borrow_mut().map_err(|_| input_busy())?;
         if buffer.len() < capacity {
             buffer.resize(capacity, 0);
+        } else if buffer.len() > INPUT_KEPT && capacity < buffer.len() {
+            let keep = capacity.max(INPUT_KEPT);
+            buffer.truncate(keep);
+            buffer.shrink_to_fit();
         }
         Ok(buffer.as_mut_ptr() as usize)
     })
