@@ -37,23 +37,8 @@ pub fn conforms_as_is(text: &str, schema: &Json) -> bool {
     ok && de.end().is_ok()
 }
 
-/// "Not as is": the full path decides.
-#[derive(Debug)]
-struct Fallback;
-
-impl fmt::Display for Fallback {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("needs the full path")
-    }
-}
-
-impl std::error::Error for Fallback {}
-
-impl de::Error for Fallback {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        Fallback
-    }
-}
+/// The message of the error that stops the check: "not as is", the full path decides.
+const FALLBACK: &str = "needs the full path";
 
 /// What the aligner would do with a schema node, in its exact pass.
 enum Shape<'s> {
@@ -268,7 +253,7 @@ impl<'de> DeserializeSeed<'de> for Check<'_, '_> {
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
         if self.depth > MAX_DEPTH {
-            return Err(de::Error::custom(Fallback));
+            return Err(de::Error::custom(FALLBACK));
         }
         let (id, buffered, root) = {
             let mut c = self.compiled.borrow_mut();
@@ -279,7 +264,7 @@ impl<'de> DeserializeSeed<'de> for Check<'_, '_> {
             // Unions, enums and consts need the value whole (rare in bulk data).
             let value = Json::deserialize(deserializer)?;
             if self.null_forbidden && value.is_null() || !exact(&value, schema, root, self.depth) {
-                return Err(de::Error::custom(Fallback));
+                return Err(de::Error::custom(FALLBACK));
             }
             return Ok(());
         }
@@ -294,7 +279,7 @@ struct CheckVisitor<'c, 's> {
 }
 
 fn fallback<E: de::Error>() -> E {
-    E::custom(Fallback)
+    E::custom(FALLBACK)
 }
 
 fn integral(f: f64) -> bool {

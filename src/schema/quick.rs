@@ -519,23 +519,8 @@ fn bound(value: &Json) -> Option<f64> {
     }
 }
 
-/// Stops a walk; the verdict travels in [`Walk::refuted`].
-#[derive(Debug)]
-struct Stop;
-
-impl fmt::Display for Stop {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("not proven valid")
-    }
-}
-
-impl std::error::Error for Stop {}
-
-impl de::Error for Stop {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        Stop
-    }
-}
+/// The message of the error that stops a walk; the verdict travels in [`Walk::refuted`].
+const STOP: &str = "not proven valid";
 
 /// One walk over a text, with the re-reading budget shared by every applicator in it.
 #[derive(Clone, Copy)]
@@ -584,12 +569,12 @@ impl<'p> Walk<'p> {
 
     fn invalid<E: de::Error>(self) -> E {
         self.refuted.set(true);
-        E::custom(Stop)
+        E::custom(STOP)
     }
 
     fn unknown<E: de::Error>(self) -> E {
         self.refuted.set(false);
-        E::custom(Stop)
+        E::custom(STOP)
     }
 }
 
