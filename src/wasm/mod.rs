@@ -250,7 +250,7 @@ pub fn value_unencodable_error() -> JsValue {
 #[wasm_bindgen]
 pub struct Validator {
     compiled: Compiled,
-    /// Issues kept by `checkJson` for `takeIssues`.
+    /// Issues kept by `checkJsonInput` for `takeIssues`.
     issues: Option<Vec<validate::Issue>>,
 }
 
