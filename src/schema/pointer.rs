@@ -13,12 +13,8 @@ pub fn resolve_ref(doc: &Doc, root: Id, reference: &str) -> Option<Id> {
     let pointer = pointer.strip_prefix('/')?;
     let mut current = root;
     for raw in pointer.split('/') {
-        // `~` must be followed by 0 or 1.
-        let bytes = raw.as_bytes();
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'~' && !matches!(bytes.get(i + 1), Some(b'0' | b'1')) {
-                return None;
-            }
+        if !escapes_valid(raw) {
+            return None;
         }
         let token = raw.replace("~1", "/").replace("~0", "~");
         current = match doc.node(current) {
@@ -28,6 +24,26 @@ pub fn resolve_ref(doc: &Doc, root: Id, reference: &str) -> Option<Id> {
         };
     }
     Some(current)
+}
+
+/// [`resolve_ref`] over a `serde_json` document: the same rules, with array indexes as
+/// `serde_json`'s pointers read them.
+pub fn resolve_json_ref<'s>(root: &'s serde_json::Value, reference: &str) -> Option<&'s serde_json::Value> {
+    let rest = reference.strip_prefix('#')?;
+    if rest.is_empty() {
+        return Some(root);
+    }
+    let pointer = percent_decode(rest)?;
+    if !pointer.starts_with('/') || !pointer.split('/').all(escapes_valid) {
+        return None;
+    }
+    root.pointer(&pointer)
+}
+
+/// Whether every `~` of a pointer token is followed by 0 or 1.
+fn escapes_valid(token: &str) -> bool {
+    let bytes = token.as_bytes();
+    bytes.iter().enumerate().all(|(i, &b)| b != b'~' || matches!(bytes.get(i + 1), Some(b'0' | b'1')))
 }
 
 /// An array index token as JavaScript own-property lookup accepts it (canonical digits).

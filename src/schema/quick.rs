@@ -344,15 +344,7 @@ impl<'s> Builder<'s> {
 
     /// The local target of a `$ref` (`#` or `#/json/pointer`), if it has one.
     fn target(&self, reference: &Json) -> Option<&'s Json> {
-        let rest = reference.as_str()?.strip_prefix('#')?;
-        if rest.is_empty() {
-            return Some(self.root);
-        }
-        let pointer = super::pointer::percent_decode(rest)?;
-        if !pointer.starts_with('/') || pointer.split('/').any(|t| t.split('~').skip(1).any(|s| !(s.starts_with('0') || s.starts_with('1')))) {
-            return None;
-        }
-        self.root.pointer(&pointer)
+        super::pointer::resolve_json_ref(self.root, reference.as_str()?)
     }
 
     fn nodes(&mut self, list: &'s Json) -> Option<Vec<usize>> {
@@ -1130,6 +1122,10 @@ mod tests {
             assert!(!verdict(s, r#""a""#) && !verdict(s, r#"{"a":1}"#), "{s}");
         }
         assert!(Plan::compile(&serde_json::json!({"$schema": "http://json-schema.org/draft-04/schema#"})).is_none());
+        // A malformed pointer escape resolves nothing (as for strict schemas): opaque.
+        assert!(!plan(r##"{"$defs":{"a~2":{}},"$ref":"#/$defs/a~2"}"##).proves_valid("1"));
+        assert!(plan(r##"{"$defs":{"a~1b":{}},"$ref":"#/$defs/a~01b"}"##).proves_valid("1"));
+        assert!(plan(r##"{"$defs":{"a/b":{}},"$ref":"#/$defs/a~1b"}"##).proves_valid("1"));
         // A base URI below the root changes what `#/…` means inside it.
         assert!(Plan::compile(&serde_json::json!({"properties": {"a": {"$id": "x", "$ref": "#/b"}}})).is_none());
         assert!(Plan::compile(&serde_json::json!({"$defs": {"a": {"$anchor": "x"}}})).is_none());
