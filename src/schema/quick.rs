@@ -615,12 +615,15 @@ impl<'de> DeserializeSeed<'de> for Check<'_> {
 }
 
 impl Check<'_> {
-    /// The node's own checks, then its applicators, each over the whole value's text.
+    /// The node's own checks, then its applicators, each over the whole value's text (for
+    /// buffered nodes only).
     fn applicators(&self, node: &Node, text: &str) -> Verdict {
         let (walk, depth) = (self.walk, self.depth + 1);
         let whole = |id: usize| walk.whole(text, id, depth, false);
         let mut verdict = Verdict::Valid;
-        if node.is_buffered && node.options.is_some() && !node.has_scalar_options {
+        // Options with arrays or objects among them are compared with the whole value here;
+        // scalar ones as the local re-read streams by.
+        if node.options.is_some() && !node.has_scalar_options {
             let Ok(value) = serde_json::from_str::<Json>(text) else { return Verdict::Unknown };
             verdict = one_of_options(node, |o| same(o, &value));
         }
