@@ -404,13 +404,7 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
       current('connected');
       script.connectSettled(generation);
     } catch (error) {
-      if (script.connectFailed(generation)) {
-        try {
-          this.emit('connection_change', 'disconnected');
-        } catch {
-          // The connection failure is the one reported.
-        }
-      }
+      if (script.connectFailed(generation)) this.#announceDisconnectAfterFailure();
       throw error;
     } finally {
       script.connectSettled(generation);
@@ -449,13 +443,7 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
       this.#call('close', {});
       if (script.closeRecorded(ticket)) this.emit('connection_change', 'disconnected');
     } catch (error) {
-      if (script.closeFailed(ticket)) {
-        try {
-          this.emit('connection_change', 'disconnected');
-        } catch {
-          // The close failure is the one reported.
-        }
-      }
+      if (script.closeFailed(ticket)) this.#announceDisconnectAfterFailure();
       throw error;
     }
   }
@@ -482,6 +470,15 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
   }
 
   /** Reserves the method's next injected failure, records the call, then throws the failure. */
+  /** Emits `disconnected` after a failed connect or close; a listener's exception gives way to that failure, which is the one reported. */
+  #announceDisconnectAfterFailure(): void {
+    try {
+      this.emit('connection_change', 'disconnected');
+    } catch {
+      // The operation's own failure is rethrown by the caller.
+    }
+  }
+
   #call(method: string, data: Record<string, unknown>): void {
     const failure = this.#script.takeFailure(method) as { error: unknown } | undefined;
     this.#record(method, { method, ...data });
