@@ -99,7 +99,8 @@ impl Doc {
 
     /// `node[key]`, treating a present `undefined` as absent (`node[key] !== undefined`).
     pub fn get_defined(&self, id: Id, key: &str) -> Option<Id> {
-        self.get(id, key).filter(|&v| !matches!(self.nodes[v], Node::Undefined))
+        self.get(id, key)
+            .filter(|&v| !matches!(self.nodes[v], Node::Undefined))
     }
 
     pub fn as_str(&self, id: Id) -> Option<&str> {
@@ -167,8 +168,15 @@ pub fn pointer_push(pointer: &str, token: &str) -> String {
 /// Parses JSON text into a new document whose root is node 0. Tagged host values (see
 /// [`TAG_KEY`]) become [`Node::Undefined`] / [`Node::Opaque`].
 pub fn parse(text: &str) -> Result<Doc, ParseError> {
-    let mut doc = Doc { nodes: Vec::with_capacity(text.len() / 8 + 1) };
-    Parser { bytes: text.as_bytes(), text, pos: 0 }.run(&mut doc)?;
+    let mut doc = Doc {
+        nodes: Vec::with_capacity(text.len() / 8 + 1),
+    };
+    Parser {
+        bytes: text.as_bytes(),
+        text,
+        pos: 0,
+    }
+    .run(&mut doc)?;
     Ok(doc)
 }
 
@@ -188,8 +196,16 @@ impl Parser<'_> {
         let upto = &self.bytes[..self.pos.min(self.bytes.len())];
         let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
         let line_start = upto.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-        let column = self.text[line_start..self.pos.min(self.text.len())].chars().count() + 1;
-        ParseError { message: message.to_string(), offset: self.pos, line, column }
+        let column = self.text[line_start..self.pos.min(self.text.len())]
+            .chars()
+            .count()
+            + 1;
+        ParseError {
+            message: message.to_string(),
+            offset: self.pos,
+            line,
+            column,
+        }
     }
 
     fn ws(&mut self) {
@@ -285,7 +301,9 @@ impl Parser<'_> {
                             }
                             Some(b']') => {
                                 self.pos += 1;
-                                let Some(Frame::Arr(id, items)) = stack.pop() else { unreachable!() };
+                                let Some(Frame::Arr(id, items)) = stack.pop() else {
+                                    unreachable!()
+                                };
                                 doc.nodes[id] = Node::Arr(items);
                                 finished = id;
                             }
@@ -309,7 +327,9 @@ impl Parser<'_> {
                             }
                             Some(b'}') => {
                                 self.pos += 1;
-                                let Some(Frame::Obj(id, entries, _)) = stack.pop() else { unreachable!() };
+                                let Some(Frame::Obj(id, entries, _)) = stack.pop() else {
+                                    unreachable!()
+                                };
                                 doc.nodes[id] = decode_tag(doc, entries);
                                 finished = id;
                             }
@@ -464,7 +484,11 @@ fn decode_tag(doc: &Doc, entries: ObjMap) -> Node {
     if entries.len() == 1 {
         if let Some(&v) = entries.get(TAG_KEY) {
             if let Node::Str(kind) = &doc.nodes[v] {
-                return if kind == "undefined" { Node::Undefined } else { Node::Opaque(kind.clone()) };
+                return if kind == "undefined" {
+                    Node::Undefined
+                } else {
+                    Node::Opaque(kind.clone())
+                };
             }
         }
     }
@@ -503,7 +527,9 @@ pub fn to_string(doc: &Doc, id: Id) -> String {
                 }
             }
         }
-        let Some((container, index)) = stack.last_mut() else { return out };
+        let Some((container, index)) = stack.last_mut() else {
+            return out;
+        };
         match &doc.nodes[*container] {
             Node::Arr(items) => {
                 if *index < items.len() {
@@ -583,7 +609,10 @@ mod tests {
     fn round_trips_and_keeps_key_order_and_number_text() {
         let text = r#"{"b":1,"a":[true,false,null,"x\n\"y\u00e9"],"n":-1.50e+3,"o":{}}"#;
         let doc = parse(text).unwrap();
-        assert_eq!(to_string(&doc, 0), r#"{"b":1,"a":[true,false,null,"x\n\"yé"],"n":-1.50e+3,"o":{}}"#);
+        assert_eq!(
+            to_string(&doc, 0),
+            r#"{"b":1,"a":[true,false,null,"x\n\"yé"],"n":-1.50e+3,"o":{}}"#
+        );
     }
 
     #[test]
@@ -612,7 +641,9 @@ mod tests {
 
     #[test]
     fn host_tags_decode_and_undefined_members_are_left_out() {
-        let doc = parse(r#"{"a":{"\u0000understudy":"undefined"},"f":{"\u0000understudy":"function"}}"#).unwrap();
+        let doc =
+            parse(r#"{"a":{"\u0000understudy":"undefined"},"f":{"\u0000understudy":"function"}}"#)
+                .unwrap();
         let a = doc.get(0, "a").unwrap();
         assert_eq!(doc.node(a), &Node::Undefined);
         assert!(doc.has(0, "a"));

@@ -22,7 +22,11 @@ impl Hasher for Fnv {
         self.0 = (self.0 ^ n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
     fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
         for &b in bytes {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
@@ -46,7 +50,10 @@ impl ObjMap {
     }
 
     pub fn with_capacity(n: usize) -> Self {
-        ObjMap { entries: Vec::with_capacity(n), index: None }
+        ObjMap {
+            entries: Vec::with_capacity(n),
+            index: None,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -120,7 +127,10 @@ impl ObjMap {
 
 impl<'a> IntoIterator for &'a ObjMap {
     type Item = (&'a String, &'a usize);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, (String, usize)>, fn(&'a (String, usize)) -> (&'a String, &'a usize)>;
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, usize)>,
+        fn(&'a (String, usize)) -> (&'a String, &'a usize),
+    >;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.iter().map(|(k, v)| (k, v))
     }
@@ -156,6 +166,12 @@ mod tests {
         assert_eq!(m.len(), 39);
         let mut small = ObjMap::from([("a".to_string(), 1), ("b".to_string(), 2)]);
         small.shift_remove("a");
-        assert_eq!(small.iter().map(|(k, v)| (k.as_str(), *v)).collect::<Vec<_>>(), vec![("b", 2)]);
+        assert_eq!(
+            small
+                .iter()
+                .map(|(k, v)| (k.as_str(), *v))
+                .collect::<Vec<_>>(),
+            vec![("b", 2)]
+        );
     }
 }

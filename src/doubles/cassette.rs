@@ -46,7 +46,10 @@ pub const DEFAULT_SECRET_KEYS: [&str; 12] = [
 ];
 
 /// Value patterns always redacted: OpenAI-style keys and bearer credentials.
-pub const DEFAULT_SECRET_PATTERNS: [&str; 2] = [r"sk-[A-Za-z0-9_\-]{8,}", r"(?i)bearer\s+[A-Za-z0-9._~+/=\-]+"];
+pub const DEFAULT_SECRET_PATTERNS: [&str; 2] = [
+    r"sk-[A-Za-z0-9_\-]{8,}",
+    r"(?i)bearer\s+[A-Za-z0-9._~+/=\-]+",
+];
 
 /// The key of the facade's tagged encoding (`crate::json::TAG_KEY`): a value JSON cannot carry.
 const TAG_KEY: &str = "\u{0}understudy";
@@ -71,7 +74,14 @@ fn invalid(pointer: &str, what: &str) -> CassetteError {
     CassetteError {
         reason: "invalid_cassette",
         pointer: pointer.to_owned(),
-        message: format!("Invalid cassette: {what} at {}.", if pointer.is_empty() { "the root" } else { pointer }),
+        message: format!(
+            "Invalid cassette: {what} at {}.",
+            if pointer.is_empty() {
+                "the root"
+            } else {
+                pointer
+            }
+        ),
     }
 }
 
@@ -84,19 +94,31 @@ pub struct Redaction {
 }
 
 fn fold_key(k: &str) -> String {
-    k.chars().filter(|c| *c != '-' && *c != '_').flat_map(char::to_lowercase).collect()
+    k.chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 impl Redaction {
     /// The defaults plus extra key names and regular-expression patterns.
-    pub fn new(extra_keys: &[String], extra_patterns: &[String]) -> Result<Redaction, CassetteError> {
-        let mut keys: Vec<String> = DEFAULT_SECRET_KEYS.iter().map(|k| (*k).to_owned()).collect();
+    pub fn new(
+        extra_keys: &[String],
+        extra_patterns: &[String],
+    ) -> Result<Redaction, CassetteError> {
+        let mut keys: Vec<String> = DEFAULT_SECRET_KEYS
+            .iter()
+            .map(|k| (*k).to_owned())
+            .collect();
         for k in extra_keys {
             if !keys.iter().any(|have| fold_key(have) == fold_key(k)) {
                 keys.push(k.clone());
             }
         }
-        let mut patterns: Vec<String> = DEFAULT_SECRET_PATTERNS.iter().map(|p| (*p).to_owned()).collect();
+        let mut patterns: Vec<String> = DEFAULT_SECRET_PATTERNS
+            .iter()
+            .map(|p| (*p).to_owned())
+            .collect();
         for p in extra_patterns {
             if !patterns.contains(p) {
                 patterns.push(p.clone());
@@ -110,7 +132,11 @@ impl Redaction {
                 message: format!("Redaction pattern {p:?} is not a valid regular expression: {e}"),
             })?);
         }
-        Ok(Redaction { keys, patterns, compiled })
+        Ok(Redaction {
+            keys,
+            patterns,
+            compiled,
+        })
     }
 
     pub fn keys(&self) -> &[String] {
@@ -230,17 +256,35 @@ pub enum Outcome {
     Response(Value),
     /// A streamed call's events; the response is taken from its `response_done` event.
     Events(Vec<Value>),
-    Error { name: String, message: String },
+    Error {
+        name: String,
+        message: String,
+    },
 }
 
 /// The normalized response carried by a `response_done` event, in `ModelResponse` shape.
 pub fn response_from_events(events: &[Value]) -> Option<Value> {
-    let done = events.iter().rev().find(|e| e.get("type").and_then(Value::as_str) == Some("response_done"))?;
+    let done = events
+        .iter()
+        .rev()
+        .find(|e| e.get("type").and_then(Value::as_str) == Some("response_done"))?;
     let r = done.get("response")?;
     let mut out = Map::new();
-    out.insert("output".into(), r.get("output").cloned().unwrap_or(Value::Array(Vec::new())));
-    out.insert("usage".into(), r.get("usage").cloned().unwrap_or_else(|| serde_json::json!({ "requests": 1 })));
-    for (from, to) in [("id", "responseId"), ("requestId", "requestId"), ("providerData", "providerData")] {
+    out.insert(
+        "output".into(),
+        r.get("output").cloned().unwrap_or(Value::Array(Vec::new())),
+    );
+    out.insert(
+        "usage".into(),
+        r.get("usage")
+            .cloned()
+            .unwrap_or_else(|| serde_json::json!({ "requests": 1 })),
+    );
+    for (from, to) in [
+        ("id", "responseId"),
+        ("requestId", "requestId"),
+        ("providerData", "providerData"),
+    ] {
         if let Some(v) = r.get(from).filter(|v| !v.is_null()) {
             out.insert(to.into(), v.clone());
         }
@@ -249,7 +293,12 @@ pub fn response_from_events(events: &[Value]) -> Option<Value> {
 }
 
 /// One recorded step.
-pub fn record_step(request: Value, streamed: bool, outcome: Outcome, redaction: &Redaction) -> Value {
+pub fn record_step(
+    request: Value,
+    streamed: bool,
+    outcome: Outcome,
+    redaction: &Redaction,
+) -> Value {
     let request = normalize_request(request, redaction);
     let mut step = Map::new();
     step.insert("streamed".into(), Value::Bool(streamed));
@@ -306,7 +355,11 @@ fn strings(v: Option<&Value>, pointer: &str) -> Result<Vec<String>, CassetteErro
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, s)| s.as_str().map(str::to_owned).ok_or_else(|| invalid(&format!("{pointer}/{i}"), "a string was expected")))
+            .map(|(i, s)| {
+                s.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| invalid(&format!("{pointer}/{i}"), "a string was expected"))
+            })
             .collect(),
         Some(_) => Err(invalid(pointer, "an array of strings was expected")),
     }
@@ -314,9 +367,14 @@ fn strings(v: Option<&Value>, pointer: &str) -> Result<Vec<String>, CassetteErro
 
 /// Checks a cassette document (format, version, every step's shape).
 pub fn load(doc: Value) -> Result<Cassette, CassetteError> {
-    let root = doc.as_object().ok_or_else(|| invalid("", "an object was expected"))?;
+    let root = doc
+        .as_object()
+        .ok_or_else(|| invalid("", "an object was expected"))?;
     if root.get("format").and_then(Value::as_str) != Some(FORMAT) {
-        return Err(invalid("/format", &format!("\"format\" must be \"{FORMAT}\"")));
+        return Err(invalid(
+            "/format",
+            &format!("\"format\" must be \"{FORMAT}\""),
+        ));
     }
     match root.get("version").and_then(Value::as_u64) {
         Some(VERSION) => {}
@@ -331,13 +389,24 @@ pub fn load(doc: Value) -> Result<Cassette, CassetteError> {
     }
     let redaction_json = root.get("redaction");
     let redaction = Redaction::new(
-        &strings(redaction_json.and_then(|r| r.get("keys")), "/redaction/keys")?,
-        &strings(redaction_json.and_then(|r| r.get("patterns")), "/redaction/patterns")?,
+        &strings(
+            redaction_json.and_then(|r| r.get("keys")),
+            "/redaction/keys",
+        )?,
+        &strings(
+            redaction_json.and_then(|r| r.get("patterns")),
+            "/redaction/patterns",
+        )?,
     )?;
-    let steps = root.get("steps").and_then(Value::as_array).ok_or_else(|| invalid("/steps", "\"steps\" must be an array"))?;
+    let steps = root
+        .get("steps")
+        .and_then(Value::as_array)
+        .ok_or_else(|| invalid("/steps", "\"steps\" must be an array"))?;
     for (i, step) in steps.iter().enumerate() {
         let at = |k: &str| format!("/steps/{i}/{k}");
-        let s = step.as_object().ok_or_else(|| invalid(&format!("/steps/{i}"), "a step must be an object"))?;
+        let s = step
+            .as_object()
+            .ok_or_else(|| invalid(&format!("/steps/{i}"), "a step must be an object"))?;
         if !s.get("streamed").is_some_and(Value::is_boolean) {
             return Err(invalid(&at("streamed"), "\"streamed\" must be a boolean"));
         }
@@ -347,7 +416,10 @@ pub fn load(doc: Value) -> Result<Cassette, CassetteError> {
         match (s.get("response"), s.get("error")) {
             (Some(r), None) => {
                 if !r.get("output").is_some_and(Value::is_array) {
-                    return Err(invalid(&at("response/output"), "a response needs an \"output\" array"));
+                    return Err(invalid(
+                        &at("response/output"),
+                        "a response needs an \"output\" array",
+                    ));
                 }
                 if let Some(events) = s.get("events") {
                     if !events.is_array() {
@@ -357,13 +429,24 @@ pub fn load(doc: Value) -> Result<Cassette, CassetteError> {
             }
             (None, Some(e)) => {
                 if !e.get("message").is_some_and(Value::is_string) {
-                    return Err(invalid(&at("error/message"), "an error needs a \"message\" string"));
+                    return Err(invalid(
+                        &at("error/message"),
+                        "an error needs a \"message\" string",
+                    ));
                 }
             }
-            _ => return Err(invalid(&format!("/steps/{i}"), "a step needs exactly one of \"response\" and \"error\"")),
+            _ => {
+                return Err(invalid(
+                    &format!("/steps/{i}"),
+                    "a step needs exactly one of \"response\" and \"error\"",
+                ))
+            }
         }
     }
-    Ok(Cassette { redaction, steps: steps.clone() })
+    Ok(Cassette {
+        redaction,
+        steps: steps.clone(),
+    })
 }
 
 /// Where two normalized requests first differ.
@@ -382,7 +465,8 @@ fn escape(token: &str) -> String {
 /// difference, and that difference (`None` when the values are equal).
 fn compare(recorded: &Value, live: &Value) -> (usize, Option<Difference>) {
     let mut agreeing = 0;
-    let mut stack: Vec<(String, Option<&Value>, Option<&Value>)> = vec![(String::new(), Some(recorded), Some(live))];
+    let mut stack: Vec<(String, Option<&Value>, Option<&Value>)> =
+        vec![(String::new(), Some(recorded), Some(live))];
     while let Some((pointer, a, b)) = stack.pop() {
         match (a, b) {
             (Some(Value::Object(x)), Some(Value::Object(y))) => {
@@ -399,7 +483,16 @@ fn compare(recorded: &Value, live: &Value) -> (usize, Option<Difference>) {
                 }
             }
             (x, y) if x == y => agreeing += 1,
-            (x, y) => return (agreeing, Some(Difference { pointer, recorded: x.cloned(), live: y.cloned() })),
+            (x, y) => {
+                return (
+                    agreeing,
+                    Some(Difference {
+                        pointer,
+                        recorded: x.cloned(),
+                        live: y.cloned(),
+                    }),
+                )
+            }
         }
     }
     (agreeing, None)
@@ -435,7 +528,12 @@ fn excerpt(v: &Option<Value>) -> String {
 
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "No recorded request matches model call #{} (request hash {}).", self.call_index + 1, self.hash)?;
+        write!(
+            f,
+            "No recorded request matches model call #{} (request hash {}).",
+            self.call_index + 1,
+            self.hash
+        )?;
         match &self.closest {
             Some((step, d)) => write!(
                 f,
@@ -471,13 +569,19 @@ impl Matcher {
             })
             .collect();
         let hashes = requests.iter().map(hash).collect();
-        Matcher { hashes, used: vec![false; requests.len()], requests }
+        Matcher {
+            hashes,
+            used: vec![false; requests.len()],
+            requests,
+        }
     }
 
     /// The first unused step whose normalized request equals `live` (already normalized).
     pub fn pick(&mut self, live: &Value, call_index: usize) -> Result<usize, Box<Mismatch>> {
         let h = hash(live);
-        if let Some(i) = (0..self.hashes.len()).find(|&i| !self.used[i] && self.hashes[i] == h && self.requests[i] == *live) {
+        if let Some(i) = (0..self.hashes.len())
+            .find(|&i| !self.used[i] && self.hashes[i] == h && self.requests[i] == *live)
+        {
             self.used[i] = true;
             return Ok(i);
         }
@@ -489,7 +593,11 @@ impl Matcher {
                 _ => Some((score, i)),
             })
             .and_then(|(_, i)| first_difference(&self.requests[i], live).map(|d| (i, d)));
-        Err(Box::new(Mismatch { call_index, hash: h, closest }))
+        Err(Box::new(Mismatch {
+            call_index,
+            hash: h,
+            closest,
+        }))
     }
 }
 
@@ -507,8 +615,15 @@ mod tests {
         let tagged = json!({ TAG_KEY: "function" });
         let request = json!({ "input": "hi", "signal": {}, "tracing": true, "_internal": { "tracingParent": { "id": "span_1" } }, "tools": [tagged.clone(), { "name": "t", "invoke": tagged }], "b": 1, "a": 2 });
         let n = normalize_request(request, &redaction());
-        assert_eq!(n, json!({ "input": "hi", "tools": [null, { "name": "t" }], "a": 2, "b": 1 }));
-        assert_eq!(serde_json::to_string(&n).unwrap(), r#"{"a":2,"b":1,"input":"hi","tools":[null,{"name":"t"}]}"#, "keys sorted");
+        assert_eq!(
+            n,
+            json!({ "input": "hi", "tools": [null, { "name": "t" }], "a": 2, "b": 1 })
+        );
+        assert_eq!(
+            serde_json::to_string(&n).unwrap(),
+            r#"{"a":2,"b":1,"input":"hi","tools":[null,{"name":"t"}]}"#,
+            "keys sorted"
+        );
     }
 
     #[test]
@@ -523,15 +638,24 @@ mod tests {
         for secret in ["abc.def", "t0", "sk-proj", "corp-42", "xyz"] {
             assert!(!text.contains(secret), "{secret} leaked: {text}");
         }
-        assert_eq!(n["modelSettings"]["providerData"]["extra_headers"]["x-trace"], "ok");
-        assert_eq!(n["input"], "my key is [REDACTED] and account [REDACTED]; [REDACTED]");
+        assert_eq!(
+            n["modelSettings"]["providerData"]["extra_headers"]["x-trace"],
+            "ok"
+        );
+        assert_eq!(
+            n["input"],
+            "my key is [REDACTED] and account [REDACTED]; [REDACTED]"
+        );
         assert_eq!(n["api_key"], Value::Null, "an absent secret stays null");
     }
 
     #[test]
     fn invalid_patterns_are_refused_with_a_pointer() {
         let e = Redaction::new(&[], &["(".into()]).unwrap_err();
-        assert_eq!((e.reason, e.pointer.as_str()), ("invalid_pattern", "/redaction/patterns/2"));
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            ("invalid_pattern", "/redaction/patterns/2")
+        );
     }
 
     #[test]
@@ -540,7 +664,10 @@ mod tests {
         let a = normalize_request(json!({ "a": 1, "b": [1, 2] }), &r);
         let b = normalize_request(json!({ "b": [1, 2], "a": 1 }), &r);
         assert_eq!(hash(&a), hash(&b));
-        assert_ne!(hash(&a), hash(&normalize_request(json!({ "a": 1, "b": [2, 1] }), &r)));
+        assert_ne!(
+            hash(&a),
+            hash(&normalize_request(json!({ "a": 1, "b": [2, 1] }), &r))
+        );
         assert_eq!(hash(&json!({})).len(), 16);
     }
 
@@ -551,12 +678,28 @@ mod tests {
             json!({ "type": "output_text_delta", "delta": "Hi" }),
             json!({ "type": "response_done", "response": { "id": "r1", "usage": { "requests": 1 }, "output": [{ "type": "message" }] } }),
         ];
-        let step = record_step(json!({ "input": "x" }), true, Outcome::Events(events), &redaction());
-        assert_eq!(step["response"], json!({ "output": [{ "type": "message" }], "usage": { "requests": 1 }, "responseId": "r1" }));
+        let step = record_step(
+            json!({ "input": "x" }),
+            true,
+            Outcome::Events(events),
+            &redaction(),
+        );
+        assert_eq!(
+            step["response"],
+            json!({ "output": [{ "type": "message" }], "usage": { "requests": 1 }, "responseId": "r1" })
+        );
         assert_eq!(step["events"].as_array().unwrap().len(), 3);
         assert_eq!(step["streamed"], true);
-        let cut = record_step(json!({}), true, Outcome::Events(vec![json!({ "type": "response_started" })]), &redaction());
-        assert_eq!(cut["error"]["name"], "IncompleteStreamError", "a stream cut short is kept, as an error step");
+        let cut = record_step(
+            json!({}),
+            true,
+            Outcome::Events(vec![json!({ "type": "response_started" })]),
+            &redaction(),
+        );
+        assert_eq!(
+            cut["error"]["name"], "IncompleteStreamError",
+            "a stream cut short is kept, as an error step"
+        );
         assert!(load(build(vec![cut], &redaction())).is_ok());
     }
 
@@ -564,8 +707,21 @@ mod tests {
     fn cassettes_round_trip_and_bad_ones_are_refused_with_pointers() {
         let r = redaction();
         let steps = vec![
-            record_step(json!({ "input": "a" }), false, Outcome::Response(json!({ "output": [], "usage": {} })), &r),
-            record_step(json!({ "input": "b" }), false, Outcome::Error { name: "Error".into(), message: "429 sk-ABCDEFGH1234".into() }, &r),
+            record_step(
+                json!({ "input": "a" }),
+                false,
+                Outcome::Response(json!({ "output": [], "usage": {} })),
+                &r,
+            ),
+            record_step(
+                json!({ "input": "b" }),
+                false,
+                Outcome::Error {
+                    name: "Error".into(),
+                    message: "429 sk-ABCDEFGH1234".into(),
+                },
+                &r,
+            ),
         ];
         let doc = build(steps, &r);
         assert_eq!(doc["steps"][1]["error"]["message"], "429 [REDACTED]");
@@ -583,9 +739,18 @@ mod tests {
         bad["steps"][1]["response"] = json!({ "output": [] });
         let e = load(bad).unwrap_err();
         assert_eq!(e.pointer, "/steps/1");
-        assert_eq!(e.message, "Invalid cassette: a step needs exactly one of \"response\" and \"error\" at /steps/1.");
-        assert_eq!(load(json!([])).unwrap_err().message, "Invalid cassette: an object was expected at the root.");
-        assert_eq!(load(json!({ "format": "x" })).unwrap_err().pointer, "/format");
+        assert_eq!(
+            e.message,
+            "Invalid cassette: a step needs exactly one of \"response\" and \"error\" at /steps/1."
+        );
+        assert_eq!(
+            load(json!([])).unwrap_err().message,
+            "Invalid cassette: an object was expected at the root."
+        );
+        assert_eq!(
+            load(json!({ "format": "x" })).unwrap_err().pointer,
+            "/format"
+        );
     }
 
     #[test]
@@ -594,17 +759,34 @@ mod tests {
         let b = json!({ "input": [{ "content": "What is 3+3?" }], "model": "n" });
         let d = first_difference(&a, &b).unwrap();
         assert_eq!(d.pointer, "/input/0/content");
-        assert_eq!((d.recorded, d.live), (Some(json!("What is 2+2?")), Some(json!("What is 3+3?"))));
+        assert_eq!(
+            (d.recorded, d.live),
+            (Some(json!("What is 2+2?")), Some(json!("What is 3+3?")))
+        );
         let d = first_difference(&json!({ "a/b": [1] }), &json!({ "a/b": [1, 2] })).unwrap();
-        assert_eq!((d.pointer.as_str(), d.recorded, d.live), ("/a~1b/1", None, Some(json!(2))));
+        assert_eq!(
+            (d.pointer.as_str(), d.recorded, d.live),
+            ("/a~1b/1", None, Some(json!(2)))
+        );
         assert_eq!(first_difference(&a, &a), None);
     }
 
     #[test]
     fn matching_by_request_is_robust_to_order_and_uses_each_step_once() {
         let r = redaction();
-        let step = |input: &str| record_step(json!({ "input": input }), false, Outcome::Response(json!({ "output": [] })), &r);
-        let cassette = load(build(vec![step("first"), step("second"), step("first")], &r)).unwrap();
+        let step = |input: &str| {
+            record_step(
+                json!({ "input": input }),
+                false,
+                Outcome::Response(json!({ "output": [] })),
+                &r,
+            )
+        };
+        let cassette = load(build(
+            vec![step("first"), step("second"), step("first")],
+            &r,
+        ))
+        .unwrap();
         let mut m = Matcher::new(&cassette);
         let live = |input: &str| normalize_request(json!({ "input": input, "signal": {} }), &r);
         assert_eq!(m.pick(&live("second"), 0), Ok(1));
@@ -616,19 +798,36 @@ mod tests {
         let mut edited = build(vec![step("x")], &r);
         edited["steps"][0]["request"] = serde_json::from_str(r#"{"z": 1, "input": "x"}"#).unwrap();
         let mut m = Matcher::new(&load(edited).unwrap());
-        assert_eq!(m.pick(&normalize_request(json!({ "input": "x", "z": 1 }), &r), 0), Ok(0));
-        assert!(e.to_string().ends_with("Every recorded step has been used."));
+        assert_eq!(
+            m.pick(&normalize_request(json!({ "input": "x", "z": 1 }), &r), 0),
+            Ok(0)
+        );
+        assert!(e
+            .to_string()
+            .ends_with("Every recorded step has been used."));
     }
 
     #[test]
     fn a_mismatch_names_the_closest_step_and_the_first_differing_field() {
         let r = redaction();
         let step = |input: &str, model: &str| {
-            record_step(json!({ "input": [{ "role": "user", "content": input }], "model": model }), false, Outcome::Response(json!({ "output": [] })), &r)
+            record_step(
+                json!({ "input": [{ "role": "user", "content": input }], "model": model }),
+                false,
+                Outcome::Response(json!({ "output": [] })),
+                &r,
+            )
         };
-        let cassette = load(build(vec![step("weather in Paris", "a"), step("weather in Tokyo", "b")], &r)).unwrap();
+        let cassette = load(build(
+            vec![step("weather in Paris", "a"), step("weather in Tokyo", "b")],
+            &r,
+        ))
+        .unwrap();
         let mut m = Matcher::new(&cassette);
-        let live = normalize_request(json!({ "input": [{ "role": "user", "content": "weather in Tokyo" }], "model": "c" }), &r);
+        let live = normalize_request(
+            json!({ "input": [{ "role": "user", "content": "weather in Tokyo" }], "model": "c" }),
+            &r,
+        );
         let e = m.pick(&live, 4).unwrap_err();
         let (step, d) = e.closest.clone().unwrap();
         assert_eq!((step, d.pointer.as_str()), (1, "/model"));

@@ -78,7 +78,12 @@ impl StepReason {
 pub enum ModelError {
     /// `InvalidScriptedModelStepError`. Queue-time errors carry `input_index`, call-time
     /// errors `call_index`.
-    InvalidStep { reason: StepReason, input_index: Option<usize>, call_index: Option<usize>, step_type: Option<String> },
+    InvalidStep {
+        reason: StepReason,
+        input_index: Option<usize>,
+        call_index: Option<usize>,
+        step_type: Option<String>,
+    },
     /// `UnexpectedModelCallError`: a call after the script ran out.
     Unexpected { call_index: usize, streamed: bool },
     /// `UnconsumedModelStepsError`, from `assertComplete()`.
@@ -107,11 +112,24 @@ impl ModelError {
         }
     }
 
-    fn invalid_input(reason: StepReason, input_index: usize, step_type: Option<String>) -> ModelError {
-        ModelError::InvalidStep { reason, input_index: Some(input_index), call_index: None, step_type }
+    fn invalid_input(
+        reason: StepReason,
+        input_index: usize,
+        step_type: Option<String>,
+    ) -> ModelError {
+        ModelError::InvalidStep {
+            reason,
+            input_index: Some(input_index),
+            call_index: None,
+            step_type,
+        }
     }
 
-    fn invalid_call(reason: StepReason, call_index: usize, step_type: Option<StepType>) -> ModelError {
+    fn invalid_call(
+        reason: StepReason,
+        call_index: usize,
+        step_type: Option<StepType>,
+    ) -> ModelError {
         ModelError::InvalidStep {
             reason,
             input_index: None,
@@ -127,45 +145,83 @@ impl ModelError {
 
     /// A stream responder returned something that is not an iterable (`invalid_stream`).
     pub fn responder_invalid_stream(call_index: usize) -> ModelError {
-        ModelError::invalid_call(StepReason::InvalidStream, call_index, Some(StepType::StreamResponder))
+        ModelError::invalid_call(
+            StepReason::InvalidStream,
+            call_index,
+            Some(StepType::StreamResponder),
+        )
     }
 }
 
 impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ModelError::InvalidStep { reason, call_index: Some(call), .. } => {
+            ModelError::InvalidStep {
+                reason,
+                call_index: Some(call),
+                ..
+            } => {
                 let n = display_index(*call);
                 match reason {
                     StepReason::IncompatibleCall => {
-                        write!(f, "ScriptedModel cannot use raw stream step for non-streaming call #{n}.")
+                        write!(
+                            f,
+                            "ScriptedModel cannot use raw stream step for non-streaming call #{n}."
+                        )
                     }
                     StepReason::InvalidStream => {
                         write!(f, "ScriptedModel stream responder returned an invalid stream for call #{n}.")
                     }
-                    _ => write!(f, "ScriptedModel responder returned an invalid response for call #{n}."),
+                    _ => write!(
+                        f,
+                        "ScriptedModel responder returned an invalid response for call #{n}."
+                    ),
                 }
             }
-            ModelError::InvalidStep { reason, input_index, step_type, .. } => {
+            ModelError::InvalidStep {
+                reason,
+                input_index,
+                step_type,
+                ..
+            } => {
                 let n = display_index(input_index.unwrap_or(0));
                 match (reason, step_type.as_deref()) {
                     (StepReason::InvalidResponse, _) => {
-                        write!(f, "ScriptedModel input #{n} has an invalid response envelope.")
+                        write!(
+                            f,
+                            "ScriptedModel input #{n} has an invalid response envelope."
+                        )
                     }
                     (StepReason::UnknownStepType, Some(t)) if !t.is_empty() => {
                         write!(f, "ScriptedModel input #{n} has unknown type \"{t}\".")
                     }
-                    _ => write!(f, "ScriptedModel input #{n} is invalid ({}).", reason.as_str().replace('_', " ")),
+                    _ => write!(
+                        f,
+                        "ScriptedModel input #{n} is invalid ({}).",
+                        reason.as_str().replace('_', " ")
+                    ),
                 }
             }
-            ModelError::Unexpected { call_index, streamed } => write!(
+            ModelError::Unexpected {
+                call_index,
+                streamed,
+            } => write!(
                 f,
                 "ScriptedModel received unexpected {} call #{}; no scripted steps remain.",
-                if *streamed { "streaming" } else { "non-streaming" },
+                if *streamed {
+                    "streaming"
+                } else {
+                    "non-streaming"
+                },
                 display_index(*call_index)
             ),
             ModelError::Unconsumed { remaining } => {
-                write!(f, "ScriptedModel has {} unconsumed scripted step{}.", remaining, if *remaining == 1 { "" } else { "s" })
+                write!(
+                    f,
+                    "ScriptedModel has {} unconsumed scripted step{}.",
+                    remaining,
+                    if *remaining == 1 { "" } else { "s" }
+                )
             }
             ModelError::Aborted { .. } => f.write_str("Scripted model request was aborted."),
         }
@@ -232,7 +288,9 @@ pub enum Classified {
 impl Classified {
     pub fn step_type(self) -> StepType {
         match self {
-            Classified::Shorthand | Classified::Complete | Classified::ResponseStep => StepType::Response,
+            Classified::Shorthand | Classified::Complete | Classified::ResponseStep => {
+                StepType::Response
+            }
             Classified::Error => StepType::Error,
             Classified::Responder => StepType::Responder,
             Classified::StreamResponder => StepType::StreamResponder,
@@ -242,7 +300,10 @@ impl Classified {
 }
 
 /// Classifies input `index` of a constructor or `enqueue()` call (contract §3.2).
-pub fn classify<V: InputView>(input: &mut V, index: usize) -> Result<Classified, Refusal<V::HostError>> {
+pub fn classify<V: InputView>(
+    input: &mut V,
+    index: usize,
+) -> Result<Classified, Refusal<V::HostError>> {
     if input.is_array() {
         return Ok(Classified::Shorthand);
     }
@@ -256,7 +317,8 @@ pub fn classify<V: InputView>(input: &mut V, index: usize) -> Result<Classified,
                 TypeTag::Str(s) => Some(s.clone()),
                 TypeTag::Other => None,
             };
-            let refuse = |reason| Refusal::Step(ModelError::invalid_input(reason, index, step_type.clone()));
+            let refuse =
+                |reason| Refusal::Step(ModelError::invalid_input(reason, index, step_type.clone()));
             let kind = match &tag {
                 TypeTag::Str(s) => StepType::parse(s),
                 TypeTag::Other => None,
@@ -267,7 +329,12 @@ pub fn classify<V: InputView>(input: &mut V, index: usize) -> Result<Classified,
                         return Err(refuse(StepReason::MissingResponse));
                     }
                     if !input.is_response(Some("response")).map_err(host)? {
-                        return Err(ModelError::invalid_input(StepReason::InvalidResponse, index, None).into());
+                        return Err(ModelError::invalid_input(
+                            StepReason::InvalidResponse,
+                            index,
+                            None,
+                        )
+                        .into());
                     }
                     Ok(Classified::ResponseStep)
                 }
@@ -280,7 +347,11 @@ pub fn classify<V: InputView>(input: &mut V, index: usize) -> Result<Classified,
                 }
                 Some(t @ (StepType::Responder | StepType::StreamResponder)) => {
                     if input.is_function("respond").map_err(host)? {
-                        Ok(if t == StepType::Responder { Classified::Responder } else { Classified::StreamResponder })
+                        Ok(if t == StepType::Responder {
+                            Classified::Responder
+                        } else {
+                            Classified::StreamResponder
+                        })
                     } else {
                         Err(refuse(StepReason::MissingResponder))
                     }
@@ -318,7 +389,10 @@ pub struct Script<S> {
 
 impl<S> Default for Script<S> {
     fn default() -> Self {
-        Script { steps: VecDeque::new(), calls: 0 }
+        Script {
+            steps: VecDeque::new(),
+            calls: 0,
+        }
     }
 }
 
@@ -358,11 +432,22 @@ impl<S> Script<S> {
     pub fn take(&mut self, streamed: bool) -> Result<Taken<S>, ModelError> {
         let call_index = self.calls;
         self.calls += 1;
-        let (step_type, step) = self.steps.pop_front().ok_or(ModelError::Unexpected { call_index, streamed })?;
+        let (step_type, step) = self.steps.pop_front().ok_or(ModelError::Unexpected {
+            call_index,
+            streamed,
+        })?;
         if !streamed && step_type.is_raw_stream() {
-            return Err(ModelError::invalid_call(StepReason::IncompatibleCall, call_index, Some(step_type)));
+            return Err(ModelError::invalid_call(
+                StepReason::IncompatibleCall,
+                call_index,
+                Some(step_type),
+            ));
         }
-        Ok(Taken { call_index, step_type, step })
+        Ok(Taken {
+            call_index,
+            step_type,
+            step,
+        })
     }
 }
 
@@ -390,7 +475,11 @@ pub fn choose_advice<R: AdviceRecord>(
     records
         .iter()
         .position(|r| eligible(&r) && same_request(r))
-        .or_else(|| records.iter().position(|r| eligible(&r) && shares_inputs(r)))
+        .or_else(|| {
+            records
+                .iter()
+                .position(|r| eligible(&r) && shares_inputs(r))
+        })
         .or_else(|| records.iter().position(|r| eligible(&r)))
 }
 
@@ -414,10 +503,16 @@ mod tests {
 
     impl Input {
         fn object() -> Input {
-            Input { object: true, ..Input::default() }
+            Input {
+                object: true,
+                ..Input::default()
+            }
         }
         fn typed(t: &str) -> Input {
-            Input { tag: Some(TypeTag::Str(t.into())), ..Input::object() }
+            Input {
+                tag: Some(TypeTag::Str(t.into())),
+                ..Input::object()
+            }
         }
         fn with(mut self, key: &'static str) -> Input {
             self.keys.push(key);
@@ -471,16 +566,22 @@ mod tests {
 
     fn fields(e: &ModelError) -> (StepReason, Option<usize>, Option<String>) {
         match e {
-            ModelError::InvalidStep { reason, input_index, step_type, call_index: None } => {
-                (*reason, *input_index, step_type.clone())
-            }
+            ModelError::InvalidStep {
+                reason,
+                input_index,
+                step_type,
+                call_index: None,
+            } => (*reason, *input_index, step_type.clone()),
             other => panic!("expected a queue-time step error, got {other:?}"),
         }
     }
 
     #[test]
     fn arrays_are_shorthand_responses() {
-        let mut input = Input { array: true, ..Input::default() };
+        let mut input = Input {
+            array: true,
+            ..Input::default()
+        };
         assert_eq!(classify(&mut input, 0).unwrap(), Classified::Shorthand);
         assert!(input.asked.is_empty(), "an array is not inspected further");
     }
@@ -489,7 +590,10 @@ mod tests {
     fn non_objects_are_invalid_input() {
         let e = refusal(Input::default(), 2);
         assert_eq!(fields(&e), (StepReason::InvalidInput, Some(2), None));
-        assert_eq!(e.to_string(), "ScriptedModel input #3 is invalid (invalid input).");
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel input #3 is invalid (invalid input)."
+        );
         assert_eq!(e.name(), "InvalidScriptedModelStepError");
     }
 
@@ -502,32 +606,73 @@ mod tests {
     #[test]
     fn response_steps_need_a_response_key_and_a_valid_envelope() {
         let e = refusal(Input::typed("response"), 1);
-        assert_eq!(fields(&e), (StepReason::MissingResponse, Some(1), Some("response".into())));
-        assert_eq!(e.to_string(), "ScriptedModel input #2 is invalid (missing response).");
+        assert_eq!(
+            fields(&e),
+            (
+                StepReason::MissingResponse,
+                Some(1),
+                Some("response".into())
+            )
+        );
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel input #2 is invalid (missing response)."
+        );
 
         let e = refusal(Input::typed("response").with("response"), 0);
-        assert_eq!(fields(&e), (StepReason::InvalidResponse, Some(0), None), "no stepType for the envelope check");
-        assert_eq!(e.to_string(), "ScriptedModel input #1 has an invalid response envelope.");
+        assert_eq!(
+            fields(&e),
+            (StepReason::InvalidResponse, Some(0), None),
+            "no stepType for the envelope check"
+        );
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel input #1 has an invalid response envelope."
+        );
 
-        let mut ok = Input { responses: vec![Some("response")], ..Input::typed("response").with("response") };
-        assert!(matches!(classify(&mut ok, 0).unwrap(), Classified::ResponseStep));
+        let mut ok = Input {
+            responses: vec![Some("response")],
+            ..Input::typed("response").with("response")
+        };
+        assert!(matches!(
+            classify(&mut ok, 0).unwrap(),
+            Classified::ResponseStep
+        ));
     }
 
     #[test]
     fn error_steps_need_an_error_key_of_any_value() {
         let e = refusal(Input::typed("error"), 0);
-        assert_eq!(fields(&e), (StepReason::MissingError, Some(0), Some("error".into())));
-        assert_eq!(e.to_string(), "ScriptedModel input #1 is invalid (missing error).");
-        assert_eq!(classify(&mut Input::typed("error").with("error"), 0).unwrap(), Classified::Error);
+        assert_eq!(
+            fields(&e),
+            (StepReason::MissingError, Some(0), Some("error".into()))
+        );
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel input #1 is invalid (missing error)."
+        );
+        assert_eq!(
+            classify(&mut Input::typed("error").with("error"), 0).unwrap(),
+            Classified::Error
+        );
     }
 
     #[test]
     fn responders_need_a_function() {
         for t in ["responder", "stream_responder"] {
             let e = refusal(Input::typed(t), 4);
-            assert_eq!(fields(&e), (StepReason::MissingResponder, Some(4), Some(t.into())));
-            assert_eq!(e.to_string(), "ScriptedModel input #5 is invalid (missing responder).");
-            let mut ok = Input { functions: vec!["respond"], ..Input::typed(t) };
+            assert_eq!(
+                fields(&e),
+                (StepReason::MissingResponder, Some(4), Some(t.into()))
+            );
+            assert_eq!(
+                e.to_string(),
+                "ScriptedModel input #5 is invalid (missing responder)."
+            );
+            let mut ok = Input {
+                functions: vec!["respond"],
+                ..Input::typed(t)
+            };
             assert_eq!(classify(&mut ok, 0).unwrap().step_type().as_str(), t);
         }
     }
@@ -535,25 +680,55 @@ mod tests {
     #[test]
     fn stream_steps_need_an_iterable() {
         let e = refusal(Input::typed("stream"), 0);
-        assert_eq!(fields(&e), (StepReason::InvalidStream, Some(0), Some("stream".into())));
-        assert_eq!(e.to_string(), "ScriptedModel input #1 is invalid (invalid stream).");
-        let mut ok = Input { iterables: vec!["events"], ..Input::typed("stream") };
+        assert_eq!(
+            fields(&e),
+            (StepReason::InvalidStream, Some(0), Some("stream".into()))
+        );
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel input #1 is invalid (invalid stream)."
+        );
+        let mut ok = Input {
+            iterables: vec!["events"],
+            ..Input::typed("stream")
+        };
         assert_eq!(classify(&mut ok, 0).unwrap(), Classified::Stream);
     }
 
     #[test]
     fn unknown_types_name_the_type_when_it_is_a_non_empty_string() {
         let e = refusal(Input::typed("reply"), 0);
-        assert_eq!(fields(&e), (StepReason::UnknownStepType, Some(0), Some("reply".into())));
-        assert_eq!(e.to_string(), "ScriptedModel input #1 has unknown type \"reply\".");
+        assert_eq!(
+            fields(&e),
+            (StepReason::UnknownStepType, Some(0), Some("reply".into()))
+        );
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel input #1 has unknown type \"reply\"."
+        );
 
         let e = refusal(Input::typed(""), 0);
-        assert_eq!(fields(&e), (StepReason::UnknownStepType, Some(0), Some(String::new())));
-        assert_eq!(e.to_string(), "ScriptedModel input #1 is invalid (unknown step type).");
+        assert_eq!(
+            fields(&e),
+            (StepReason::UnknownStepType, Some(0), Some(String::new()))
+        );
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel input #1 is invalid (unknown step type)."
+        );
 
-        let e = refusal(Input { tag: Some(TypeTag::Other), ..Input::object() }, 0);
+        let e = refusal(
+            Input {
+                tag: Some(TypeTag::Other),
+                ..Input::object()
+            },
+            0,
+        );
         assert_eq!(fields(&e), (StepReason::UnknownStepType, Some(0), None));
-        assert_eq!(e.to_string(), "ScriptedModel input #1 is invalid (unknown step type).");
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel input #1 is invalid (unknown step type)."
+        );
     }
 
     #[test]
@@ -561,23 +736,37 @@ mod tests {
         for key in ["output", "usage"] {
             let e = refusal(Input::object().with(key), 0);
             assert_eq!(fields(&e), (StepReason::InvalidResponse, Some(0), None));
-            let mut ok = Input { responses: vec![None], ..Input::object().with(key) };
+            let mut ok = Input {
+                responses: vec![None],
+                ..Input::object().with(key)
+            };
             assert_eq!(classify(&mut ok, 0).unwrap(), Classified::Complete);
         }
     }
 
     #[test]
     fn host_exceptions_stop_classification_and_propagate() {
-        let mut input = Input { throws_on: Some("type"), ..Input::typed("error").with("error") };
-        assert!(matches!(classify(&mut input, 0), Err(Refusal::Host(m)) if m == "getter type threw"));
+        let mut input = Input {
+            throws_on: Some("type"),
+            ..Input::typed("error").with("error")
+        };
+        assert!(
+            matches!(classify(&mut input, 0), Err(Refusal::Host(m)) if m == "getter type threw")
+        );
         assert_eq!(input.asked, ["type"], "nothing is read after the exception");
     }
 
     #[test]
     fn questions_follow_the_reference_order() {
-        let mut input = Input { responses: vec![None], ..Input::object().with("usage") };
+        let mut input = Input {
+            responses: vec![None],
+            ..Input::object().with("usage")
+        };
         classify(&mut input, 0).unwrap();
-        assert_eq!(input.asked, ["type", "has output", "has usage", "response self"]);
+        assert_eq!(
+            input.asked,
+            ["type", "has output", "has usage", "response self"]
+        );
     }
 
     #[test]
@@ -586,7 +775,10 @@ mod tests {
         script.enqueue([(StepType::Response, "a"), (StepType::Error, "b")]);
         assert_eq!(script.remaining(), 2);
         let first = script.take(false).unwrap();
-        assert_eq!((first.call_index, first.step_type, first.step), (0, StepType::Response, "a"));
+        assert_eq!(
+            (first.call_index, first.step_type, first.step),
+            (0, StepType::Response, "a")
+        );
         let second = script.take(true).unwrap();
         assert_eq!((second.call_index, second.step), (1, "b"));
         assert_eq!(script.remaining(), 0);
@@ -597,10 +789,22 @@ mod tests {
     fn a_call_after_the_script_is_recorded_and_refused() {
         let mut script: Script<()> = Script::default();
         let e = script.take(false).unwrap_err();
-        assert_eq!(e, ModelError::Unexpected { call_index: 0, streamed: false });
-        assert_eq!(e.to_string(), "ScriptedModel received unexpected non-streaming call #1; no scripted steps remain.");
+        assert_eq!(
+            e,
+            ModelError::Unexpected {
+                call_index: 0,
+                streamed: false
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel received unexpected non-streaming call #1; no scripted steps remain."
+        );
         let e = script.take(true).unwrap_err();
-        assert_eq!(e.to_string(), "ScriptedModel received unexpected streaming call #2; no scripted steps remain.");
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel received unexpected streaming call #2; no scripted steps remain."
+        );
         assert_eq!(script.calls(), 2, "unexpected calls are counted");
     }
 
@@ -619,23 +823,35 @@ mod tests {
                     step_type: Some(t.as_str().into())
                 }
             );
-            assert_eq!(e.to_string(), "ScriptedModel cannot use raw stream step for non-streaming call #1.");
+            assert_eq!(
+                e.to_string(),
+                "ScriptedModel cannot use raw stream step for non-streaming call #1."
+            );
             assert_eq!(script.remaining(), 0);
         }
         let mut script = Script::default();
         script.enqueue([(StepType::Stream, ())]);
-        assert!(script.take(true).is_ok(), "streamed calls take raw stream steps");
+        assert!(
+            script.take(true).is_ok(),
+            "streamed calls take raw stream steps"
+        );
     }
 
     #[test]
     fn unconsumed_steps_are_counted_with_the_right_plural() {
         let mut script = Script::default();
         script.enqueue([(StepType::Response, ())]);
-        assert_eq!(script.assert_complete().unwrap_err().to_string(), "ScriptedModel has 1 unconsumed scripted step.");
+        assert_eq!(
+            script.assert_complete().unwrap_err().to_string(),
+            "ScriptedModel has 1 unconsumed scripted step."
+        );
         script.enqueue([(StepType::Response, ())]);
         let e = script.assert_complete().unwrap_err();
         assert_eq!(e, ModelError::Unconsumed { remaining: 2 });
-        assert_eq!(e.to_string(), "ScriptedModel has 2 unconsumed scripted steps.");
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel has 2 unconsumed scripted steps."
+        );
     }
 
     #[test]
@@ -645,10 +861,18 @@ mod tests {
             "ScriptedModel responder returned an invalid response for call #3."
         );
         let e = ModelError::responder_invalid_stream(0);
-        assert_eq!(e.to_string(), "ScriptedModel stream responder returned an invalid stream for call #1.");
-        assert!(matches!(e, ModelError::InvalidStep { step_type: Some(ref t), .. } if t == "stream_responder"));
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel stream responder returned an invalid stream for call #1."
+        );
+        assert!(
+            matches!(e, ModelError::InvalidStep { step_type: Some(ref t), .. } if t == "stream_responder")
+        );
         let abort = ModelError::Aborted { call_index: None };
-        assert_eq!((abort.name(), abort.class()), ("AbortError", "ScriptedModelRequestAbortedError"));
+        assert_eq!(
+            (abort.name(), abort.class()),
+            ("AbortError", "ScriptedModelRequestAbortedError")
+        );
         assert_eq!(abort.to_string(), "Scripted model request was aborted.");
         assert_eq!(scripted_response_id(0), "scripted-response-1");
     }
@@ -668,17 +892,55 @@ mod tests {
     #[test]
     fn retry_advice_prefers_the_same_request_then_shared_inputs_then_the_first() {
         let records = [
-            Rec { id: 0, streamed: true, request: 9, inputs: 9 },
-            Rec { id: 1, streamed: false, request: 1, inputs: 7 },
-            Rec { id: 2, streamed: false, request: 2, inputs: 5 },
-            Rec { id: 3, streamed: false, request: 3, inputs: 5 },
+            Rec {
+                id: 0,
+                streamed: true,
+                request: 9,
+                inputs: 9,
+            },
+            Rec {
+                id: 1,
+                streamed: false,
+                request: 1,
+                inputs: 7,
+            },
+            Rec {
+                id: 2,
+                streamed: false,
+                request: 2,
+                inputs: 5,
+            },
+            Rec {
+                id: 3,
+                streamed: false,
+                request: 3,
+                inputs: 5,
+            },
         ];
         let pick = |streamed, request: u8, inputs: u8| {
-            choose_advice(&records, streamed, |r| r.request == request, |r| r.inputs == inputs).map(|i| records[i].id)
+            choose_advice(
+                &records,
+                streamed,
+                |r| r.request == request,
+                |r| r.inputs == inputs,
+            )
+            .map(|i| records[i].id)
         };
-        assert_eq!(pick(false, 3, 5), Some(3), "identical request wins over shared inputs");
-        assert_eq!(pick(false, 8, 5), Some(2), "then the first sharing the inputs");
-        assert_eq!(pick(false, 8, 8), Some(1), "then the first with the same mode");
+        assert_eq!(
+            pick(false, 3, 5),
+            Some(3),
+            "identical request wins over shared inputs"
+        );
+        assert_eq!(
+            pick(false, 8, 5),
+            Some(2),
+            "then the first sharing the inputs"
+        );
+        assert_eq!(
+            pick(false, 8, 8),
+            Some(1),
+            "then the first with the same mode"
+        );
         assert_eq!(pick(true, 8, 8), Some(0), "mode must match");
         assert_eq!(choose_advice::<Rec>(&[], false, |_| true, |_| true), None);
     }

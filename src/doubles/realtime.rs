@@ -65,11 +65,19 @@ pub struct PendingFailures {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RealtimeError {
     /// The next expectation named another method.
-    Unexpected { call_index: usize, expected: String, actual: String },
+    Unexpected {
+        call_index: usize,
+        expected: String,
+        actual: String,
+    },
     /// An expectation's matcher returned exactly `false`.
     Matcher { call_index: usize, actual: String },
     /// `assertComplete()` (or a scenario's completion check) found work left.
-    Incomplete { unconsumed: Vec<Unconsumed>, pending: Vec<Pending>, failures: Vec<PendingFailures> },
+    Incomplete {
+        unconsumed: Vec<Unconsumed>,
+        pending: Vec<Pending>,
+        failures: Vec<PendingFailures>,
+    },
     /// `runScenario` was aborted (`name` `'AbortError'`).
     Cancelled { pending: Vec<Pending> },
     /// `assertClosed()` while not disconnected.
@@ -96,7 +104,11 @@ fn plural(n: usize, noun: &str) -> String {
 }
 
 fn orders(pending: &[Pending]) -> String {
-    pending.iter().map(|p| format!("#{} {}", p.order, p.method)).collect::<Vec<_>>().join(", ")
+    pending
+        .iter()
+        .map(|p| format!("#{} {}", p.order, p.method))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl fmt::Display for RealtimeError {
@@ -202,7 +214,9 @@ impl<C: Clone, X, F> Transport<C, X, F> {
     pub fn fail_next(&mut self, method: &str, failure: F) {
         match self.failures.iter_mut().find(|(m, _)| m == method) {
             Some((_, queue)) => queue.push_back(failure),
-            None => self.failures.push((method.to_owned(), VecDeque::from([failure]))),
+            None => self
+                .failures
+                .push((method.to_owned(), VecDeque::from([failure]))),
         }
     }
 
@@ -240,35 +254,63 @@ impl<C: Clone, X, F> Transport<C, X, F> {
     pub fn expect(&mut self) -> (u64, Option<C>) {
         let order = self.next_order;
         self.next_order += 1;
-        let call = self.unconsumed.pop_front().map(|(index, _)| self.calls[index].clone());
+        let call = self
+            .unconsumed
+            .pop_front()
+            .map(|(index, _)| self.calls[index].clone());
         (order, call)
     }
 
     /// Queues an expectation that found no call waiting.
     pub fn queue(&mut self, order: u64, method: &str, payload: X) {
-        self.expectations.push_back(Expectation { order, method: method.to_owned(), payload });
+        self.expectations.push_back(Expectation {
+            order,
+            method: method.to_owned(),
+            payload,
+        });
     }
 
     /// Checks a call against an expectation's method.
-    pub fn check_method(expected: &str, actual: &str, call_index: usize) -> Result<(), RealtimeError> {
+    pub fn check_method(
+        expected: &str,
+        actual: &str,
+        call_index: usize,
+    ) -> Result<(), RealtimeError> {
         if expected == actual {
             Ok(())
         } else {
-            Err(RealtimeError::Unexpected { call_index, expected: expected.to_owned(), actual: actual.to_owned() })
+            Err(RealtimeError::Unexpected {
+                call_index,
+                expected: expected.to_owned(),
+                actual: actual.to_owned(),
+            })
         }
     }
 
     /// A matcher's verdict: exactly `false` rejects.
-    pub fn check_matcher(returned_false: bool, call_index: usize, actual: &str) -> Result<(), RealtimeError> {
+    pub fn check_matcher(
+        returned_false: bool,
+        call_index: usize,
+        actual: &str,
+    ) -> Result<(), RealtimeError> {
         if returned_false {
-            Err(RealtimeError::Matcher { call_index, actual: actual.to_owned() })
+            Err(RealtimeError::Matcher {
+                call_index,
+                actual: actual.to_owned(),
+            })
         } else {
             Ok(())
         }
     }
 
     pub fn pending(&self) -> Vec<Pending> {
-        self.expectations.iter().map(|x| Pending { order: x.order, method: x.method.clone() }).collect()
+        self.expectations
+            .iter()
+            .map(|x| Pending {
+                order: x.order,
+                method: x.method.clone(),
+            })
+            .collect()
     }
 
     pub fn has_pending(&self) -> bool {
@@ -282,14 +324,30 @@ impl<C: Clone, X, F> Transport<C, X, F> {
 
     pub fn incomplete(&self) -> RealtimeError {
         RealtimeError::Incomplete {
-            unconsumed: self.unconsumed.iter().map(|(index, method)| Unconsumed { index: *index, method: method.clone() }).collect(),
+            unconsumed: self
+                .unconsumed
+                .iter()
+                .map(|(index, method)| Unconsumed {
+                    index: *index,
+                    method: method.clone(),
+                })
+                .collect(),
             pending: self.pending(),
-            failures: self.failures.iter().map(|(m, q)| PendingFailures { method: m.clone(), count: q.len() }).collect(),
+            failures: self
+                .failures
+                .iter()
+                .map(|(m, q)| PendingFailures {
+                    method: m.clone(),
+                    count: q.len(),
+                })
+                .collect(),
         }
     }
 
     pub fn cancelled(&self) -> RealtimeError {
-        RealtimeError::Cancelled { pending: self.pending() }
+        RealtimeError::Cancelled {
+            pending: self.pending(),
+        }
     }
 
     /// `assertComplete()`: no unconsumed call, pending expectation or queued failure.
@@ -305,7 +363,9 @@ impl<C: Clone, X, F> Transport<C, X, F> {
     pub fn assert_closed(&self) -> Result<(), RealtimeError> {
         match self.status {
             Status::Disconnected => Ok(()),
-            s => Err(RealtimeError::NotClosed { status: s.as_str().to_owned() }),
+            s => Err(RealtimeError::NotClosed {
+                status: s.as_str().to_owned(),
+            }),
         }
     }
 
@@ -359,7 +419,10 @@ impl<C: Clone, X, F> Transport<C, X, F> {
         self.generation += 1;
         let established = self.status == Status::Connected && self.provisional.is_none();
         self.status = Status::Disconnecting;
-        Some(CloseTicket { generation: self.generation, established })
+        Some(CloseTicket {
+            generation: self.generation,
+            established,
+        })
     }
 
     /// The close call was recorded: `true` when this close is still current, which makes the
@@ -379,7 +442,11 @@ impl<C: Clone, X, F> Transport<C, X, F> {
         if self.generation != ticket.generation || self.status != Status::Disconnecting {
             return false;
         }
-        self.status = if ticket.established { Status::Connected } else { Status::Disconnected };
+        self.status = if ticket.established {
+            Status::Connected
+        } else {
+            Status::Disconnected
+        };
         self.status == Status::Disconnected
     }
 
@@ -408,10 +475,19 @@ mod tests {
         assert_eq!(t.expect(), (2, None));
         t.queue(2, "sendMessage", "x2");
         let first = t.record("connect", 0).unwrap();
-        assert_eq!((first.order, first.method.as_str(), first.payload), (1, "connect", "x1"));
+        assert_eq!(
+            (first.order, first.method.as_str(), first.payload),
+            (1, "connect", "x1")
+        );
         let second = t.record("close", 1).unwrap();
-        assert_eq!(second.method, "sendMessage", "the expectation is taken even when the method differs");
-        assert!(t.record("mute", 2).is_none(), "no expectation: the call waits");
+        assert_eq!(
+            second.method, "sendMessage",
+            "the expectation is taken even when the method differs"
+        );
+        assert!(
+            t.record("mute", 2).is_none(),
+            "no expectation: the call waits"
+        );
         assert_eq!(t.expect(), (3, Some(2)));
         assert!(t.assert_complete().is_ok());
     }
@@ -419,10 +495,16 @@ mod tests {
     #[test]
     fn method_and_matcher_checks() {
         let e = T::check_method("connect", "close", 2).unwrap_err();
-        assert_eq!(e.to_string(), "ScriptedRealtimeTransport expected connect but received close call #3.");
+        assert_eq!(
+            e.to_string(),
+            "ScriptedRealtimeTransport expected connect but received close call #3."
+        );
         assert!(T::check_method("close", "close", 0).is_ok());
         let e = T::check_matcher(true, 0, "sendMessage").unwrap_err();
-        assert_eq!(e.to_string(), "ScriptedRealtimeTransport matcher rejected sendMessage call #1.");
+        assert_eq!(
+            e.to_string(),
+            "ScriptedRealtimeTransport matcher rejected sendMessage call #1."
+        );
         assert!(T::check_matcher(false, 0, "x").is_ok());
     }
 
@@ -437,7 +519,16 @@ mod tests {
         match t.incomplete() {
             RealtimeError::Incomplete { failures, .. } => assert_eq!(
                 failures,
-                [PendingFailures { method: "sendEvent".into(), count: 1 }, PendingFailures { method: "mute".into(), count: 1 }]
+                [
+                    PendingFailures {
+                        method: "sendEvent".into(),
+                        count: 1
+                    },
+                    PendingFailures {
+                        method: "mute".into(),
+                        count: 1
+                    }
+                ]
             ),
             other => panic!("{other:?}"),
         }
@@ -445,7 +536,14 @@ mod tests {
         t.fail_next("sendEvent", "d");
         match t.incomplete() {
             RealtimeError::Incomplete { failures, .. } => {
-                assert_eq!(failures.iter().map(|f| f.method.as_str()).collect::<Vec<_>>(), ["mute", "sendEvent"], "an emptied method is re-added at the end")
+                assert_eq!(
+                    failures
+                        .iter()
+                        .map(|f| f.method.as_str())
+                        .collect::<Vec<_>>(),
+                    ["mute", "sendEvent"],
+                    "an emptied method is re-added at the end"
+                )
             }
             other => panic!("{other:?}"),
         }
@@ -455,7 +553,11 @@ mod tests {
     fn incomplete_messages_count_and_list() {
         let mut t = T::default();
         t.record("connect", 0);
-        assert_eq!(t.expect(), (1, Some(0)), "a waiting call is consumed whatever the expected method");
+        assert_eq!(
+            t.expect(),
+            (1, Some(0)),
+            "a waiting call is consumed whatever the expected method"
+        );
         assert!(t.assert_complete().is_ok());
         let mut t2 = T::default();
         t2.record("a", 0);
@@ -472,7 +574,10 @@ mod tests {
             "ScriptedRealtimeTransport scenario is incomplete: 0 unconsumed calls, 2 pending expectations (#1 connect, #2 close), and 0 pending failures."
         );
         assert_eq!(t3.cancelled().to_string(), "ScriptedRealtimeTransport scenario was cancelled with pending expectations: #1 connect, #2 close.");
-        assert_eq!(T::default().cancelled().to_string(), "ScriptedRealtimeTransport scenario was cancelled.");
+        assert_eq!(
+            T::default().cancelled().to_string(),
+            "ScriptedRealtimeTransport scenario was cancelled."
+        );
         assert_eq!(t3.drain_expectations().len(), 2);
         assert!(!t3.has_pending());
     }
@@ -487,7 +592,10 @@ mod tests {
         t.assert_current(g, Status::Connected).unwrap();
         t.connect_settled(g);
         assert!(t.assert_closed().is_err());
-        assert_eq!(t.assert_closed().unwrap_err().to_string(), "ScriptedRealtimeTransport is not closed; current status is connected.");
+        assert_eq!(
+            t.assert_closed().unwrap_err().to_string(),
+            "ScriptedRealtimeTransport is not closed; current status is connected."
+        );
 
         // A close during a connect supersedes it.
         let mut t = T::default();
@@ -495,7 +603,10 @@ mod tests {
         let ticket = t.close_begin().unwrap();
         assert!(!ticket.established);
         assert!(t.close_recorded(ticket));
-        assert_eq!(t.assert_current(g, Status::Connecting).unwrap_err(), RealtimeError::Superseded);
+        assert_eq!(
+            t.assert_current(g, Status::Connecting).unwrap_err(),
+            RealtimeError::Superseded
+        );
         assert_eq!(t.connect_failed(g), ConnectEnd::Superseded);
         assert_eq!(t.status, Status::Disconnected);
     }
@@ -508,7 +619,10 @@ mod tests {
         t.connect_settled(g);
         let ticket = t.close_begin().unwrap();
         assert!(ticket.established);
-        assert!(!t.close_failed(ticket), "no notification: back to connected");
+        assert!(
+            !t.close_failed(ticket),
+            "no notification: back to connected"
+        );
         assert_eq!(t.status, Status::Connected);
         // A provisional connection is not established.
         let g = t.connect_begin();
@@ -517,7 +631,10 @@ mod tests {
         assert!(!ticket.established);
         assert!(t.close_failed(ticket));
         assert_eq!(t.status, Status::Disconnected);
-        assert!(t.close_begin().is_none(), "closing a closed transport is a no-op");
+        assert!(
+            t.close_begin().is_none(),
+            "closing a closed transport is a no-op"
+        );
     }
 
     #[test]

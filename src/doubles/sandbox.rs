@@ -44,7 +44,10 @@ pub const METHODS: [(&str, Mode); 25] = [
 
 /// The mode of a known method.
 pub fn mode(method: &str) -> Option<Mode> {
-    METHODS.iter().find(|(m, _)| *m == method).map(|(_, mode)| *mode)
+    METHODS
+        .iter()
+        .find(|(m, _)| *m == method)
+        .map(|(_, mode)| *mode)
 }
 
 /// `InvalidScriptedSandboxStepError.reason`.
@@ -79,9 +82,19 @@ pub enum OutcomeProblem {
 /// Every error the scripted sandbox raises by itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SandboxError {
-    InvalidStep { reason: StepReason, input_index: usize, method: Option<String>, problem: Option<OutcomeProblem> },
+    InvalidStep {
+        reason: StepReason,
+        input_index: usize,
+        method: Option<String>,
+        problem: Option<OutcomeProblem>,
+    },
     /// A call of another method than the next step's, or after the script.
-    Unexpected { call_index: usize, actual: String, expected: Option<String>, remaining: usize },
+    Unexpected {
+        call_index: usize,
+        actual: String,
+        expected: Option<String>,
+        remaining: usize,
+    },
     /// The step's matcher returned exactly `false`.
     Matcher { call_index: usize, method: String },
     /// `assertComplete()` with steps left.
@@ -102,7 +115,12 @@ impl SandboxError {
 impl fmt::Display for SandboxError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SandboxError::InvalidStep { reason, input_index, method, problem } => {
+            SandboxError::InvalidStep {
+                reason,
+                input_index,
+                method,
+                problem,
+            } => {
                 let n = display_index(*input_index);
                 let m = method.as_deref().unwrap_or("");
                 match reason {
@@ -117,15 +135,28 @@ impl fmt::Display for SandboxError {
                     },
                 }
             }
-            SandboxError::Unexpected { call_index, actual, expected, .. } => {
-                write!(f, "Scripted sandbox session received unexpected {actual} call #{}", display_index(*call_index))?;
+            SandboxError::Unexpected {
+                call_index,
+                actual,
+                expected,
+                ..
+            } => {
+                write!(
+                    f,
+                    "Scripted sandbox session received unexpected {actual} call #{}",
+                    display_index(*call_index)
+                )?;
                 match expected.as_deref() {
                     Some(e) if !e.is_empty() => write!(f, "; expected {e}."),
                     _ => f.write_str("; no scripted steps remain."),
                 }
             }
             SandboxError::Matcher { call_index, method } => {
-                write!(f, "Scripted sandbox session matcher rejected {method} call #{}.", display_index(*call_index))
+                write!(
+                    f,
+                    "Scripted sandbox session matcher rejected {method} call #{}.",
+                    display_index(*call_index)
+                )
             }
             SandboxError::Unconsumed { pending } => write!(
                 f,
@@ -177,15 +208,26 @@ pub enum Refusal<E> {
 }
 
 /// Validates step input `index` (contract §4.1).
-pub fn classify<V: StepView>(input: &mut V, index: usize) -> Result<Classified, Refusal<V::HostError>> {
+pub fn classify<V: StepView>(
+    input: &mut V,
+    index: usize,
+) -> Result<Classified, Refusal<V::HostError>> {
     let invalid = |reason, method: Option<&str>, problem| {
-        Refusal::Step(SandboxError::InvalidStep { reason, input_index: index, method: method.map(str::to_owned), problem })
+        Refusal::Step(SandboxError::InvalidStep {
+            reason,
+            input_index: index,
+            method: method.map(str::to_owned),
+            problem,
+        })
     };
     if !input.is_object() {
         return Err(invalid(StepReason::InvalidInput, None, None));
     }
     let given = input.method().map_err(Refusal::Host)?;
-    let method = match given.as_deref().and_then(|m| METHODS.iter().find(|(k, _)| *k == m)) {
+    let method = match given
+        .as_deref()
+        .and_then(|m| METHODS.iter().find(|(k, _)| *k == m))
+    {
         Some((m, _)) => *m,
         None => return Err(invalid(StepReason::UnknownMethod, given.as_deref(), None)),
     };
@@ -198,11 +240,19 @@ pub fn classify<V: StepView>(input: &mut V, index: usize) -> Result<Classified, 
     let has_respond = input.has_own("respond").map_err(Refusal::Host)?;
     let has_error = input.has_own("error").map_err(Refusal::Host)?;
     if usize::from(has_result) + usize::from(has_respond) + usize::from(has_error) != 1 {
-        return Err(invalid(StepReason::InvalidOutcome, Some(method), Some(OutcomeProblem::NotExactlyOne)));
+        return Err(invalid(
+            StepReason::InvalidOutcome,
+            Some(method),
+            Some(OutcomeProblem::NotExactlyOne),
+        ));
     }
     let outcome = if has_respond {
         if !input.respond_is_function().map_err(Refusal::Host)? {
-            return Err(invalid(StepReason::InvalidOutcome, Some(method), Some(OutcomeProblem::ResponderNotFunction)));
+            return Err(invalid(
+                StepReason::InvalidOutcome,
+                Some(method),
+                Some(OutcomeProblem::ResponderNotFunction),
+            ));
         }
         Outcome::Responder
     } else if has_error {
@@ -210,7 +260,11 @@ pub fn classify<V: StepView>(input: &mut V, index: usize) -> Result<Classified, 
     } else {
         Outcome::Result
     };
-    Ok(Classified { method, outcome, has_matcher })
+    Ok(Classified {
+        method,
+        outcome,
+        has_matcher,
+    })
 }
 
 /// The step list and the call count of one session.
@@ -222,7 +276,10 @@ pub struct Script<S> {
 
 impl<S> Script<S> {
     pub fn new(steps: impl IntoIterator<Item = (&'static str, S)>) -> Script<S> {
-        Script { steps: steps.into_iter().collect(), calls: 0 }
+        Script {
+            steps: steps.into_iter().collect(),
+            calls: 0,
+        }
     }
 
     /// The distinct methods the script names, in first-use order: the ones the session has.
@@ -264,15 +321,24 @@ impl<S> Script<S> {
         if self.steps.is_empty() {
             Ok(())
         } else {
-            Err(SandboxError::Unconsumed { pending: self.steps.iter().map(|(m, _)| (*m).to_owned()).collect() })
+            Err(SandboxError::Unconsumed {
+                pending: self.steps.iter().map(|(m, _)| (*m).to_owned()).collect(),
+            })
         }
     }
 }
 
 /// The matcher's verdict: exactly `false` rejects the call.
-pub fn check_matcher(returned_false: bool, call_index: usize, method: &str) -> Result<(), SandboxError> {
+pub fn check_matcher(
+    returned_false: bool,
+    call_index: usize,
+    method: &str,
+) -> Result<(), SandboxError> {
     if returned_false {
-        Err(SandboxError::Matcher { call_index, method: method.to_owned() })
+        Err(SandboxError::Matcher {
+            call_index,
+            method: method.to_owned(),
+        })
     } else {
         Ok(())
     }
@@ -311,7 +377,11 @@ mod tests {
     }
 
     fn step(method: &'static str, own: &[&'static str]) -> Step {
-        Step { method: Some(method), own: own.to_vec(), ..Step::default() }
+        Step {
+            method: Some(method),
+            own: own.to_vec(),
+            ..Step::default()
+        }
     }
 
     fn refused(mut s: Step, index: usize) -> SandboxError {
@@ -324,75 +394,186 @@ mod tests {
     #[test]
     fn the_method_table_has_25_methods_and_4_synchronous_ones() {
         assert_eq!(METHODS.len(), 25);
-        let sync: Vec<_> = METHODS.iter().filter(|(_, m)| *m == Mode::Sync).map(|(n, _)| *n).collect();
-        assert_eq!(sync, ["registerPreStopHook", "createEditor", "setArchiveLimits", "supportsPty"]);
+        let sync: Vec<_> = METHODS
+            .iter()
+            .filter(|(_, m)| *m == Mode::Sync)
+            .map(|(n, _)| *n)
+            .collect();
+        assert_eq!(
+            sync,
+            [
+                "registerPreStopHook",
+                "createEditor",
+                "setArchiveLimits",
+                "supportsPty"
+            ]
+        );
         assert_eq!(mode("execCommand"), Some(Mode::Async));
         assert_eq!(mode("toString"), None);
     }
 
     #[test]
     fn non_objects_are_invalid_input() {
-        let e = refused(Step { not_object: true, ..Step::default() }, 0);
-        assert!(matches!(e, SandboxError::InvalidStep { reason: StepReason::InvalidInput, input_index: 0, method: None, .. }));
+        let e = refused(
+            Step {
+                not_object: true,
+                ..Step::default()
+            },
+            0,
+        );
+        assert!(matches!(
+            e,
+            SandboxError::InvalidStep {
+                reason: StepReason::InvalidInput,
+                input_index: 0,
+                method: None,
+                ..
+            }
+        ));
         assert_eq!(e.to_string(), "Scripted sandbox step #1 must be an object.");
     }
 
     #[test]
     fn unknown_methods_keep_the_given_string() {
         let e = refused(step("constructor", &["result"]), 2);
-        assert!(matches!(&e, SandboxError::InvalidStep { reason: StepReason::UnknownMethod, method: Some(m), .. } if m == "constructor"));
-        assert_eq!(e.to_string(), "Scripted sandbox step #3 has an unknown method.");
-        let e = refused(Step { method: None, own: vec!["result"], ..Step::default() }, 0);
-        assert!(matches!(e, SandboxError::InvalidStep { reason: StepReason::UnknownMethod, method: None, .. }));
+        assert!(
+            matches!(&e, SandboxError::InvalidStep { reason: StepReason::UnknownMethod, method: Some(m), .. } if m == "constructor")
+        );
+        assert_eq!(
+            e.to_string(),
+            "Scripted sandbox step #3 has an unknown method."
+        );
+        let e = refused(
+            Step {
+                method: None,
+                own: vec!["result"],
+                ..Step::default()
+            },
+            0,
+        );
+        assert!(matches!(
+            e,
+            SandboxError::InvalidStep {
+                reason: StepReason::UnknownMethod,
+                method: None,
+                ..
+            }
+        ));
     }
 
     #[test]
     fn matchers_must_be_functions() {
-        let e = refused(Step { matcher: Some(false), ..step("exec", &["result"]) }, 0);
-        assert_eq!(e.to_string(), "Scripted sandbox step #1 for exec must use a function matcher.");
-        let ok = classify(&mut Step { matcher: Some(true), ..step("exec", &["result"]) }, 0).unwrap();
+        let e = refused(
+            Step {
+                matcher: Some(false),
+                ..step("exec", &["result"])
+            },
+            0,
+        );
+        assert_eq!(
+            e.to_string(),
+            "Scripted sandbox step #1 for exec must use a function matcher."
+        );
+        let ok = classify(
+            &mut Step {
+                matcher: Some(true),
+                ..step("exec", &["result"])
+            },
+            0,
+        )
+        .unwrap();
         assert!(ok.has_matcher);
     }
 
     #[test]
     fn exactly_one_outcome() {
-        for own in [&[][..], &["result", "error"][..], &["result", "respond", "error"][..]] {
+        for own in [
+            &[][..],
+            &["result", "error"][..],
+            &["result", "respond", "error"][..],
+        ] {
             let e = refused(step("readFile", own), 0);
-            assert!(matches!(e, SandboxError::InvalidStep { reason: StepReason::InvalidOutcome, .. }));
+            assert!(matches!(
+                e,
+                SandboxError::InvalidStep {
+                    reason: StepReason::InvalidOutcome,
+                    ..
+                }
+            ));
             assert_eq!(e.to_string(), "Scripted sandbox step #1 for readFile must define exactly one of result, respond, or error.");
         }
         let e = refused(step("readFile", &["respond"]), 0);
-        assert_eq!(e.to_string(), "Scripted sandbox step #1 for readFile must use a function responder.");
-        let mut responder = Step { respond_fn: true, ..step("readFile", &["respond"]) };
-        assert_eq!(classify(&mut responder, 0).unwrap().outcome, Outcome::Responder);
-        assert_eq!(classify(&mut step("stop", &["error"]), 0).unwrap().outcome, Outcome::Error);
-        assert_eq!(classify(&mut step("stop", &["result"]), 0).unwrap().outcome, Outcome::Result);
+        assert_eq!(
+            e.to_string(),
+            "Scripted sandbox step #1 for readFile must use a function responder."
+        );
+        let mut responder = Step {
+            respond_fn: true,
+            ..step("readFile", &["respond"])
+        };
+        assert_eq!(
+            classify(&mut responder, 0).unwrap().outcome,
+            Outcome::Responder
+        );
+        assert_eq!(
+            classify(&mut step("stop", &["error"]), 0).unwrap().outcome,
+            Outcome::Error
+        );
+        assert_eq!(
+            classify(&mut step("stop", &["result"]), 0).unwrap().outcome,
+            Outcome::Result
+        );
     }
 
     #[test]
     fn one_global_order_across_methods() {
-        let mut script = Script::new([("supportsPty", 'a'), ("execCommand", 'b'), ("supportsPty", 'c')]);
+        let mut script = Script::new([
+            ("supportsPty", 'a'),
+            ("execCommand", 'b'),
+            ("supportsPty", 'c'),
+        ]);
         assert_eq!(script.methods(), ["supportsPty", "execCommand"]);
         assert_eq!(script.take("supportsPty").unwrap(), (0, 'a'));
         let e = script.take("writeStdin").unwrap_err();
         assert_eq!(
             e,
-            SandboxError::Unexpected { call_index: 1, actual: "writeStdin".into(), expected: Some("execCommand".into()), remaining: 1 }
+            SandboxError::Unexpected {
+                call_index: 1,
+                actual: "writeStdin".into(),
+                expected: Some("execCommand".into()),
+                remaining: 1
+            }
         );
         assert_eq!(e.to_string(), "Scripted sandbox session received unexpected writeStdin call #2; expected execCommand.");
         assert_eq!(script.take("supportsPty").unwrap(), (2, 'c'));
         let e = script.take("stop").unwrap_err();
-        assert_eq!(e.to_string(), "Scripted sandbox session received unexpected stop call #4; no scripted steps remain.");
-        assert!(matches!(e, SandboxError::Unexpected { expected: None, remaining: 0, .. }));
+        assert_eq!(
+            e.to_string(),
+            "Scripted sandbox session received unexpected stop call #4; no scripted steps remain."
+        );
+        assert!(matches!(
+            e,
+            SandboxError::Unexpected {
+                expected: None,
+                remaining: 0,
+                ..
+            }
+        ));
     }
 
     #[test]
     fn unconsumed_steps_list_their_methods() {
         let script = Script::new([("exec", ()), ("stop", ())]);
         let e = script.assert_complete().unwrap_err();
-        assert_eq!(e.to_string(), "Scripted sandbox session has 2 unconsumed steps: exec, stop.");
+        assert_eq!(
+            e.to_string(),
+            "Scripted sandbox session has 2 unconsumed steps: exec, stop."
+        );
         let one = Script::new([("exec", ())]);
-        assert_eq!(one.assert_complete().unwrap_err().to_string(), "Scripted sandbox session has 1 unconsumed step: exec.");
+        assert_eq!(
+            one.assert_complete().unwrap_err().to_string(),
+            "Scripted sandbox session has 1 unconsumed step: exec."
+        );
         assert!(Script::<()>::new([]).assert_complete().is_ok());
     }
 
@@ -400,7 +581,10 @@ mod tests {
     fn a_matcher_rejects_only_with_false() {
         assert!(check_matcher(false, 0, "exec").is_ok());
         let e = check_matcher(true, 1, "exec").unwrap_err();
-        assert_eq!(e.to_string(), "Scripted sandbox session matcher rejected exec call #2.");
+        assert_eq!(
+            e.to_string(),
+            "Scripted sandbox session matcher rejected exec call #2."
+        );
         assert_eq!(e.name(), "SandboxCallMatcherError");
     }
 }

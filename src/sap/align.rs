@@ -23,10 +23,16 @@ pub struct Path<'a> {
 }
 
 impl<'a> Path<'a> {
-    pub const ROOT: Path<'static> = Path { parent: None, seg: None };
+    pub const ROOT: Path<'static> = Path {
+        parent: None,
+        seg: None,
+    };
 
     pub fn child(&'a self, seg: Seg<'a>) -> Path<'a> {
-        Path { parent: Some(self), seg: Some(seg) }
+        Path {
+            parent: Some(self),
+            seg: Some(seg),
+        }
     }
 
     pub fn to_pointer(&self) -> String {
@@ -57,7 +63,11 @@ pub struct Mismatch {
 }
 
 fn mismatch(reason: &'static str, pointer: &Path<'_>, message: impl Into<String>) -> Mismatch {
-    Mismatch { reason, pointer: pointer.to_pointer(), message: message.into() }
+    Mismatch {
+        reason,
+        pointer: pointer.to_pointer(),
+        message: message.into(),
+    }
 }
 
 /// Alignment settings.
@@ -94,11 +104,14 @@ pub fn admits_null(schema: &Json, root: &Json) -> bool {
             if let Some(c) = schema.get("const") {
                 return c.is_null();
             }
-            if let Some(Json::Array(branches)) = schema.get("anyOf").or_else(|| schema.get("oneOf")) {
+            if let Some(Json::Array(branches)) = schema.get("anyOf").or_else(|| schema.get("oneOf"))
+            {
                 return branches.iter().any(|b| admits_null(b, root));
             }
             let types = type_names(schema);
-            types.is_empty() && schema.get("properties").is_none() || types.contains(&"null") || schema.get("nullable") == Some(&Json::Bool(true))
+            types.is_empty() && schema.get("properties").is_none()
+                || types.contains(&"null")
+                || schema.get("nullable") == Some(&Json::Bool(true))
         }
         _ => false,
     }
@@ -107,9 +120,17 @@ pub fn admits_null(schema: &Json, root: &Json) -> bool {
 /// Follows local `$ref`s (bounded, so a reference cycle ends).
 pub fn resolve<'s>(mut schema: &'s Json, root: &'s Json) -> &'s Json {
     for _ in 0..64 {
-        let Some(reference) = schema.get("$ref").and_then(Json::as_str) else { return schema };
-        let Some(rest) = reference.strip_prefix('#') else { return schema };
-        let target = if rest.is_empty() { Some(root) } else { root.pointer(&crate::schema::pointer::percent_decode(rest).unwrap_or_default()) };
+        let Some(reference) = schema.get("$ref").and_then(Json::as_str) else {
+            return schema;
+        };
+        let Some(rest) = reference.strip_prefix('#') else {
+            return schema;
+        };
+        let target = if rest.is_empty() {
+            Some(root)
+        } else {
+            root.pointer(&crate::schema::pointer::percent_decode(rest).unwrap_or_default())
+        };
         match target {
             Some(t) => schema = t,
             None => return schema,
@@ -120,7 +141,8 @@ pub fn resolve<'s>(mut schema: &'s Json, root: &'s Json) -> &'s Json {
 
 fn num_json(f: f64) -> Option<Json> {
     // -0 stays a float, so the sign survives (JSON.parse("-0") is -0).
-    if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 && !(f == 0.0 && f.is_sign_negative()) {
+    if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 && !(f == 0.0 && f.is_sign_negative())
+    {
         Some(Json::Number(Number::from(f as i64)))
     } else {
         Number::from_f64(f).map(Json::Number)
@@ -147,12 +169,18 @@ fn parse_number_text(text: &str) -> Option<f64> {
     if !is_number(&cleaned) {
         return None;
     }
-    format!("{sign}{cleaned}").parse::<f64>().ok().filter(|f| f.is_finite())
+    format!("{sign}{cleaned}")
+        .parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite())
 }
 
 /// Trims whitespace and surrounding punctuation, for case-insensitive enum matching.
 fn enum_key(text: &str) -> String {
-    text.trim_matches(|c: char| c.is_whitespace() || (c.is_ascii_punctuation() && c != '_' && c != '-')).to_lowercase()
+    text.trim_matches(|c: char| {
+        c.is_whitespace() || (c.is_ascii_punctuation() && c != '_' && c != '-')
+    })
+    .to_lowercase()
 }
 
 fn describe(value: &Value) -> &'static str {
@@ -169,26 +197,49 @@ fn describe(value: &Value) -> &'static str {
 
 impl Aligner<'_> {
     fn fix(&mut self, kind: &'static str, pointer: &Path<'_>, detail: impl Into<String>) {
-        self.fixes.push(Fix { kind, pointer: pointer.to_pointer(), detail: detail.into() });
+        self.fixes.push(Fix {
+            kind,
+            pointer: pointer.to_pointer(),
+            detail: detail.into(),
+        });
     }
 
     /// Aligns `value` with `schema`. `Ok(None)` means "leave this out" (a partial value the
     /// cut left undecided).
-    pub fn align(&mut self, value: &Value, schema: &Json, pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    pub fn align(
+        &mut self,
+        value: &Value,
+        schema: &Json,
+        pointer: &Path<'_>,
+        mode: Mode,
+        depth: usize,
+    ) -> Result<Option<Json>, Mismatch> {
         if depth > MAX_ALIGN_DEPTH {
-            return Err(mismatch("too_deep", pointer, "the value is nested too deeply"));
+            return Err(mismatch(
+                "too_deep",
+                pointer,
+                "the value is nested too deeply",
+            ));
         }
         let root = self.root;
         let schema = resolve(schema, root);
         // Values the cut left undecided are left out in a partial reading.
         match value {
             Value::CutLiteral => return Ok(None),
-            Value::Num { complete: false, .. } if mode.partial => return Ok(None),
+            Value::Num {
+                complete: false, ..
+            } if mode.partial => return Ok(None),
             _ => {}
         }
         let obj = match schema {
             Json::Bool(true) => return Ok(Some(plain(value, mode.partial))),
-            Json::Bool(false) => return Err(mismatch("type_mismatch", pointer, "the schema accepts no value here")),
+            Json::Bool(false) => {
+                return Err(mismatch(
+                    "type_mismatch",
+                    pointer,
+                    "the schema accepts no value here",
+                ))
+            }
             Json::Object(o) => o,
             _ => return Ok(Some(plain(value, mode.partial))),
         };
@@ -199,36 +250,62 @@ impl Aligner<'_> {
             return self.enumeration(value, options, pointer, mode).map(Some);
         }
         if let Some(c) = obj.get("const") {
-            return self.enumeration(value, std::slice::from_ref(c), pointer, mode).map(Some);
+            return self
+                .enumeration(value, std::slice::from_ref(c), pointer, mode)
+                .map(Some);
         }
         let types = type_names(schema);
         if types.len() > 1 {
-            let branches: Vec<Json> = types.iter().map(|t| {
-                let mut b = obj.clone();
-                b.insert("type".into(), Json::String((*t).to_string()));
-                Json::Object(b)
-            }).collect();
+            let branches: Vec<Json> = types
+                .iter()
+                .map(|t| {
+                    let mut b = obj.clone();
+                    b.insert("type".into(), Json::String((*t).to_string()));
+                    Json::Object(b)
+                })
+                .collect();
             return self.union(value, &branches, pointer, mode, depth);
         }
         let ty = types.first().copied().or_else(|| {
-            if obj.contains_key("properties") { Some("object") } else if obj.contains_key("items") { Some("array") } else { None }
+            if obj.contains_key("properties") {
+                Some("object")
+            } else if obj.contains_key("items") {
+                Some("array")
+            } else {
+                None
+            }
         });
         match ty {
             None => Ok(Some(plain(value, mode.partial))),
             Some("null") => match value {
                 Value::Null => Ok(Some(Json::Null)),
-                _ => Err(mismatch("type_mismatch", pointer, format!("expected null, found {}", describe(value)))),
+                _ => Err(mismatch(
+                    "type_mismatch",
+                    pointer,
+                    format!("expected null, found {}", describe(value)),
+                )),
             },
             Some("string") => self.string(value, pointer, mode),
-            Some(t @ ("integer" | "number")) => self.number(value, t == "integer", schema, pointer, mode, depth),
+            Some(t @ ("integer" | "number")) => {
+                self.number(value, t == "integer", schema, pointer, mode, depth)
+            }
             Some("boolean") => self.boolean(value, schema, pointer, mode, depth),
             Some("array") => self.array(value, schema, pointer, mode, depth),
             Some("object") => self.object(value, schema, pointer, mode, depth),
-            Some(other) => Err(mismatch("type_mismatch", pointer, format!("unknown schema type `{other}`"))),
+            Some(other) => Err(mismatch(
+                "type_mismatch",
+                pointer,
+                format!("unknown schema type `{other}`"),
+            )),
         }
     }
 
-    fn string(&mut self, value: &Value, pointer: &Path<'_>, mode: Mode) -> Result<Option<Json>, Mismatch> {
+    fn string(
+        &mut self,
+        value: &Value,
+        pointer: &Path<'_>,
+        mode: Mode,
+    ) -> Result<Option<Json>, Mismatch> {
         match value {
             Value::Str { text, .. } => Ok(Some(Json::String(text.clone()))),
             Value::Num { text, .. } if mode.coerce => {
@@ -239,11 +316,23 @@ impl Aligner<'_> {
                 self.fix("boolean_to_string", pointer, b.to_string());
                 Ok(Some(Json::String(b.to_string())))
             }
-            _ => Err(mismatch("type_mismatch", pointer, format!("expected a string, found {}", describe(value)))),
+            _ => Err(mismatch(
+                "type_mismatch",
+                pointer,
+                format!("expected a string, found {}", describe(value)),
+            )),
         }
     }
 
-    fn number(&mut self, value: &Value, integer: bool, schema: &Json, pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    fn number(
+        &mut self,
+        value: &Value,
+        integer: bool,
+        schema: &Json,
+        pointer: &Path<'_>,
+        mode: Mode,
+        depth: usize,
+    ) -> Result<Option<Json>, Mismatch> {
         let want = if integer { "an integer" } else { "a number" };
         let (f, coerced) = match value {
             Value::Num { text, .. } => (text.parse::<f64>().ok().filter(|f| f.is_finite()), false),
@@ -257,13 +346,27 @@ impl Aligner<'_> {
                 self.fix("array_to_single", pointer, "one-element array");
                 return self.align(&items[0], schema, pointer, mode, depth + 1);
             }
-            _ => return Err(mismatch("type_mismatch", pointer, format!("expected {want}, found {}", describe(value)))),
+            _ => {
+                return Err(mismatch(
+                    "type_mismatch",
+                    pointer,
+                    format!("expected {want}, found {}", describe(value)),
+                ))
+            }
         };
         let Some(f) = f else {
-            return Err(mismatch("type_mismatch", pointer, format!("expected {want}, found {}", describe(value))));
+            return Err(mismatch(
+                "type_mismatch",
+                pointer,
+                format!("expected {want}, found {}", describe(value)),
+            ));
         };
         if integer && f.fract() != 0.0 {
-            return Err(mismatch("type_mismatch", pointer, format!("expected an integer, found {f}")));
+            return Err(mismatch(
+                "type_mismatch",
+                pointer,
+                format!("expected an integer, found {f}"),
+            ));
         }
         if coerced {
             self.fix("string_to_number", pointer, f.to_string());
@@ -271,7 +374,14 @@ impl Aligner<'_> {
         Ok(num_json(f))
     }
 
-    fn boolean(&mut self, value: &Value, schema: &Json, pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    fn boolean(
+        &mut self,
+        value: &Value,
+        schema: &Json,
+        pointer: &Path<'_>,
+        mode: Mode,
+        depth: usize,
+    ) -> Result<Option<Json>, Mismatch> {
         match value {
             Value::Bool(b) => Ok(Some(Json::Bool(*b))),
             Value::Str { text, complete } if mode.coerce => {
@@ -287,20 +397,37 @@ impl Aligner<'_> {
                         self.fix("string_to_boolean", pointer, text.clone());
                         Ok(Some(Json::Bool(false)))
                     }
-                    _ => Err(mismatch("type_mismatch", pointer, format!("expected a boolean, found the string {text:?}"))),
+                    _ => Err(mismatch(
+                        "type_mismatch",
+                        pointer,
+                        format!("expected a boolean, found the string {text:?}"),
+                    )),
                 }
             }
             Value::Arr { items, .. } if mode.coerce && items.len() == 1 => {
                 self.fix("array_to_single", pointer, "one-element array");
                 self.align(&items[0], schema, pointer, mode, depth + 1)
             }
-            _ => Err(mismatch("type_mismatch", pointer, format!("expected a boolean, found {}", describe(value)))),
+            _ => Err(mismatch(
+                "type_mismatch",
+                pointer,
+                format!("expected a boolean, found {}", describe(value)),
+            )),
         }
     }
 
-    fn enumeration(&mut self, value: &Value, options: &[Json], pointer: &Path<'_>, mode: Mode) -> Result<Json, Mismatch> {
+    fn enumeration(
+        &mut self,
+        value: &Value,
+        options: &[Json],
+        pointer: &Path<'_>,
+        mode: Mode,
+    ) -> Result<Json, Mismatch> {
         let exact = plain(value, mode.partial);
-        if let Value::Str { complete: false, .. } = value {
+        if let Value::Str {
+            complete: false, ..
+        } = value
+        {
             if mode.partial {
                 // A prefix of "pending" is not a value (rule 14).
                 return Err(mismatch("partial", pointer, "unfinished enum value"));
@@ -320,7 +447,9 @@ impl Aligner<'_> {
                     .iter()
                     .filter(|o| match o {
                         Json::String(s) => enum_key(s) == key,
-                        Json::Number(n) => parse_number_text(text).is_some_and(|f| n.as_f64() == Some(f)),
+                        Json::Number(n) => {
+                            parse_number_text(text).is_some_and(|f| n.as_f64() == Some(f))
+                        }
                         _ => false,
                     })
                     .collect();
@@ -330,25 +459,55 @@ impl Aligner<'_> {
                 }
             }
         }
-        Err(mismatch("not_in_enum", pointer, format!("{} is not one of {}", exact, Json::Array(options.to_vec()))))
+        Err(mismatch(
+            "not_in_enum",
+            pointer,
+            format!("{} is not one of {}", exact, Json::Array(options.to_vec())),
+        ))
     }
 
-    fn union(&mut self, value: &Value, branches: &[Json], pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    fn union(
+        &mut self,
+        value: &Value,
+        branches: &[Json],
+        pointer: &Path<'_>,
+        mode: Mode,
+        depth: usize,
+    ) -> Result<Option<Json>, Mismatch> {
         // A branch the value satisfies without coercion wins (rule 9).
         for branch in branches {
-            let mut probe = Aligner { root: self.root, fixes: Vec::new() };
-            if let Ok(v) = probe.align(value, branch, pointer, Mode { coerce: false, ..mode }, depth + 1) {
+            let mut probe = Aligner {
+                root: self.root,
+                fixes: Vec::new(),
+            };
+            if let Ok(v) = probe.align(
+                value,
+                branch,
+                pointer,
+                Mode {
+                    coerce: false,
+                    ..mode
+                },
+                depth + 1,
+            ) {
                 if probe.fixes.is_empty() {
                     return Ok(v);
                 }
             }
         }
         if !mode.coerce {
-            return Err(mismatch("type_mismatch", pointer, "no branch of the union matches exactly"));
+            return Err(mismatch(
+                "type_mismatch",
+                pointer,
+                "no branch of the union matches exactly",
+            ));
         }
         let mut last = None;
         for branch in branches {
-            let mut probe = Aligner { root: self.root, fixes: Vec::new() };
+            let mut probe = Aligner {
+                root: self.root,
+                fixes: Vec::new(),
+            };
             match probe.align(value, branch, pointer, mode, depth + 1) {
                 Ok(v) => {
                     self.fixes.extend(probe.fixes);
@@ -360,11 +519,24 @@ impl Aligner<'_> {
         Err(last.unwrap_or_else(|| mismatch("type_mismatch", pointer, "the union has no branch")))
     }
 
-    fn array(&mut self, value: &Value, schema: &Json, pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    fn array(
+        &mut self,
+        value: &Value,
+        schema: &Json,
+        pointer: &Path<'_>,
+        mode: Mode,
+        depth: usize,
+    ) -> Result<Option<Json>, Mismatch> {
         let items_schema = schema.get("items");
         let items = match value {
             Value::Arr { items, .. } => items,
-            Value::Null => return Err(mismatch("type_mismatch", pointer, "expected an array, found null")),
+            Value::Null => {
+                return Err(mismatch(
+                    "type_mismatch",
+                    pointer,
+                    "expected an array, found null",
+                ))
+            }
             _ if mode.coerce => {
                 // A single value where an array is expected (rule 7).
                 let element_pointer = pointer.child(Seg::Index(0));
@@ -375,7 +547,13 @@ impl Aligner<'_> {
                 self.fix("single_to_array", pointer, describe(value));
                 return Ok(Some(Json::Array(element.into_iter().collect())));
             }
-            _ => return Err(mismatch("type_mismatch", pointer, format!("expected an array, found {}", describe(value)))),
+            _ => {
+                return Err(mismatch(
+                    "type_mismatch",
+                    pointer,
+                    format!("expected an array, found {}", describe(value)),
+                ))
+            }
         };
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
@@ -398,10 +576,21 @@ impl Aligner<'_> {
         Ok(Some(Json::Array(out)))
     }
 
-    fn object(&mut self, value: &Value, schema: &Json, pointer: &Path<'_>, mode: Mode, depth: usize) -> Result<Option<Json>, Mismatch> {
+    fn object(
+        &mut self,
+        value: &Value,
+        schema: &Json,
+        pointer: &Path<'_>,
+        mode: Mode,
+        depth: usize,
+    ) -> Result<Option<Json>, Mismatch> {
         let root = self.root;
         let properties = schema.get("properties").and_then(Json::as_object);
-        let required: Vec<&str> = schema.get("required").and_then(Json::as_array).map(|r| r.iter().filter_map(Json::as_str).collect()).unwrap_or_default();
+        let required: Vec<&str> = schema
+            .get("required")
+            .and_then(Json::as_array)
+            .map(|r| r.iter().filter_map(Json::as_str).collect())
+            .unwrap_or_default();
         let (entries, closed) = match value {
             Value::Obj { entries, closed } => (entries, *closed),
             Value::Arr { items, .. } if mode.coerce => {
@@ -427,9 +616,19 @@ impl Aligner<'_> {
                         }
                     }
                 }
-                return Err(mismatch("type_mismatch", pointer, "expected an object, found an array"));
+                return Err(mismatch(
+                    "type_mismatch",
+                    pointer,
+                    "expected an object, found an array",
+                ));
             }
-            _ => return Err(mismatch("type_mismatch", pointer, format!("expected an object, found {}", describe(value)))),
+            _ => {
+                return Err(mismatch(
+                    "type_mismatch",
+                    pointer,
+                    format!("expected an object, found {}", describe(value)),
+                ))
+            }
         };
         let additional = schema.get("additionalProperties");
         let mut out = Map::new();
@@ -443,17 +642,28 @@ impl Aligner<'_> {
                         self.fix("extra_key_dropped", &item_pointer, key.clone());
                         continue;
                     }
-                    return Err(mismatch("extra_key", &item_pointer, format!("unexpected key `{key}`")));
+                    return Err(mismatch(
+                        "extra_key",
+                        &item_pointer,
+                        format!("unexpected key `{key}`"),
+                    ));
                 }
                 (None, Some(s @ Json::Object(_))) => s,
                 (None, _) => &Json::Bool(true),
             };
-            if matches!(item, Value::Null) && !required.contains(&key.as_str()) && !admits_null(target, root) {
+            if matches!(item, Value::Null)
+                && !required.contains(&key.as_str())
+                && !admits_null(target, root)
+            {
                 if mode.coerce {
                     self.fix("null_dropped", &item_pointer, key.clone());
                     continue;
                 }
-                return Err(mismatch("type_mismatch", &item_pointer, "null for a property that does not admit null"));
+                return Err(mismatch(
+                    "type_mismatch",
+                    &item_pointer,
+                    "null for a property that does not admit null",
+                ));
             }
             match self.align(item, target, &item_pointer, mode, depth + 1) {
                 Ok(Some(v)) => {
@@ -477,7 +687,11 @@ impl Aligner<'_> {
                     self.fix("null_filled", &item_pointer, (*name).to_string());
                     out.insert((*name).to_string(), Json::Null);
                 } else {
-                    return Err(mismatch("missing_required", &item_pointer, format!("required property `{name}` is missing")));
+                    return Err(mismatch(
+                        "missing_required",
+                        &item_pointer,
+                        format!("required property `{name}` is missing"),
+                    ));
                 }
             }
         }
@@ -488,13 +702,39 @@ impl Aligner<'_> {
 /// A scanned value as JSON, with nothing coerced. Cut literals are left out, and so are
 /// numbers that ran into the cut when `partial` (more digits may follow).
 pub fn plain(value: &Value, partial: bool) -> Json {
-    let keep = |v: &Value| !(matches!(v, Value::CutLiteral) || partial && matches!(v, Value::Num { complete: false, .. }));
+    let keep = |v: &Value| {
+        !(matches!(v, Value::CutLiteral)
+            || partial
+                && matches!(
+                    v,
+                    Value::Num {
+                        complete: false,
+                        ..
+                    }
+                ))
+    };
     match value {
         Value::Null | Value::CutLiteral => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
-        Value::Num { text, .. } => text.parse::<f64>().ok().and_then(num_json).unwrap_or(Json::Null),
+        Value::Num { text, .. } => text
+            .parse::<f64>()
+            .ok()
+            .and_then(num_json)
+            .unwrap_or(Json::Null),
         Value::Str { text, .. } => Json::String(text.clone()),
-        Value::Arr { items, .. } => Json::Array(items.iter().filter(|v| keep(v)).map(|v| plain(v, partial)).collect()),
-        Value::Obj { entries, .. } => Json::Object(entries.iter().filter(|(_, v)| keep(v)).map(|(k, v)| (k.clone(), plain(v, partial))).collect()),
+        Value::Arr { items, .. } => Json::Array(
+            items
+                .iter()
+                .filter(|v| keep(v))
+                .map(|v| plain(v, partial))
+                .collect(),
+        ),
+        Value::Obj { entries, .. } => Json::Object(
+            entries
+                .iter()
+                .filter(|(_, v)| keep(v))
+                .map(|(k, v)| (k.clone(), plain(v, partial)))
+                .collect(),
+        ),
     }
 }

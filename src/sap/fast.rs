@@ -31,9 +31,20 @@ pub fn conforms_as_is(text: &str, schema: &Json) -> bool {
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) || text.contains("```") {
         return false;
     }
-    let compiled = std::cell::RefCell::new(Compiled { root: schema, nodes: Vec::new(), index: Default::default() });
+    let compiled = std::cell::RefCell::new(Compiled {
+        root: schema,
+        nodes: Vec::new(),
+        index: Default::default(),
+    });
     let mut de = serde_json::Deserializer::from_str(text);
-    let ok = Check { compiled: &compiled, schema, depth: 0, null_forbidden: false }.deserialize(&mut de).is_ok();
+    let ok = Check {
+        compiled: &compiled,
+        schema,
+        depth: 0,
+        null_forbidden: false,
+    }
+    .deserialize(&mut de)
+    .is_ok();
     ok && de.end().is_ok()
 }
 
@@ -178,7 +189,14 @@ impl<'s> Compiled<'s> {
 
     fn compile(&self, schema: &'s Json) -> Node<'s> {
         let root = self.root;
-        let mut node = Node { buffered: None, kinds: 0, items: Items::All(&ANY), properties: Vec::new(), required: Vec::new(), additional: Additional::Any };
+        let mut node = Node {
+            buffered: None,
+            kinds: 0,
+            items: Items::All(&ANY),
+            properties: Vec::new(),
+            required: Vec::new(),
+            additional: Additional::Any,
+        };
         let structured = |node: &mut Node<'s>, s: &'s Json| {
             node.items = match s.get("items") {
                 Some(Json::Array(tuple)) => Items::Tuple(tuple),
@@ -186,9 +204,16 @@ impl<'s> Compiled<'s> {
                 None => Items::All(&ANY),
             };
             if let Some(props) = s.get("properties").and_then(Json::as_object) {
-                node.properties = props.iter().map(|(k, v)| (k.as_str(), v, admits_null(v, root))).collect();
+                node.properties = props
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v, admits_null(v, root)))
+                    .collect();
             }
-            node.required = s.get("required").and_then(Json::as_array).map(|r| r.iter().filter_map(Json::as_str).collect()).unwrap_or_default();
+            node.required = s
+                .get("required")
+                .and_then(Json::as_array)
+                .map(|r| r.iter().filter_map(Json::as_str).collect())
+                .unwrap_or_default();
             node.additional = match s.get("additionalProperties") {
                 Some(Json::Bool(false)) => Additional::Forbidden,
                 Some(x @ Json::Object(_)) => Additional::Schema(x, admits_null(x, root)),
@@ -244,7 +269,12 @@ struct Check<'c, 's> {
 
 impl<'c, 's> Check<'c, 's> {
     fn child(&self, schema: &'s Json, null_forbidden: bool) -> Check<'c, 's> {
-        Check { compiled: self.compiled, schema, depth: self.depth + 1, null_forbidden }
+        Check {
+            compiled: self.compiled,
+            schema,
+            depth: self.depth + 1,
+            null_forbidden,
+        }
     }
 }
 
@@ -271,7 +301,6 @@ impl<'de> DeserializeSeed<'de> for Check<'_, '_> {
         deserializer.deserialize_any(CheckVisitor { check: self, id })
     }
 }
-
 
 struct CheckVisitor<'c, 's> {
     check: Check<'c, 's>,
@@ -348,7 +377,10 @@ impl<'de> Visitor<'de> for CheckVisitor<'_, '_> {
                     Items::Tuple(tuple) => tuple.get(i).unwrap_or(&ANY),
                 }
             };
-            if seq.next_element_seed(self.check.child(item_schema, false))?.is_none() {
+            if seq
+                .next_element_seed(self.check.child(item_schema, false))?
+                .is_none()
+            {
                 return Ok(());
             }
             i += 1;
@@ -360,7 +392,10 @@ impl<'de> Visitor<'de> for CheckVisitor<'_, '_> {
         let required = self.check.compiled.borrow().nodes[self.id].required.len();
         let mut seen = 0usize;
         let mut seen_flags = vec![false; required];
-        while let Some((target, null_forbidden, required_at)) = map.next_key_seed(KeySeed { compiled: self.check.compiled, id: self.id })? {
+        while let Some((target, null_forbidden, required_at)) = map.next_key_seed(KeySeed {
+            compiled: self.check.compiled,
+            id: self.id,
+        })? {
             if let Some(at) = required_at {
                 if !seen_flags[at] {
                     seen_flags[at] = true;
@@ -447,7 +482,9 @@ fn exact(value: &Json, schema: &Json, root: &Json, depth: usize) -> bool {
 }
 
 fn exact_array(value: &Json, s: &Json, root: &Json, depth: usize) -> bool {
-    let Json::Array(items) = value else { return false };
+    let Json::Array(items) = value else {
+        return false;
+    };
     items.iter().enumerate().all(|(i, item)| {
         let item_schema = match s.get("items") {
             Some(Json::Array(tuple)) => tuple.get(i).unwrap_or(&ANY),
@@ -459,9 +496,15 @@ fn exact_array(value: &Json, s: &Json, root: &Json, depth: usize) -> bool {
 }
 
 fn exact_object(value: &Json, s: &Json, root: &Json, depth: usize) -> bool {
-    let Json::Object(entries) = value else { return false };
+    let Json::Object(entries) = value else {
+        return false;
+    };
     let properties = s.get("properties").and_then(Json::as_object);
-    let required: Vec<&str> = s.get("required").and_then(Json::as_array).map(|r| r.iter().filter_map(Json::as_str).collect()).unwrap_or_default();
+    let required: Vec<&str> = s
+        .get("required")
+        .and_then(Json::as_array)
+        .map(|r| r.iter().filter_map(Json::as_str).collect())
+        .unwrap_or_default();
     let additional = s.get("additionalProperties");
     let entries_ok = entries.iter().all(|(key, item)| {
         let target = match (properties.and_then(|p| p.get(key)), additional) {
@@ -487,7 +530,10 @@ fn same_value(option: &Json, value: &Json) -> bool {
             // with serde_json equality, so 3 == 3 but 3.0 (float) != 3 (int).
             let normalize = |n: &serde_json::Number| {
                 let f = n.as_f64().unwrap_or(f64::NAN);
-                if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 && !(f == 0.0 && f.is_sign_negative()) {
+                if f.fract() == 0.0
+                    && f.abs() < 9.007_199_254_740_992e15
+                    && !(f == 0.0 && f.is_sign_negative())
+                {
                     (true, f)
                 } else {
                     (false, f)
@@ -497,8 +543,14 @@ fn same_value(option: &Json, value: &Json) -> bool {
             let (bi, bf) = normalize(b);
             ai == bi && af == bf
         }
-        (Json::Array(a), Json::Array(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y)),
-        (Json::Object(a), Json::Object(b)) => a.len() == b.len() && a.iter().all(|(k, x)| b.get(k).is_some_and(|y| same_value(x, y))),
+        (Json::Array(a), Json::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x, y))
+        }
+        (Json::Object(a), Json::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(k, x)| b.get(k).is_some_and(|y| same_value(x, y)))
+        }
         _ => option == value,
     }
 }

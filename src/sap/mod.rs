@@ -67,7 +67,11 @@ struct Candidate {
 }
 
 fn fix(kind: &'static str, detail: impl Into<String>) -> Fix {
-    Fix { kind, pointer: String::new(), detail: detail.into() }
+    Fix {
+        kind,
+        pointer: String::new(),
+        detail: detail.into(),
+    }
 }
 
 /// Finds the candidate values of a reply (rule 1): fenced blocks, then JSON embedded in prose,
@@ -80,7 +84,9 @@ fn candidates(text: &str) -> Vec<Candidate> {
     let mut search = 0;
     let mut fenced_spans: Vec<(usize, usize)> = Vec::new();
     while let Some(i) = text[search..].find("```").map(|i| i + search) {
-        let tag_end = text[i + 3..].find('\n').map_or(text.len(), |n| i + 3 + n + 1);
+        let tag_end = text[i + 3..]
+            .find('\n')
+            .map_or(text.len(), |n| i + 3 + n + 1);
         let tag = text[i + 3..tag_end].trim();
         let body = tag_end;
         match scan_value(text, body) {
@@ -88,11 +94,22 @@ fn candidates(text: &str) -> Vec<Candidate> {
                 let end = scanned.end;
                 let close = text[end..].find("```").map_or(text.len(), |c| end + c + 3);
                 fenced_spans.push((i, close));
-                let mut located = vec![fix("fence_stripped", if tag.is_empty() { "```".to_string() } else { format!("```{tag}") })];
+                let mut located = vec![fix(
+                    "fence_stripped",
+                    if tag.is_empty() {
+                        "```".to_string()
+                    } else {
+                        format!("```{tag}")
+                    },
+                )];
                 if i > 0 && !text[..i].trim().is_empty() {
                     located.push(fix("prose_skipped", "text before the fence"));
                 }
-                out.push(Candidate { scanned, fenced: true, located });
+                out.push(Candidate {
+                    scanned,
+                    fenced: true,
+                    located,
+                });
                 search = close.max(i + 3);
             }
             _ => {
@@ -120,8 +137,16 @@ fn candidates(text: &str) -> Vec<Candidate> {
                 Ok(scanned) => {
                     let end = scanned.end.max(i + 1);
                     let whole = text[..i].trim().is_empty() && text[end..].trim().is_empty();
-                    let located = if whole { Vec::new() } else { vec![fix("prose_skipped", "text around the value")] };
-                    out.push(Candidate { scanned, fenced: false, located });
+                    let located = if whole {
+                        Vec::new()
+                    } else {
+                        vec![fix("prose_skipped", "text around the value")]
+                    };
+                    out.push(Candidate {
+                        scanned,
+                        fenced: false,
+                        located,
+                    });
                     prose_found = true;
                     i = end;
                     continue;
@@ -139,8 +164,14 @@ fn candidates(text: &str) -> Vec<Candidate> {
     // The whole text as a scalar (`42`, `"text"`, `true`).
     if out.is_empty() && !prose_found {
         if let Ok(scanned) = scan_value(text, 0) {
-            if text[scanned.end..].trim().is_empty() && !matches!(scanned.value, Value::Str { .. } if !text.trim_start().starts_with(['"', '\'', '\u{201C}', '\u{2018}'])) {
-                out.push(Candidate { scanned, fenced: false, located: Vec::new() });
+            if text[scanned.end..].trim().is_empty()
+                && !matches!(scanned.value, Value::Str { .. } if !text.trim_start().starts_with(['"', '\'', '\u{201C}', '\u{2018}']))
+            {
+                out.push(Candidate {
+                    scanned,
+                    fenced: false,
+                    located: Vec::new(),
+                });
             }
         }
     }
@@ -148,11 +179,25 @@ fn candidates(text: &str) -> Vec<Candidate> {
 }
 
 fn refusal(c: &Candidate, m: Mismatch) -> Refusal {
-    Refusal { start: c.scanned.start, end: c.scanned.end, reason: m.reason, pointer: m.pointer, message: m.message }
+    Refusal {
+        start: c.scanned.start,
+        end: c.scanned.end,
+        reason: m.reason,
+        pointer: m.pointer,
+        message: m.message,
+    }
 }
 
-fn failure(reason: &'static str, message: impl Into<String>, candidates: Vec<Refusal>) -> ParseFailure {
-    ParseFailure { reason, message: message.into(), candidates }
+fn failure(
+    reason: &'static str,
+    message: impl Into<String>,
+    candidates: Vec<Refusal>,
+) -> ParseFailure {
+    ParseFailure {
+        reason,
+        message: message.into(),
+        candidates,
+    }
 }
 
 fn schema_type(schema: &Json, root: &Json) -> Option<String> {
@@ -217,7 +262,10 @@ impl Options {
 }
 
 fn disallowed_message(f: &Fix) -> String {
-    format!("it needs the repair `{}` ({}), which allowFixes does not include", f.kind, f.detail)
+    format!(
+        "it needs the repair `{}` ({}), which allowFixes does not include",
+        f.kind, f.detail
+    )
 }
 
 /// Reads the value of `schema` that `text` holds (rules 1-11), accepting every repair.
@@ -226,11 +274,24 @@ pub fn parse_structured(text: &str, schema: &Json) -> Result<Parsed, ParseFailur
 }
 
 /// [`parse_structured`] with options: a result needing a repair the options refuse is an error.
-pub fn parse_structured_with(text: &str, schema: &Json, options: &Options) -> Result<Parsed, ParseFailure> {
+pub fn parse_structured_with(
+    text: &str,
+    schema: &Json,
+    options: &Options,
+) -> Result<Parsed, ParseFailure> {
     let parsed = read_structured(text, schema, options)?;
     if let Some(f) = options.disallowed(&parsed.fixes) {
-        let refusal = Refusal { start: 0, end: text.len(), reason: "fix_not_allowed", pointer: f.pointer.clone(), message: disallowed_message(f) };
-        let message = format!("No reading of the reply fits the schema: {} (at `{}`).", refusal.message, refusal.pointer);
+        let refusal = Refusal {
+            start: 0,
+            end: text.len(),
+            reason: "fix_not_allowed",
+            pointer: f.pointer.clone(),
+            message: disallowed_message(f),
+        };
+        let message = format!(
+            "No reading of the reply fits the schema: {} (at `{}`).",
+            refusal.message, refusal.pointer
+        );
         return Err(failure("fix_not_allowed", message, vec![refusal]));
     }
     Ok(parsed)
@@ -242,11 +303,27 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
     let mut accepted: Vec<(usize, Json, Vec<Fix>)> = Vec::new();
     let mut refused = Vec::new();
     for (index, c) in found.iter().enumerate() {
-        let mut aligner = Aligner { root: schema, fixes: Vec::new() };
-        match aligner.align(&c.scanned.value, schema, &Path::ROOT, Mode { coerce: true, partial: false }, 0) {
+        let mut aligner = Aligner {
+            root: schema,
+            fixes: Vec::new(),
+        };
+        match aligner.align(
+            &c.scanned.value,
+            schema,
+            &Path::ROOT,
+            Mode {
+                coerce: true,
+                partial: false,
+            },
+            0,
+        ) {
             Ok(Some(value)) => {
                 let mut fixes = c.located.clone();
-                fixes.extend(c.scanned.fixes.iter().map(|f| Fix { kind: f.kind, pointer: f.pointer.clone(), detail: f.detail.clone() }));
+                fixes.extend(c.scanned.fixes.iter().map(|f| Fix {
+                    kind: f.kind,
+                    pointer: f.pointer.clone(),
+                    detail: f.detail.clone(),
+                }));
                 if c.scanned.cut {
                     if options.refuse_truncated {
                         refused.push(Refusal {
@@ -273,7 +350,13 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
                 }
                 accepted.push((index, value, fixes));
             }
-            Ok(None) => refused.push(Refusal { start: c.scanned.start, end: c.scanned.end, reason: "partial", pointer: String::new(), message: "the value is unfinished".into() }),
+            Ok(None) => refused.push(Refusal {
+                start: c.scanned.start,
+                end: c.scanned.end,
+                reason: "partial",
+                pointer: String::new(),
+                message: "the value is unfinished".into(),
+            }),
             Err(m) => refused.push(refusal(c, m)),
         }
     }
@@ -291,19 +374,32 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
                 return Ok(Parsed { value, fixes });
             }
             // Rule 2: the last complete one in a fenced block.
-            if let Some(pos) = accepted.iter().rposition(|(i, _, _)| found[*i].fenced && !found[*i].scanned.cut) {
+            if let Some(pos) = accepted
+                .iter()
+                .rposition(|(i, _, _)| found[*i].fenced && !found[*i].scanned.cut)
+            {
                 let (_, value, mut fixes) = accepted.swap_remove(pos);
                 fixes.push(fix("candidate_chosen", "the last complete fenced value"));
                 return Ok(Parsed { value, fixes });
             }
             // Rule 3: several values that each fit the item schema of an array schema.
             if root_type.as_deref() != Some("array") {
-                return Err(failure("ambiguous", format!("The reply holds {} different values that fit the schema.", accepted.len()), refused));
+                return Err(failure(
+                    "ambiguous",
+                    format!(
+                        "The reply holds {} different values that fit the schema.",
+                        accepted.len()
+                    ),
+                    refused,
+                ));
             }
         }
     }
     if root_type.as_deref() == Some("array") && found.len() > 1 {
-        let item_schema = align::resolve(schema, schema).get("items").cloned().unwrap_or(Json::Bool(true));
+        let item_schema = align::resolve(schema, schema)
+            .get("items")
+            .cloned()
+            .unwrap_or(Json::Bool(true));
         let mut values = Vec::new();
         let mut fixes = Vec::new();
         let mut all = true;
@@ -312,9 +408,21 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
                 all = false;
                 break;
             }
-            let mut aligner = Aligner { root: schema, fixes: Vec::new() };
+            let mut aligner = Aligner {
+                root: schema,
+                fixes: Vec::new(),
+            };
             let pointer = Path::ROOT.child(Seg::Index(values.len()));
-            match aligner.align(&c.scanned.value, &item_schema, &pointer, Mode { coerce: true, partial: false }, 0) {
+            match aligner.align(
+                &c.scanned.value,
+                &item_schema,
+                &pointer,
+                Mode {
+                    coerce: true,
+                    partial: false,
+                },
+                0,
+            ) {
                 Ok(Some(v)) => {
                     values.push(v);
                     fixes.extend(aligner.fixes);
@@ -326,12 +434,28 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
             }
         }
         if all {
-            fixes.insert(0, fix("values_collected", format!("{} top-level values", values.len())));
-            return Ok(Parsed { value: Json::Array(values), fixes });
+            fixes.insert(
+                0,
+                fix(
+                    "values_collected",
+                    format!("{} top-level values", values.len()),
+                ),
+            );
+            return Ok(Parsed {
+                value: Json::Array(values),
+                fixes,
+            });
         }
     }
     if !accepted.is_empty() {
-        return Err(failure("ambiguous", format!("The reply holds {} different values that fit the schema.", accepted.len()), refused));
+        return Err(failure(
+            "ambiguous",
+            format!(
+                "The reply holds {} different values that fit the schema.",
+                accepted.len()
+            ),
+            refused,
+        ));
     }
     // A top-level enum named once in prose (rule 8).
     let resolved = align::resolve(schema, schema);
@@ -340,18 +464,35 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
     }
     // A string schema and a reply that is plain text.
     if root_type.as_deref() == Some("string") && found.is_empty() && !text.trim().is_empty() {
-        return Ok(Parsed { value: Json::String(text.trim().to_string()), fixes: vec![fix("text_as_string", "the reply is the string")] });
+        return Ok(Parsed {
+            value: Json::String(text.trim().to_string()),
+            fixes: vec![fix("text_as_string", "the reply is the string")],
+        });
     }
     if let Some(first) = refused.first().cloned() {
-        let message = format!("No reading of the reply fits the schema: {} (at `{}`).", first.message, first.pointer);
+        let message = format!(
+            "No reading of the reply fits the schema: {} (at `{}`).",
+            first.message, first.pointer
+        );
         return Err(failure(first.reason, message, refused));
     }
-    Err(failure("no_json", "The reply holds no JSON value.", refused))
+    Err(failure(
+        "no_json",
+        "The reply holds no JSON value.",
+        refused,
+    ))
 }
 
-fn enum_in_prose(text: &str, options: &[Json], refused: Vec<Refusal>) -> Result<Parsed, ParseFailure> {
+fn enum_in_prose(
+    text: &str,
+    options: &[Json],
+    refused: Vec<Refusal>,
+) -> Result<Parsed, ParseFailure> {
     let lower = text.to_lowercase();
-    let words: Vec<&str> = lower.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
     let mut hits: Vec<&Json> = Vec::new();
     for option in options {
         let Json::String(s) = option else { continue };
@@ -362,9 +503,26 @@ fn enum_in_prose(text: &str, options: &[Json], refused: Vec<Refusal>) -> Result<
         }
     }
     match hits.len() {
-        1 => Ok(Parsed { value: hits[0].clone(), fixes: vec![fix("enum_from_prose", hits[0].to_string())] }),
-        0 => Err(failure("no_json", "The reply names none of the enum values.", refused)),
-        _ => Err(failure("ambiguous", format!("The reply names several enum values: {}.", hits.iter().map(|h| h.to_string()).collect::<Vec<_>>().join(", ")), refused)),
+        1 => Ok(Parsed {
+            value: hits[0].clone(),
+            fixes: vec![fix("enum_from_prose", hits[0].to_string())],
+        }),
+        0 => Err(failure(
+            "no_json",
+            "The reply names none of the enum values.",
+            refused,
+        )),
+        _ => Err(failure(
+            "ambiguous",
+            format!(
+                "The reply names several enum values: {}.",
+                hits.iter()
+                    .map(|h| h.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            refused,
+        )),
     }
 }
 
@@ -374,20 +532,45 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
     let found = candidates(text);
     // The last candidate is the one the stream is writing.
     let Some(c) = found.last() else {
-        return Ok(PartialParsed { value: None, complete: false, fixes: Vec::new() });
+        return Ok(PartialParsed {
+            value: None,
+            complete: false,
+            fixes: Vec::new(),
+        });
     };
-    let mut aligner = Aligner { root: schema, fixes: Vec::new() };
-    let mode = Mode { coerce: true, partial: c.scanned.cut };
+    let mut aligner = Aligner {
+        root: schema,
+        fixes: Vec::new(),
+    };
+    let mode = Mode {
+        coerce: true,
+        partial: c.scanned.cut,
+    };
     match aligner.align(&c.scanned.value, schema, &Path::ROOT, mode, 0) {
         Ok(value) => {
             let mut fixes = c.located.clone();
-            fixes.extend(c.scanned.fixes.iter().map(|f| Fix { kind: f.kind, pointer: f.pointer.clone(), detail: f.detail.clone() }));
+            fixes.extend(c.scanned.fixes.iter().map(|f| Fix {
+                kind: f.kind,
+                pointer: f.pointer.clone(),
+                detail: f.detail.clone(),
+            }));
             fixes.extend(aligner.fixes);
-            Ok(PartialParsed { value, complete: !c.scanned.cut, fixes })
+            Ok(PartialParsed {
+                value,
+                complete: !c.scanned.cut,
+                fixes,
+            })
         }
-        Err(m) if m.reason == "partial" => Ok(PartialParsed { value: None, complete: false, fixes: Vec::new() }),
+        Err(m) if m.reason == "partial" => Ok(PartialParsed {
+            value: None,
+            complete: false,
+            fixes: Vec::new(),
+        }),
         Err(m) => {
-            let message = format!("The streamed value does not fit the schema: {} (at `{}`).", m.message, m.pointer);
+            let message = format!(
+                "The streamed value does not fit the schema: {} (at `{}`).",
+                m.message, m.pointer
+            );
             Err(failure(m.reason, message, vec![refusal(c, m)]))
         }
     }

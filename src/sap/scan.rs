@@ -19,11 +19,23 @@ pub enum Value {
     Bool(bool),
     /// A number as written; `complete` is false when it ran into the end of the text (more
     /// digits may follow).
-    Num { text: String, complete: bool },
+    Num {
+        text: String,
+        complete: bool,
+    },
     /// `complete` is false when the text ended inside the string.
-    Str { text: String, complete: bool },
-    Arr { items: Vec<Value>, closed: bool },
-    Obj { entries: Vec<(String, Value)>, closed: bool },
+    Str {
+        text: String,
+        complete: bool,
+    },
+    Arr {
+        items: Vec<Value>,
+        closed: bool,
+    },
+    Obj {
+        entries: Vec<(String, Value)>,
+        closed: bool,
+    },
     /// A literal cut mid-way (`tr`, `nu`, `Non`): nothing may be concluded from it.
     CutLiteral,
 }
@@ -74,25 +86,46 @@ fn is_word_byte(b: u8) -> bool {
 
 /// Reads one value starting at `start` (leading whitespace and comments skipped).
 pub fn scan_value(text: &str, start: usize) -> Result<Scanned, ScanError> {
-    let mut s = Scanner { text, bytes: text.as_bytes(), pos: start, fixes: Vec::new(), path: Vec::new() };
+    let mut s = Scanner {
+        text,
+        bytes: text.as_bytes(),
+        pos: start,
+        fixes: Vec::new(),
+        path: Vec::new(),
+    };
     s.skip_space();
     let begin = s.pos;
     let (value, cut) = s.run()?;
-    Ok(Scanned { value, start: begin, end: s.pos, cut, fixes: s.fixes })
+    Ok(Scanned {
+        value,
+        start: begin,
+        end: s.pos,
+        cut,
+        fixes: s.fixes,
+    })
 }
 
 impl Scanner<'_> {
     fn pointer(&self) -> String {
-        self.path.iter().fold(String::new(), |acc, t| crate::json::pointer_push(&acc, t))
+        self.path
+            .iter()
+            .fold(String::new(), |acc, t| crate::json::pointer_push(&acc, t))
     }
 
     fn fix(&mut self, kind: &'static str, detail: impl Into<String>) {
         let pointer = self.pointer();
-        self.fixes.push(SyntaxFix { kind, pointer, detail: detail.into() });
+        self.fixes.push(SyntaxFix {
+            kind,
+            pointer,
+            detail: detail.into(),
+        });
     }
 
     fn error(&self, message: &str) -> ScanError {
-        ScanError { offset: self.pos, message: message.to_string() }
+        ScanError {
+            offset: self.pos,
+            message: message.to_string(),
+        }
     }
 
     fn peek(&self) -> Option<u8> {
@@ -175,7 +208,10 @@ impl Scanner<'_> {
                                 Some(b']') => {
                                     self.pos += 1;
                                     stack.pop();
-                                    Some(Value::Arr { items: Vec::new(), closed: true })
+                                    Some(Value::Arr {
+                                        items: Vec::new(),
+                                        closed: true,
+                                    })
                                 }
                                 None => {
                                     cut = true;
@@ -220,8 +256,14 @@ impl Scanner<'_> {
                         }
                     }
                     let closed = match stack.pop() {
-                        Some(Frame::Arr(items)) => Value::Arr { items, closed: false },
-                        Some(Frame::Obj(entries, _)) => Value::Obj { entries, closed: false },
+                        Some(Frame::Arr(items)) => Value::Arr {
+                            items,
+                            closed: false,
+                        },
+                        Some(Frame::Obj(entries, _)) => Value::Obj {
+                            entries,
+                            closed: false,
+                        },
                         None => unreachable!(),
                     };
                     self.path.pop();
@@ -253,8 +295,13 @@ impl Scanner<'_> {
                             }
                             _ => return Err(self.error("expected `,` or `]`")),
                         }
-                        let Some(Frame::Arr(items)) = stack.pop() else { unreachable!() };
-                        finished = Some(Value::Arr { items, closed: true });
+                        let Some(Frame::Arr(items)) = stack.pop() else {
+                            unreachable!()
+                        };
+                        finished = Some(Value::Arr {
+                            items,
+                            closed: true,
+                        });
                     }
                     Frame::Obj(entries, key) => {
                         let k = key.take().expect("a key before the value");
@@ -276,8 +323,13 @@ impl Scanner<'_> {
                             }
                             Some(b'}') => {
                                 self.pos += 1;
-                                let Some(Frame::Obj(entries, _)) = stack.pop() else { unreachable!() };
-                                finished = Some(Value::Obj { entries, closed: true });
+                                let Some(Frame::Obj(entries, _)) = stack.pop() else {
+                                    unreachable!()
+                                };
+                                finished = Some(Value::Obj {
+                                    entries,
+                                    closed: true,
+                                });
                             }
                             None => cut = true,
                             _ => return Err(self.error("expected `,` or `}`")),
@@ -291,7 +343,8 @@ impl Scanner<'_> {
     /// After `{` or `,` in an object: reads the next key and its `:`, or the closing `}`.
     fn key(&mut self, stack: &mut Vec<Frame>) -> Result<KeyStep, ScanError> {
         self.skip_space();
-        let after_comma = matches!(stack.last(), Some(Frame::Obj(entries, _)) if !entries.is_empty());
+        let after_comma =
+            matches!(stack.last(), Some(Frame::Obj(entries, _)) if !entries.is_empty());
         match self.peek() {
             None => return Ok(KeyStep::Cut),
             Some(b'}') => {
@@ -299,8 +352,13 @@ impl Scanner<'_> {
                     self.fix("trailing_comma_removed", ",");
                 }
                 self.pos += 1;
-                let Some(Frame::Obj(entries, _)) = stack.pop() else { unreachable!() };
-                return Ok(KeyStep::Closed(Value::Obj { entries, closed: true }));
+                let Some(Frame::Obj(entries, _)) = stack.pop() else {
+                    unreachable!()
+                };
+                return Ok(KeyStep::Closed(Value::Obj {
+                    entries,
+                    closed: true,
+                }));
             }
             _ => {}
         }
@@ -345,7 +403,11 @@ impl Scanner<'_> {
     /// The quote character at the position, if any: `"`, `'`, or a curly quote.
     fn quote_at(&self) -> Option<char> {
         let c = self.rest().chars().next()?;
-        matches!(c, '"' | '\'' | '\u{201C}' | '\u{201D}' | '\u{2018}' | '\u{2019}').then_some(c)
+        matches!(
+            c,
+            '"' | '\'' | '\u{201C}' | '\u{201D}' | '\u{2018}' | '\u{2019}'
+        )
+        .then_some(c)
     }
 
     /// A scalar: string, number, literal or unquoted word. The bool is true when the text
@@ -371,13 +433,29 @@ impl Scanner<'_> {
             return Ok((v, false));
         }
         if is_number(word) {
-            return Ok((Value::Num { text: word.to_string(), complete: !at_end }, at_end));
+            return Ok((
+                Value::Num {
+                    text: word.to_string(),
+                    complete: !at_end,
+                },
+                at_end,
+            ));
         }
-        if at_end && ["true", "false", "null", "True", "False", "None"].iter().any(|l| l.starts_with(word)) {
+        if at_end
+            && ["true", "false", "null", "True", "False", "None"]
+                .iter()
+                .any(|l| l.starts_with(word))
+        {
             return Ok((Value::CutLiteral, true));
         }
         self.fix("unquoted_value", word.to_string());
-        Ok((Value::Str { text: word.to_string(), complete: !at_end }, at_end))
+        Ok((
+            Value::Str {
+                text: word.to_string(),
+                complete: !at_end,
+            },
+            at_end,
+        ))
     }
 
     /// A quoted string (any quote style). Returns its text and whether it was closed.
@@ -429,14 +507,24 @@ impl Scanner<'_> {
                 out.push_str(&self.text[self.pos..self.pos + run]);
                 self.pos += run;
             }
-            let Some(c) = self.rest().chars().next() else { return Ok((out, false)) };
-            let closes = if single { matches!(c, '\'' | '\u{2018}' | '\u{2019}') } else { matches!(c, '"' | '\u{201C}' | '\u{201D}') };
+            let Some(c) = self.rest().chars().next() else {
+                return Ok((out, false));
+            };
+            let closes = if single {
+                matches!(c, '\'' | '\u{2018}' | '\u{2019}')
+            } else {
+                matches!(c, '"' | '\u{201C}' | '\u{201D}')
+            };
             if closes {
                 let after = self.pos + c.len_utf8();
-                let next = self.text[after..].trim_start_matches([' ', '\t', '\r', '\n']).chars().next();
+                let next = self.text[after..]
+                    .trim_start_matches([' ', '\t', '\r', '\n'])
+                    .chars()
+                    .next();
                 let content = if single {
                     // `'O'Brien'`: a quote followed by a letter is content.
-                    next.is_some_and(char::is_alphabetic) && !self.text[after..].starts_with(char::is_whitespace)
+                    next.is_some_and(char::is_alphabetic)
+                        && !self.text[after..].starts_with(char::is_whitespace)
                 } else {
                     // `"He said "hi" to me"`: a quote not followed by structure is content.
                     !matches!(next, None | Some(',' | '}' | ']' | ':'))
@@ -477,7 +565,10 @@ impl Scanner<'_> {
                     } else if e == 'u' {
                         let digits = &self.text[self.pos + 2..];
                         let hex: String = digits.chars().take(4).collect();
-                        if hex.len() < 4 && digits.len() == hex.len() && hex.chars().all(|h| h.is_ascii_hexdigit()) {
+                        if hex.len() < 4
+                            && digits.len() == hex.len()
+                            && hex.chars().all(|h| h.is_ascii_hexdigit())
+                        {
                             self.pos = self.bytes.len();
                             return Ok((out, false)); // `\u00` at the cut is dropped
                         }
@@ -515,10 +606,15 @@ impl Scanner<'_> {
     /// Completes a `\uXXXX` escape, joining a surrogate pair when the low half follows.
     fn unicode(&mut self, high: u32) -> char {
         if (0xD800..0xDC00).contains(&high) && self.rest().starts_with("\\u") {
-            if let Some(low) = self.text.get(self.pos + 2..self.pos + 6).and_then(|h| u32::from_str_radix(h, 16).ok()) {
+            if let Some(low) = self
+                .text
+                .get(self.pos + 2..self.pos + 6)
+                .and_then(|h| u32::from_str_radix(h, 16).ok())
+            {
                 if (0xDC00..0xE000).contains(&low) {
                     self.pos += 6;
-                    return char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)).unwrap_or('\u{FFFD}');
+                    return char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+                        .unwrap_or('\u{FFFD}');
                 }
             }
         }

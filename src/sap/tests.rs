@@ -5,7 +5,8 @@ use serde_json::{json, Value as Json};
 use super::{parse_partial, parse_structured};
 
 fn ok(text: &str, schema: Json) -> Json {
-    let parsed = parse_structured(text, &schema).unwrap_or_else(|e| panic!("{text:?}: {e} {:?}", e.candidates));
+    let parsed = parse_structured(text, &schema)
+        .unwrap_or_else(|e| panic!("{text:?}: {e} {:?}", e.candidates));
     agrees_with_fast_path(text, &schema);
     parsed.value
 }
@@ -17,8 +18,15 @@ fn same_js(a: &Json, b: &Json) -> bool {
             let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
             x == y && x.is_sign_negative() == y.is_sign_negative()
         }
-        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_js(a, b)),
-        (Json::Object(x), Json::Object(y)) => x.len() == y.len() && x.iter().zip(y).all(|((k, a), (l, b))| k == l && same_js(a, b)),
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_js(a, b))
+        }
+        (Json::Object(x), Json::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((k, a), (l, b))| k == l && same_js(a, b))
+        }
         _ => a == b,
     }
 }
@@ -28,15 +36,29 @@ fn agrees_with_fast_path(text: &str, schema: &Json) -> bool {
     if !super::fast::conforms_as_is(text, schema) {
         return false;
     }
-    let full = parse_structured(text, schema).unwrap_or_else(|e| panic!("fast path took {text:?}, the full path refuses it: {e}"));
-    assert!(full.fixes.is_empty(), "fast path took {text:?}, the full path fixes {:?}", full.fixes);
+    let full = parse_structured(text, schema)
+        .unwrap_or_else(|e| panic!("fast path took {text:?}, the full path refuses it: {e}"));
+    assert!(
+        full.fixes.is_empty(),
+        "fast path took {text:?}, the full path fixes {:?}",
+        full.fixes
+    );
     let as_is: Json = serde_json::from_str(text).unwrap();
-    assert!(same_js(&as_is, &full.value), "fast path took {text:?} as {as_is}, the full path reads {}", full.value);
+    assert!(
+        same_js(&as_is, &full.value),
+        "fast path took {text:?} as {as_is}, the full path reads {}",
+        full.value
+    );
     true
 }
 
 fn kinds(text: &str, schema: Json) -> Vec<&'static str> {
-    parse_structured(text, &schema).unwrap().fixes.iter().map(|f| f.kind).collect()
+    parse_structured(text, &schema)
+        .unwrap()
+        .fixes
+        .iter()
+        .map(|f| f.kind)
+        .collect()
 }
 
 fn err(text: &str, schema: Json) -> &'static str {
@@ -47,7 +69,9 @@ fn err(text: &str, schema: Json) -> &'static str {
 }
 
 fn partial(text: &str, schema: &Json) -> Option<Json> {
-    parse_partial(text, schema).unwrap_or_else(|e| panic!("{text:?}: {e}")).value
+    parse_partial(text, schema)
+        .unwrap_or_else(|e| panic!("{text:?}: {e}"))
+        .value
 }
 
 fn person() -> Json {
@@ -57,45 +81,122 @@ fn person() -> Json {
 // Rule 1: finding the value.
 #[test]
 fn r1_whole_text_fence_and_prose() {
-    assert_eq!(ok(r#"{"name":"Ada","age":36}"#, person()), json!({"name":"Ada","age":36}));
-    assert_eq!(ok("```json\n{\"name\":\"Ada\",\"age\":36}\n```", person()), json!({"name":"Ada","age":36}));
-    assert_eq!(ok("```\n{\"name\":\"Ada\",\"age\":36}", person()), json!({"name":"Ada","age":36}));
-    assert_eq!(ok("```json\n{\"name\":\"a ``` b\",\"age\":1}\n```", person()), json!({"name":"a ``` b","age":1}));
-    assert_eq!(ok("Sure! Here it is: {\"name\":\"Ada\",\"age\":36} Hope that helps :)", person()), json!({"name":"Ada","age":36}));
-    assert_eq!(ok("I think (see [1) that: <json>{\"name\":\"Ada\",\"age\":36}</json> don't you?", person()), json!({"name":"Ada","age":36}));
-    assert!(kinds("```json\n{\"name\":\"Ada\",\"age\":36}\n```", person()).contains(&"fence_stripped"));
+    assert_eq!(
+        ok(r#"{"name":"Ada","age":36}"#, person()),
+        json!({"name":"Ada","age":36})
+    );
+    assert_eq!(
+        ok("```json\n{\"name\":\"Ada\",\"age\":36}\n```", person()),
+        json!({"name":"Ada","age":36})
+    );
+    assert_eq!(
+        ok("```\n{\"name\":\"Ada\",\"age\":36}", person()),
+        json!({"name":"Ada","age":36})
+    );
+    assert_eq!(
+        ok("```json\n{\"name\":\"a ``` b\",\"age\":1}\n```", person()),
+        json!({"name":"a ``` b","age":1})
+    );
+    assert_eq!(
+        ok(
+            "Sure! Here it is: {\"name\":\"Ada\",\"age\":36} Hope that helps :)",
+            person()
+        ),
+        json!({"name":"Ada","age":36})
+    );
+    assert_eq!(
+        ok(
+            "I think (see [1) that: <json>{\"name\":\"Ada\",\"age\":36}</json> don't you?",
+            person()
+        ),
+        json!({"name":"Ada","age":36})
+    );
+    assert!(
+        kinds("```json\n{\"name\":\"Ada\",\"age\":36}\n```", person()).contains(&"fence_stripped")
+    );
     assert!(kinds("Here: {\"name\":\"Ada\",\"age\":36}", person()).contains(&"prose_skipped"));
 }
 
 // Rule 2: several candidates.
 #[test]
 fn r2_candidates_conforming_last_fenced_or_ambiguous() {
-    assert_eq!(ok("Example: {\"x\":1}. Answer: {\"name\":\"Ada\",\"age\":36}", person()), json!({"name":"Ada","age":36}));
+    assert_eq!(
+        ok(
+            "Example: {\"x\":1}. Answer: {\"name\":\"Ada\",\"age\":36}",
+            person()
+        ),
+        json!({"name":"Ada","age":36})
+    );
     let two_fenced = "Draft:\n```json\n{\"name\":\"A\",\"age\":1}\n```\nFinal:\n```json\n{\"name\":\"B\",\"age\":2}\n```";
     assert_eq!(ok(two_fenced, person()), json!({"name":"B","age":2}));
-    assert_eq!(err("{\"name\":\"A\",\"age\":1} or {\"name\":\"B\",\"age\":2}", person()), "ambiguous");
-    assert_eq!(ok("{\"name\":\"A\",\"age\":1} = {\"name\":\"A\",\"age\":1}", person()), json!({"name":"A","age":1}));
+    assert_eq!(
+        err(
+            "{\"name\":\"A\",\"age\":1} or {\"name\":\"B\",\"age\":2}",
+            person()
+        ),
+        "ambiguous"
+    );
+    assert_eq!(
+        ok(
+            "{\"name\":\"A\",\"age\":1} = {\"name\":\"A\",\"age\":1}",
+            person()
+        ),
+        json!({"name":"A","age":1})
+    );
 }
 
 // Rule 3: NDJSON-like values for an array schema.
 #[test]
 fn r3_top_level_values_collected_for_array_schema() {
     let schema = json!({"type":"array","items":person()});
-    assert_eq!(ok("{\"name\":\"A\",\"age\":1}\n{\"name\":\"B\",\"age\":2}", schema.clone()), json!([{"name":"A","age":1},{"name":"B","age":2}]));
-    assert_eq!(ok("[{\"name\":\"A\",\"age\":1}]", schema), json!([{"name":"A","age":1}]));
+    assert_eq!(
+        ok(
+            "{\"name\":\"A\",\"age\":1}\n{\"name\":\"B\",\"age\":2}",
+            schema.clone()
+        ),
+        json!([{"name":"A","age":1},{"name":"B","age":2}])
+    );
+    assert_eq!(
+        ok("[{\"name\":\"A\",\"age\":1}]", schema),
+        json!([{"name":"A","age":1}])
+    );
 }
 
 // Rule 4: syntax leniency.
 #[test]
 fn r4_syntax_leniency() {
     let any = json!({});
-    assert_eq!(ok("{\"a\":1,\"b\":[1,2,],}", any.clone()), json!({"a":1,"b":[1,2]}));
-    assert_eq!(ok("{\n // note\n \"a\": 1, /* two */ \"b\": 2 # three\n}", any.clone()), json!({"a":1,"b":2}));
-    assert_eq!(ok("{'a': 'it\\'s', 'u': '\\u00e9'}", any.clone()), json!({"a":"it's","u":"é"}));
-    assert_eq!(ok("{“a”: “curly”, \"b\": \"mixed”}", any.clone()), json!({"a":"curly","b":"mixed"}));
-    assert_eq!(ok("{first-name: \"Ada\", $id: 1, status: active}", any.clone()), json!({"first-name":"Ada","$id":1,"status":"active"}));
-    assert_eq!(ok("{\"a\": True, \"b\": False, \"c\": None}", any.clone()), json!({"a":true,"b":false,"c":null}));
-    assert_eq!(ok("{\"doc\": \"\"\"line \"one\"\nline two\"\"\"}", any.clone()), json!({"doc":"line \"one\"\nline two"}));
+    assert_eq!(
+        ok("{\"a\":1,\"b\":[1,2,],}", any.clone()),
+        json!({"a":1,"b":[1,2]})
+    );
+    assert_eq!(
+        ok(
+            "{\n // note\n \"a\": 1, /* two */ \"b\": 2 # three\n}",
+            any.clone()
+        ),
+        json!({"a":1,"b":2})
+    );
+    assert_eq!(
+        ok("{'a': 'it\\'s', 'u': '\\u00e9'}", any.clone()),
+        json!({"a":"it's","u":"é"})
+    );
+    assert_eq!(
+        ok("{“a”: “curly”, \"b\": \"mixed”}", any.clone()),
+        json!({"a":"curly","b":"mixed"})
+    );
+    assert_eq!(
+        ok("{first-name: \"Ada\", $id: 1, status: active}", any.clone()),
+        json!({"first-name":"Ada","$id":1,"status":"active"})
+    );
+    assert_eq!(
+        ok("{\"a\": True, \"b\": False, \"c\": None}", any.clone()),
+        json!({"a":true,"b":false,"c":null})
+    );
+    assert_eq!(
+        ok("{\"doc\": \"\"\"line \"one\"\nline two\"\"\"}", any.clone()),
+        json!({"doc":"line \"one\"\nline two"})
+    );
     assert_eq!(ok("\u{FEFF}{\"a\":1}", any), json!({"a":1}));
     let fixes = kinds("{'a': True,}", json!({}));
     for k in ["single_quotes", "python_literal", "trailing_comma_removed"] {
@@ -107,10 +208,22 @@ fn r4_syntax_leniency() {
 #[test]
 fn r5_strings() {
     let any = json!({});
-    assert_eq!(ok("{\"a\": \"line1\nline2\ttab\"}", any.clone()), json!({"a":"line1\nline2\ttab"}));
-    assert_eq!(ok("{\"q\": \"He said \"hi\" to me\"}", any.clone()), json!({"q":"He said \"hi\" to me"}));
-    assert_eq!(ok(r#"{"re": "\d+", "path": "C:\Users"}"#, any.clone()), json!({"re":"\\d+","path":"C:\\Users"}));
-    assert_eq!(ok("{'name': 'O'Brien'}", any.clone()), json!({"name":"O'Brien"}));
+    assert_eq!(
+        ok("{\"a\": \"line1\nline2\ttab\"}", any.clone()),
+        json!({"a":"line1\nline2\ttab"})
+    );
+    assert_eq!(
+        ok("{\"q\": \"He said \"hi\" to me\"}", any.clone()),
+        json!({"q":"He said \"hi\" to me"})
+    );
+    assert_eq!(
+        ok(r#"{"re": "\d+", "path": "C:\Users"}"#, any.clone()),
+        json!({"re":"\\d+","path":"C:\\Users"})
+    );
+    assert_eq!(
+        ok("{'name': 'O'Brien'}", any.clone()),
+        json!({"name":"O'Brien"})
+    );
     assert_eq!(ok("{\"s\": \"e\u{301}\"}", any), json!({"s":"e\u{301}"}));
 }
 
@@ -118,7 +231,13 @@ fn r5_strings() {
 #[test]
 fn r6_scalar_coercions() {
     let num = json!({"type":"object","properties":{"n":{"type":"number"},"i":{"type":"integer"},"s":{"type":"string"},"b":{"type":"boolean"}}});
-    assert_eq!(ok(r#"{"n":"$1,234.50","i":" -42 ","s":12345678901234567890,"b":"TRUE"}"#, num.clone()), json!({"n":1234.5,"i":-42,"s":"12345678901234567890","b":true}));
+    assert_eq!(
+        ok(
+            r#"{"n":"$1,234.50","i":" -42 ","s":12345678901234567890,"b":"TRUE"}"#,
+            num.clone()
+        ),
+        json!({"n":1234.5,"i":-42,"s":"12345678901234567890","b":true})
+    );
     assert_eq!(ok(r#"{"i":3.0}"#, num.clone()), json!({"i":3}));
     assert_eq!(ok(r#"{"i":1e3}"#, num.clone()), json!({"i":1000}));
     assert_eq!(ok(r#"{"i":1.0e20}"#, num.clone()), json!({"i":1.0e20}));
@@ -133,7 +252,10 @@ fn r6_scalar_coercions() {
 #[test]
 fn r7_wrapping() {
     let tags = json!({"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}},"n":{"type":"integer"},"o":{"type":"object","properties":{"x":{"type":"integer"}}}}});
-    assert_eq!(ok(r#"{"tags":"solo"}"#, tags.clone()), json!({"tags":["solo"]}));
+    assert_eq!(
+        ok(r#"{"tags":"solo"}"#, tags.clone()),
+        json!({"tags":["solo"]})
+    );
     assert_eq!(ok(r#"{"n":[7]}"#, tags.clone()), json!({"n":7}));
     assert_eq!(ok(r#"{"o":[{"x":1}]}"#, tags.clone()), json!({"o":{"x":1}}));
     let single = json!({"type":"object","properties":{"items":{"type":"array","items":{"type":"integer"}}},"required":["items"]});
@@ -146,7 +268,13 @@ fn r7_wrapping() {
 #[test]
 fn r8_enums() {
     let e = json!({"type":"object","properties":{"p":{"enum":["low","high","in_progress","GREEN"]},"n":{"enum":[1,2,3]}}});
-    for (text, want) in [(r#"{"p":"HIGH"}"#, "high"), (r#"{"p":" low "}"#, "low"), (r#"{"p":"high."}"#, "high"), (r#"{"p":"IN_PROGRESS"}"#, "in_progress"), (r#"{"p":"green"}"#, "GREEN")] {
+    for (text, want) in [
+        (r#"{"p":"HIGH"}"#, "high"),
+        (r#"{"p":" low "}"#, "low"),
+        (r#"{"p":"high."}"#, "high"),
+        (r#"{"p":"IN_PROGRESS"}"#, "in_progress"),
+        (r#"{"p":"green"}"#, "GREEN"),
+    ] {
         assert_eq!(ok(text, e.clone()), json!({"p": want}), "{text}");
     }
     assert_eq!(ok(r#"{"n":"2"}"#, e.clone()), json!({"n":2}));
@@ -161,11 +289,17 @@ fn r8_enums() {
 #[test]
 fn r9_unions() {
     let u = json!({"type":"object","properties":{"a":{"type":["integer","string"]},"b":{"anyOf":[{"type":"boolean"},{"type":"string"}]},"c":{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"string"}]},"d":{"type":["integer","null"]}}});
-    assert_eq!(ok(r#"{"a":"5","b":"true","c":"x","d":"7"}"#, u), json!({"a":"5","b":"true","c":"x","d":7}));
+    assert_eq!(
+        ok(r#"{"a":"5","b":"true","c":"x","d":"7"}"#, u),
+        json!({"a":"5","b":"true","c":"x","d":7})
+    );
     let tagged = json!({"anyOf":[
         {"type":"object","properties":{"kind":{"const":"circle"},"r":{"type":"number"}},"required":["kind","r"]},
         {"type":"object","properties":{"kind":{"const":"rect"},"w":{"type":"number"}},"required":["kind","w"]}]});
-    assert_eq!(ok(r#"{"kind":"rect","w":"2"}"#, tagged), json!({"kind":"rect","w":2}));
+    assert_eq!(
+        ok(r#"{"kind":"rect","w":"2"}"#, tagged),
+        json!({"kind":"rect","w":2})
+    );
 }
 
 // Rule 10: objects.
@@ -174,14 +308,24 @@ fn r10_objects() {
     let s = json!({"type":"object","properties":{
         "req":{"type":"string"},"opt":{"type":"string"},"nullable_req":{"type":["string","null"]}},
         "required":["req","nullable_req"],"additionalProperties":false});
-    assert_eq!(ok(r#"{"req":"x","extra":1,"opt":null}"#, s.clone()), json!({"req":"x","nullable_req":null}));
+    assert_eq!(
+        ok(r#"{"req":"x","extra":1,"opt":null}"#, s.clone()),
+        json!({"req":"x","nullable_req":null})
+    );
     let k = kinds(r#"{"req":"x","extra":1,"opt":null}"#, s.clone());
     for want in ["extra_key_dropped", "null_dropped", "null_filled"] {
         assert!(k.contains(&want), "{want} in {k:?}");
     }
-    assert_eq!(err(r#"{"opt":"y","nullable_req":null}"#, s.clone()), "missing_required");
-    assert_eq!(err(r#"{"req":null,"nullable_req":null}"#, s), "type_mismatch");
-    let open = json!({"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":true});
+    assert_eq!(
+        err(r#"{"opt":"y","nullable_req":null}"#, s.clone()),
+        "missing_required"
+    );
+    assert_eq!(
+        err(r#"{"req":null,"nullable_req":null}"#, s),
+        "type_mismatch"
+    );
+    let open =
+        json!({"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":true});
     assert_eq!(ok(r#"{"a":1,"b":"kept"}"#, open), json!({"a":1,"b":"kept"}));
     let typed = json!({"type":"object","additionalProperties":{"type":"integer"}});
     assert_eq!(ok(r#"{"a":"1","b":2}"#, typed), json!({"a":1,"b":2}));
@@ -190,10 +334,16 @@ fn r10_objects() {
 // Rule 11: errors.
 #[test]
 fn r11_errors() {
-    assert_eq!(err("I'm sorry, I can't help with that.", person()), "no_json");
+    assert_eq!(
+        err("I'm sorry, I can't help with that.", person()),
+        "no_json"
+    );
     assert_eq!(err("   ", person()), "no_json");
     assert_eq!(err("null", person()), "type_mismatch");
-    assert_eq!(err("The answer is 4 or 5", json!({"type":"integer"})), "no_json");
+    assert_eq!(
+        err("The answer is 4 or 5", json!({"type":"integer"})),
+        "no_json"
+    );
 }
 
 // Rules 12-18: truncation.
@@ -202,14 +352,23 @@ fn r12_to_r18_truncation() {
     let any = json!({});
     assert_eq!(partial("[{", &any), Some(json!([{}])));
     assert_eq!(partial("{\"order\": {", &any), Some(json!({"order":{}})));
-    assert_eq!(partial("{\"a\": 1, \"b\": [1, 2", &any), Some(json!({"a":1,"b":[1]})));
+    assert_eq!(
+        partial("{\"a\": 1, \"b\": [1, 2", &any),
+        Some(json!({"a":1,"b":[1]}))
+    );
     assert_eq!(partial("{\"a\": \"hel", &any), Some(json!({"a":"hel"})));
-    assert_eq!(partial("{\"a\": \"hello  ", &any), Some(json!({"a":"hello  "})));
+    assert_eq!(
+        partial("{\"a\": \"hello  ", &any),
+        Some(json!({"a":"hello  "}))
+    );
     assert_eq!(partial("{\"a\": \"", &any), Some(json!({"a":""})));
     assert_eq!(partial("{\"a\": \"x\\", &any), Some(json!({"a":"x"})));
     assert_eq!(partial("{\"a\": \"x\\u00", &any), Some(json!({"a":"x"})));
     let status = json!({"type":"object","properties":{"status":{"enum":["pending","done"]},"note":{"type":"string"}},"required":["status","note"]});
-    assert_eq!(partial("{\"note\": \"ok\", \"status\": \"pend", &status), Some(json!({"note":"ok"})));
+    assert_eq!(
+        partial("{\"note\": \"ok\", \"status\": \"pend", &status),
+        Some(json!({"note":"ok"}))
+    );
     assert_eq!(partial("{\"a\": 1, \"b", &any), Some(json!({"a":1})));
     assert_eq!(partial("{\"a\": 1, \"b\":", &any), Some(json!({"a":1})));
     assert_eq!(partial("{\"pages\": 12", &any), Some(json!({})));
@@ -219,11 +378,17 @@ fn r12_to_r18_truncation() {
     assert_eq!(partial("{\"ok\": Non", &any), Some(json!({})));
     assert_eq!(partial("{\"ok\": true", &any), Some(json!({"ok":true})));
     // Rule 17: exempt from required while the cut holds it open; normal once closed.
-    assert_eq!(partial("{\"name\": \"Ada\"", &person()), Some(json!({"name":"Ada"})));
+    assert_eq!(
+        partial("{\"name\": \"Ada\"", &person()),
+        Some(json!({"name":"Ada"}))
+    );
     assert!(parse_partial("{\"name\": \"Ada\"}", &person()).is_err());
     // Rule 18: a cut after the value ended gives the full value.
     let done = parse_partial("```json\n{\"name\":\"Ada\",\"age\":3}\n``", &person()).unwrap();
-    assert_eq!((done.value, done.complete), (Some(json!({"name":"Ada","age":3})), true));
+    assert_eq!(
+        (done.value, done.complete),
+        (Some(json!({"name":"Ada","age":3})), true)
+    );
     assert_eq!(partial("Sure, here", &person()), None);
 }
 
@@ -242,7 +407,12 @@ fn bounded_on_hostile_input() {
         let _ = parse_structured(text, &json!({"type":"object"}));
         let _ = parse_partial(text, &json!({}));
         // Generous for debug builds; the release figures are in the README.
-        assert!(started.elapsed().as_secs_f64() < 5.0, "{} bytes took {:?}", text.len(), started.elapsed());
+        assert!(
+            started.elapsed().as_secs_f64() < 5.0,
+            "{} bytes took {:?}",
+            text.len(),
+            started.elapsed()
+        );
     }
 }
 
@@ -255,8 +425,12 @@ fn partial_prefixes_never_contradict_the_final_value() {
     fn consistent(part: &Json, full: &Json) -> bool {
         match (part, full) {
             (Json::String(p), Json::String(f)) => f.starts_with(p.as_str()),
-            (Json::Array(p), Json::Array(f)) => p.len() <= f.len() && p.iter().zip(f).all(|(a, b)| consistent(a, b)),
-            (Json::Object(p), Json::Object(f)) => p.iter().all(|(k, v)| f.get(k).is_some_and(|w| consistent(v, w))),
+            (Json::Array(p), Json::Array(f)) => {
+                p.len() <= f.len() && p.iter().zip(f).all(|(a, b)| consistent(a, b))
+            }
+            (Json::Object(p), Json::Object(f)) => p
+                .iter()
+                .all(|(k, v)| f.get(k).is_some_and(|w| consistent(v, w))),
             (p, f) => p == f,
         }
     }
@@ -272,13 +446,23 @@ fn partial_prefixes_never_contradict_the_final_value() {
         "{\"id\": \"multi\nline\", \"qty\": 1e2, \"lines\": [{\"sku\": \"z\", \"n\": 3,},]}",
     ];
     for reply in replies {
-        let full = parse_structured(reply, &order).unwrap_or_else(|e| panic!("{reply}: {e}")).value;
-        let ends: Vec<usize> = reply.char_indices().map(|(i, _)| i).chain([reply.len()]).collect();
+        let full = parse_structured(reply, &order)
+            .unwrap_or_else(|e| panic!("{reply}: {e}"))
+            .value;
+        let ends: Vec<usize> = reply
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([reply.len()])
+            .collect();
         for &cut in &ends {
             let prefix = &reply[..cut];
-            let got = parse_partial(prefix, &order).unwrap_or_else(|e| panic!("prefix {prefix:?}: {e}"));
+            let got =
+                parse_partial(prefix, &order).unwrap_or_else(|e| panic!("prefix {prefix:?}: {e}"));
             if let Some(value) = &got.value {
-                assert!(consistent(value, &full), "prefix {prefix:?} gave {value}, final {full}");
+                assert!(
+                    consistent(value, &full),
+                    "prefix {prefix:?} gave {value}, final {full}"
+                );
             }
         }
         let last = parse_partial(reply, &order).unwrap();
@@ -291,30 +475,55 @@ fn partial_prefixes_never_contradict_the_final_value() {
 #[test]
 fn options_refuse_truncated_replies() {
     use super::{parse_structured_with, Options};
-    let refuse = Options { refuse_truncated: true, ..Options::default() };
+    let refuse = Options {
+        refuse_truncated: true,
+        ..Options::default()
+    };
     let cut = r#"{"name":"Ada","age":36"#;
-    assert_eq!(ok(cut, person()), json!({"name":"Ada","age":36}), "closed by default");
+    assert_eq!(
+        ok(cut, person()),
+        json!({"name":"Ada","age":36}),
+        "closed by default"
+    );
     let e = parse_structured_with(cut, &person(), &refuse).unwrap_err();
     assert_eq!(e.reason, "partial");
-    assert!(e.candidates[0].message.contains("truncated replies are refused"));
+    assert!(e.candidates[0]
+        .message
+        .contains("truncated replies are refused"));
     // A complete value elsewhere in the text still wins.
     let text = "```json\n{\"name\":\"Ada\",\"age\":36}\n```\nand later {\"name\":\"Bo";
-    assert_eq!(parse_structured_with(text, &person(), &refuse).unwrap().value, json!({"name":"Ada","age":36}));
+    assert_eq!(
+        parse_structured_with(text, &person(), &refuse)
+            .unwrap()
+            .value,
+        json!({"name":"Ada","age":36})
+    );
 }
 
 #[test]
 fn options_restrict_the_repairs_accepted() {
     use super::{parse_structured_with, Options};
-    let only_fences = Options { allow_fixes: Some(vec!["fence_stripped".into()]), ..Options::default() };
+    let only_fences = Options {
+        allow_fixes: Some(vec!["fence_stripped".into()]),
+        ..Options::default()
+    };
     let fenced = "```json\n{\"name\":\"Ada\",\"age\":36}\n```";
-    assert_eq!(parse_structured_with(fenced, &person(), &only_fences).unwrap().value, json!({"name":"Ada","age":36}));
+    assert_eq!(
+        parse_structured_with(fenced, &person(), &only_fences)
+            .unwrap()
+            .value,
+        json!({"name":"Ada","age":36})
+    );
     let coerced = "```json\n{\"name\":\"Ada\",\"age\":\"36\"}\n```";
     let e = parse_structured_with(coerced, &person(), &only_fences).unwrap_err();
     assert_eq!(e.reason, "fix_not_allowed");
     assert_eq!(e.candidates[0].pointer, "/age");
     assert!(e.message.contains("`string_to_number`"), "{}", e.message);
     // None: every repair refused, a clean reply still parses.
-    let none = Options { allow_fixes: Some(Vec::new()), ..Options::default() };
+    let none = Options {
+        allow_fixes: Some(Vec::new()),
+        ..Options::default()
+    };
     assert!(parse_structured_with(r#"{"name":"Ada","age":36}"#, &person(), &none).is_ok());
     // Results made outside the candidate loop (text as a string) are checked too.
     let e = parse_structured_with("just words", &json!({"type":"string"}), &none).unwrap_err();
@@ -323,24 +532,40 @@ fn options_restrict_the_repairs_accepted() {
 
 #[test]
 fn every_fix_kind_made_in_the_source_is_listed() {
-    let sources = [include_str!("mod.rs"), include_str!("scan.rs"), include_str!("align.rs")];
-    let call = regex::Regex::new(r#"(?:\bfix|\bonce)\(\s*(?:self|this|&mut self)?\s*,?\s*"([a-z_]+)""#).unwrap();
-    let mut made: Vec<String> = sources.iter().flat_map(|s| call.captures_iter(s).map(|c| c[1].to_owned())).collect();
+    let sources = [
+        include_str!("mod.rs"),
+        include_str!("scan.rs"),
+        include_str!("align.rs"),
+    ];
+    let call =
+        regex::Regex::new(r#"(?:\bfix|\bonce)\(\s*(?:self|this|&mut self)?\s*,?\s*"([a-z_]+)""#)
+            .unwrap();
+    let mut made: Vec<String> = sources
+        .iter()
+        .flat_map(|s| call.captures_iter(s).map(|c| c[1].to_owned()))
+        .collect();
     made.sort();
     made.dedup();
     assert!(made.len() >= 25, "the pattern finds the calls: {made:?}");
     for kind in &made {
-        assert!(super::FIX_KINDS.contains(&kind.as_str()), "fix kind {kind} is missing from FIX_KINDS");
+        assert!(
+            super::FIX_KINDS.contains(&kind.as_str()),
+            "fix kind {kind} is missing from FIX_KINDS"
+        );
     }
     for kind in super::FIX_KINDS {
-        assert!(made.iter().any(|m| m == kind), "FIX_KINDS lists {kind}, which nothing makes");
+        assert!(
+            made.iter().any(|m| m == kind),
+            "FIX_KINDS lists {kind}, which nothing makes"
+        );
     }
 }
 
 #[test]
 fn the_fast_path_agrees_with_the_full_path() {
     let nullable = json!({"type":"object","properties":{"a":{"type":["string","null"]},"b":{"anyOf":[{"type":"integer"},{"type":"null"}]}},"required":["a"]});
-    let closed = json!({"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":false});
+    let closed =
+        json!({"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":false});
     let open_schema = json!({"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":{"type":"string"}});
     let enums = json!({"type":"object","properties":{"p":{"enum":["low","high",3,2.5,null]},"c":{"const":{"k":[1]}}}});
     let tree = json!({"$defs":{"n":{"type":"object","properties":{"v":{"type":"number"},"kids":{"type":"array","items":{"$ref":"#/$defs/n"}}},"required":["v"]}},"$ref":"#/$defs/n"});
@@ -372,7 +597,11 @@ fn the_fast_path_agrees_with_the_full_path() {
         (r#"{"p":null}"#, &enums, true),
         (r#"{"p":"LOW"}"#, &enums, false),
         (r#"{"c":{"k":[1.0]}}"#, &enums, true),
-        (r#"{"v":1,"kids":[{"v":2,"kids":[]},{"v":3.5}]}"#, &tree, true),
+        (
+            r#"{"v":1,"kids":[{"v":2,"kids":[]},{"v":3.5}]}"#,
+            &tree,
+            true,
+        ),
         (r#"{"v":1,"kids":[{"kids":[]}]}"#, &tree, false),
         (r#"["a",true]"#, &tuple, true),
         (r#"["a",true,{"extra":1}]"#, &tuple, true),
@@ -393,6 +622,15 @@ fn the_fast_path_agrees_with_the_full_path() {
     for (text, schema, expect) in cases {
         assert_eq!(agrees_with_fast_path(text, schema), expect, "{text:?}");
     }
-    assert!(agrees_with_fast_path(&format!("{}1{}", "[".repeat(100), "]".repeat(100)), &json!({})));
-    assert!(!agrees_with_fast_path(&format!("{}1{}", "[".repeat(200), "]".repeat(200)), &json!({})), "deep nesting takes the full path");
+    assert!(agrees_with_fast_path(
+        &format!("{}1{}", "[".repeat(100), "]".repeat(100)),
+        &json!({})
+    ));
+    assert!(
+        !agrees_with_fast_path(
+            &format!("{}1{}", "[".repeat(200), "]".repeat(200)),
+            &json!({})
+        ),
+        "deep nesting takes the full path"
+    );
 }

@@ -28,7 +28,10 @@ pub fn resolve_ref(doc: &Doc, root: Id, reference: &str) -> Option<Id> {
 
 /// [`resolve_ref`] over a `serde_json` document: the same rules, with array indexes as
 /// `serde_json`'s pointers read them.
-pub fn resolve_json_ref<'s>(root: &'s serde_json::Value, reference: &str) -> Option<&'s serde_json::Value> {
+pub fn resolve_json_ref<'s>(
+    root: &'s serde_json::Value,
+    reference: &str,
+) -> Option<&'s serde_json::Value> {
     let rest = reference.strip_prefix('#')?;
     if rest.is_empty() {
         return Some(root);
@@ -43,12 +46,18 @@ pub fn resolve_json_ref<'s>(root: &'s serde_json::Value, reference: &str) -> Opt
 /// Whether every `~` of a pointer token is followed by 0 or 1.
 fn escapes_valid(token: &str) -> bool {
     let bytes = token.as_bytes();
-    bytes.iter().enumerate().all(|(i, &b)| b != b'~' || matches!(bytes.get(i + 1), Some(b'0' | b'1')))
+    bytes
+        .iter()
+        .enumerate()
+        .all(|(i, &b)| b != b'~' || matches!(bytes.get(i + 1), Some(b'0' | b'1')))
 }
 
 /// An array index token as JavaScript own-property lookup accepts it (canonical digits).
 fn array_index(token: &str) -> Option<usize> {
-    if token.is_empty() || (token.len() > 1 && token.starts_with('0')) || !token.bytes().all(|b| b.is_ascii_digit()) {
+    if token.is_empty()
+        || (token.len() > 1 && token.starts_with('0'))
+        || !token.bytes().all(|b| b.is_ascii_digit())
+    {
         return None;
     }
     token.parse().ok()
@@ -118,12 +127,19 @@ impl<'a> Locator<'a> {
         let mut current = id;
         while let Some(Some((parent, position))) = self.parent.get(current) {
             tokens.push(match self.doc.node(*parent) {
-                Node::Obj(map) => map.iter().nth(*position).map(|(k, _)| k.clone()).unwrap_or_default(),
+                Node::Obj(map) => map
+                    .iter()
+                    .nth(*position)
+                    .map(|(k, _)| k.clone())
+                    .unwrap_or_default(),
                 _ => position.to_string(),
             });
             current = *parent;
         }
-        tokens.iter().rev().fold(String::new(), |acc, t| pointer_push(&acc, t))
+        tokens
+            .iter()
+            .rev()
+            .fold(String::new(), |acc, t| pointer_push(&acc, t))
     }
 }
 
@@ -134,10 +150,15 @@ pub fn first_opaque(doc: &Doc, root: Id) -> Option<(Id, String, String)> {
         return None;
     }
     let locator = Locator::new(doc, root);
-    doc.nodes.iter().enumerate().find_map(|(id, node)| match node {
-        Node::Opaque(kind) if locator.reaches(id) => Some((id, locator.pointer(id), kind.clone())),
-        _ => None,
-    })
+    doc.nodes
+        .iter()
+        .enumerate()
+        .find_map(|(id, node)| match node {
+            Node::Opaque(kind) if locator.reaches(id) => {
+                Some((id, locator.pointer(id), kind.clone()))
+            }
+            _ => None,
+        })
 }
 
 #[cfg(test)]
@@ -146,7 +167,8 @@ mod tests {
     use crate::json::parse;
 
     fn doc() -> Doc {
-        parse(r#"{"$defs":{"a/b":{"type":"string"},"m~n":true,"group":{"x":1}},"items":[{"k":2}]}"#).unwrap()
+        parse(r#"{"$defs":{"a/b":{"type":"string"},"m~n":true,"group":{"x":1}},"items":[{"k":2}]}"#)
+            .unwrap()
     }
 
     #[test]
@@ -154,7 +176,10 @@ mod tests {
         let d = doc();
         assert_eq!(resolve_ref(&d, 0, "#"), Some(0));
         let ab = resolve_ref(&d, 0, "#/$defs/a~1b").unwrap();
-        assert_eq!(d.get_defined(ab, "type").and_then(|t| d.as_str(t)), Some("string"));
+        assert_eq!(
+            d.get_defined(ab, "type").and_then(|t| d.as_str(t)),
+            Some("string")
+        );
         assert!(resolve_ref(&d, 0, "#/$defs/m~0n").is_some());
         assert!(resolve_ref(&d, 0, "#/items/0/k").is_some());
     }
@@ -162,13 +187,26 @@ mod tests {
     #[test]
     fn decodes_before_splitting() {
         let d = doc();
-        assert_eq!(resolve_ref(&d, 0, "#%2F$defs%2Fgroup"), resolve_ref(&d, 0, "#/$defs/group"));
+        assert_eq!(
+            resolve_ref(&d, 0, "#%2F$defs%2Fgroup"),
+            resolve_ref(&d, 0, "#/$defs/group")
+        );
     }
 
     #[test]
     fn rejects_what_javascript_rejects() {
         let d = doc();
-        for bad in ["http://x/y#/a", "#$defs", "#/$defs/m~2n", "#/$defs/m~", "#/nope", "#/items/01", "#/items/1", "#/$defs/%zz", "#/%C0"] {
+        for bad in [
+            "http://x/y#/a",
+            "#$defs",
+            "#/$defs/m~2n",
+            "#/$defs/m~",
+            "#/nope",
+            "#/items/01",
+            "#/items/1",
+            "#/$defs/%zz",
+            "#/%C0",
+        ] {
             assert_eq!(resolve_ref(&d, 0, bad), None, "{bad}");
         }
     }

@@ -186,13 +186,21 @@ impl Node {
     /// Joins `properties` and `required` into `keys` and computes the flags the walk reads.
     fn finish(mut self) -> Node {
         for (name, schema) in std::mem::take(&mut self.properties) {
-            self.keys.push(Key { name, schema: Some(schema), required_bit: None });
+            self.keys.push(Key {
+                name,
+                schema: Some(schema),
+                required_bit: None,
+            });
         }
         for name in std::mem::take(&mut self.required) {
             let at = match self.keys.iter().position(|k| k.name == name) {
                 Some(at) => at,
                 None => {
-                    self.keys.push(Key { name, schema: None, required_bit: None });
+                    self.keys.push(Key {
+                        name,
+                        schema: None,
+                        required_bit: None,
+                    });
                     self.keys.len() - 1
                 }
             };
@@ -202,7 +210,13 @@ impl Node {
             }
         }
         if self.keys.len() > 12 {
-            self.key_index = Some(self.keys.iter().enumerate().map(|(i, k)| (k.name.clone(), i)).collect());
+            self.key_index = Some(
+                self.keys
+                    .iter()
+                    .enumerate()
+                    .map(|(i, k)| (k.name.clone(), i))
+                    .collect(),
+            );
         }
         self.is_buffered = self.buffered();
         self.is_local = self.has_local_checks();
@@ -211,7 +225,10 @@ impl Node {
     }
 
     fn opaque() -> Node {
-        Node { opaque: true, ..Node::new() }
+        Node {
+            opaque: true,
+            ..Node::new()
+        }
     }
 
     /// Whether checking the value needs its text whole (re-read once per applicator). Options
@@ -228,7 +245,9 @@ impl Node {
     /// The options, when none is an array or an object (they are then compared as the value
     /// streams by).
     fn scalar_options(&self) -> Option<&[Json]> {
-        self.options.as_deref().filter(|o| !o.iter().any(|v| v.is_array() || v.is_object()))
+        self.options
+            .as_deref()
+            .filter(|o| !o.iter().any(|v| v.is_array() || v.is_object()))
     }
 
     /// Whether the node checks anything beyond its applicators.
@@ -274,8 +293,18 @@ pub struct Plan {
 const ANY: usize = 0;
 
 /// Keywords that carry no assertion in either draft the plan handles.
-const ANNOTATIONS: &[&str] =
-    &["title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "$defs", "definitions"];
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$defs",
+    "definitions",
+];
 
 impl Plan {
     /// The plan of `schema`, or `None` when its draft is not one the plan models (the full path
@@ -297,16 +326,28 @@ impl Plan {
         }
         // Node 0 accepts anything (unconstrained members are still read in full: serde_json's
         // skipping reader lets numbers such as 1e999 through, which its value reader refuses).
-        let mut builder = Builder { root: schema, draft, nodes: vec![Node::new()], memo: FastMap::default() };
+        let mut builder = Builder {
+            root: schema,
+            draft,
+            nodes: vec![Node::new()],
+            memo: FastMap::default(),
+        };
         let root = builder.node(schema, true);
-        Some(Plan { nodes: builder.nodes, root })
+        Some(Plan {
+            nodes: builder.nodes,
+            root,
+        })
     }
 
     /// `true` only if `text` is one JSON value the schema accepts; `false` means "don't know".
     pub fn proves_valid(&self, text: &str) -> bool {
         let budget = Cell::new(text.len().saturating_mul(8).saturating_add(4096));
         let refuted = Cell::new(false);
-        let walk = Walk { plan: self, budget: &budget, refuted: &refuted };
+        let walk = Walk {
+            plan: self,
+            budget: &budget,
+            refuted: &refuted,
+        };
         walk.whole(text, self.root, 0, false) == Verdict::Valid
     }
 }
@@ -359,7 +400,15 @@ impl<'s> Builder<'s> {
     fn build(&mut self, schema: &'s Json, is_root: bool) -> Option<Node> {
         let obj = match schema {
             Json::Bool(true) => return Some(Node::new()),
-            Json::Bool(false) => return Some(Node { kinds: 0, ..Node::new() }.finish()),
+            Json::Bool(false) => {
+                return Some(
+                    Node {
+                        kinds: 0,
+                        ..Node::new()
+                    }
+                    .finish(),
+                )
+            }
             Json::Object(o) => o,
             _ => return None,
         };
@@ -373,7 +422,17 @@ impl<'s> Builder<'s> {
                 return Some(node.finish());
             }
         }
-        let has_applicators = ["$ref", "allOf", "anyOf", "oneOf", "not", "if", "dependentSchemas"].iter().any(|k| obj.contains_key(*k));
+        let has_applicators = [
+            "$ref",
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "not",
+            "if",
+            "dependentSchemas",
+        ]
+        .iter()
+        .any(|k| obj.contains_key(*k));
         for (keyword, value) in obj {
             match keyword.as_str() {
                 "$ref" | "then" | "else" => {}
@@ -383,7 +442,9 @@ impl<'s> Builder<'s> {
                 "type" => {
                     node.kinds = match value {
                         Json::String(t) => kind(t)?,
-                        Json::Array(ts) => ts.iter().try_fold(0, |acc, t| Some(acc | kind(t.as_str()?)?))?,
+                        Json::Array(ts) => ts
+                            .iter()
+                            .try_fold(0, |acc, t| Some(acc | kind(t.as_str()?)?))?,
                         _ => return None,
                     }
                 }
@@ -399,7 +460,11 @@ impl<'s> Builder<'s> {
                 "exclusiveMinimum" => node.exclusive_minimum = bound(value)?,
                 "exclusiveMaximum" => node.exclusive_maximum = bound(value)?,
                 "required" => {
-                    node.required = value.as_array()?.iter().map(|r| r.as_str().map(Box::from)).collect::<Option<_>>()?;
+                    node.required = value
+                        .as_array()?
+                        .iter()
+                        .map(|r| r.as_str().map(Box::from))
+                        .collect::<Option<_>>()?;
                     if node.required.len() > MAX_REQUIRED {
                         return None;
                     }
@@ -421,7 +486,11 @@ impl<'s> Builder<'s> {
                 "additionalProperties" => node.additional = Some(self.node(value, false)),
                 // With no applicator beside it, nothing but this object's own keywords
                 // evaluates properties, so `unevaluatedProperties` is `additionalProperties`.
-                "unevaluatedProperties" if self.draft == Draft::D2020 && !has_applicators && !obj.contains_key("additionalProperties") => {
+                "unevaluatedProperties"
+                    if self.draft == Draft::D2020
+                        && !has_applicators
+                        && !obj.contains_key("additionalProperties") =>
+                {
                     node.additional = Some(self.node(value, false));
                 }
                 "items" => match (value, self.draft) {
@@ -435,7 +504,11 @@ impl<'s> Builder<'s> {
                     (s, _) => node.items = Some(self.node(s, false)),
                 },
                 "prefixItems" if self.draft == Draft::D2020 => {
-                    node.prefix = value.as_array()?.iter().map(|s| self.node(s, false)).collect();
+                    node.prefix = value
+                        .as_array()?
+                        .iter()
+                        .map(|s| self.node(s, false))
+                        .collect();
                 }
                 "allOf" => {
                     let ids = self.nodes(value)?;
@@ -463,7 +536,14 @@ impl<'s> Builder<'s> {
 /// Whether any object below the root has a key that sets a base URI or an anchor (a property
 /// named so counts too: the plan only needs to be conservative).
 fn has_identifiers(root: &Json) -> bool {
-    const KEYS: &[&str] = &["$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef", "$recursiveAnchor"];
+    const KEYS: &[&str] = &[
+        "$id",
+        "$anchor",
+        "$dynamicAnchor",
+        "$dynamicRef",
+        "$recursiveRef",
+        "$recursiveAnchor",
+    ];
     let mut stack = vec![(root, true)];
     while let Some((value, is_root)) = stack.pop() {
         match value {
@@ -532,7 +612,13 @@ impl<'p> Walk<'p> {
         }
         self.refuted.set(false);
         let mut de = serde_json::Deserializer::from_str(text);
-        let result = Check { walk: self, id, depth, local }.deserialize(&mut de);
+        let result = Check {
+            walk: self,
+            id,
+            depth,
+            local,
+        }
+        .deserialize(&mut de);
         match result {
             Ok(()) if de.end().is_ok() => Verdict::Valid,
             Err(e) if e.is_data() && self.refuted.get() => Verdict::Invalid,
@@ -624,7 +710,9 @@ impl Check<'_> {
         // Options with arrays or objects among them are compared with the whole value here;
         // scalar ones as the local re-read streams by.
         if node.options.is_some() && !node.has_scalar_options {
-            let Ok(value) = serde_json::from_str::<Json>(text) else { return Verdict::Unknown };
+            let Ok(value) = serde_json::from_str::<Json>(text) else {
+                return Verdict::Unknown;
+            };
             verdict = one_of_options(node, |o| same(o, &value));
         }
         if verdict != Verdict::Invalid && (node.is_local || node.has_scalar_options) {
@@ -678,7 +766,9 @@ impl Check<'_> {
             };
             verdict = and(verdict, not);
         }
-        if let (Some((condition, then, otherwise)), false) = (node.condition, verdict == Verdict::Invalid) {
+        if let (Some((condition, then, otherwise)), false) =
+            (node.condition, verdict == Verdict::Invalid)
+        {
             let branch = match whole(condition) {
                 Verdict::Valid => then,
                 Verdict::Invalid => otherwise,
@@ -709,7 +799,11 @@ impl Check<'_> {
     }
 
     /// Scalar options compared as the value streams by.
-    fn options<E: de::Error>(&self, node: &Node, same: impl Fn(&Json) -> Option<bool>) -> Result<(), E> {
+    fn options<E: de::Error>(
+        &self,
+        node: &Node,
+        same: impl Fn(&Json) -> Option<bool>,
+    ) -> Result<(), E> {
         if node.has_scalar_options {
             self.walk.stop(one_of_options(node, same))
         } else {
@@ -723,23 +817,49 @@ impl Check<'_> {
         if !node.bounded_number() {
             return Ok(());
         }
-        let exact = if value.is_f64() { value.as_f64() } else { value.as_f64().filter(|f| f.abs() <= EXACT) };
+        let exact = if value.is_f64() {
+            value.as_f64()
+        } else {
+            value.as_f64().filter(|f| f.abs() <= EXACT)
+        };
         match exact {
-            Some(v) if v >= node.minimum && v <= node.maximum && v > node.exclusive_minimum && v < node.exclusive_maximum => Ok(()),
+            Some(v)
+                if v >= node.minimum
+                    && v <= node.maximum
+                    && v > node.exclusive_minimum
+                    && v < node.exclusive_maximum =>
+            {
+                Ok(())
+            }
             Some(_) => Err(self.walk.invalid()),
             None => Err(self.walk.unknown()),
         }
     }
 
     fn child(&self, id: usize) -> Check<'_> {
-        Check { walk: self.walk, id, depth: self.depth + 1, local: false }
+        Check {
+            walk: self.walk,
+            id,
+            depth: self.depth + 1,
+            local: false,
+        }
     }
 
     /// The verdict on a value for several schemas at once (a key that `properties` and
     /// `patternProperties` both name): its text is read once per schema.
-    fn several<'de, A: MapAccess<'de>>(&self, map: &mut A, targets: &[usize]) -> Result<(), A::Error> {
+    fn several<'de, A: MapAccess<'de>>(
+        &self,
+        map: &mut A,
+        targets: &[usize],
+    ) -> Result<(), A::Error> {
         let raw = map.next_value::<&RawValue>()?;
-        let verdict = targets.iter().fold(Verdict::Valid, |v, &id| if v == Verdict::Invalid { v } else { and(v, self.walk.whole(raw.get(), id, self.depth + 1, false)) });
+        let verdict = targets.iter().fold(Verdict::Valid, |v, &id| {
+            if v == Verdict::Invalid {
+                v
+            } else {
+                and(v, self.walk.whole(raw.get(), id, self.depth + 1, false))
+            }
+        });
         self.walk.stop(verdict)
     }
 }
@@ -834,7 +954,15 @@ impl<'de> Visitor<'de> for Check<'_> {
         }
         let mut seen: u64 = 0;
         let mut targets = Targets::default();
-        while map.next_key_seed(KeySeed { check: &self, node, seen: &mut seen, targets: &mut targets })?.is_some() {
+        while map
+            .next_key_seed(KeySeed {
+                check: &self,
+                node,
+                seen: &mut seen,
+                targets: &mut targets,
+            })?
+            .is_some()
+        {
             if targets.overflow {
                 return Err(self.walk.unknown());
             }
@@ -929,13 +1057,17 @@ fn same(a: &Json, b: &Json) -> Option<bool> {
             if x.len() != y.len() {
                 return Some(false);
             }
-            x.iter().zip(y).try_fold(true, |all, (x, y)| Some(all && same(x, y)?))
+            x.iter()
+                .zip(y)
+                .try_fold(true, |all, (x, y)| Some(all && same(x, y)?))
         }
         (Json::Object(x), Json::Object(y)) => {
             if x.len() != y.len() {
                 return Some(false);
             }
-            x.iter().try_fold(true, |all, (k, v)| Some(all && y.get(k).map_or(Some(false), |w| same(v, w))?))
+            x.iter().try_fold(true, |all, (k, v)| {
+                Some(all && y.get(k).map_or(Some(false), |w| same(v, w))?)
+            })
         }
         _ => Some(a == b),
     }
@@ -943,14 +1075,19 @@ fn same(a: &Json, b: &Json) -> Option<bool> {
 
 /// An option against a number value: `Some(equal)` when exact, `None` when it cannot tell.
 fn same_number(option: &Json, value: &serde_json::Number) -> Option<bool> {
-    let Json::Number(x) = option else { return Some(false) };
+    let Json::Number(x) = option else {
+        return Some(false);
+    };
     if let (Some(a), Some(b)) = (x.as_i64(), value.as_i64()) {
         return Some(a == b);
     }
     if let (Some(a), Some(b)) = (x.as_u64(), value.as_u64()) {
         return Some(a == b);
     }
-    let exact = |n: &serde_json::Number| n.as_f64().filter(|f| n.is_f64() && f.is_finite() || f.abs() <= EXACT);
+    let exact = |n: &serde_json::Number| {
+        n.as_f64()
+            .filter(|f| n.is_f64() && f.is_finite() || f.abs() <= EXACT)
+    };
     Some(exact(x)? == exact(value)?)
 }
 
@@ -968,7 +1105,13 @@ mod tests {
         let got = plan(schema).proves_valid(text);
         if got {
             let instance: Json = serde_json::from_str(text).unwrap();
-            assert!(jsonschema::options().build(&value).unwrap().is_valid(&instance), "{schema} proved {text} valid");
+            assert!(
+                jsonschema::options()
+                    .build(&value)
+                    .unwrap()
+                    .is_valid(&instance),
+                "{schema} proved {text} valid"
+            );
         }
         got
     }
@@ -1030,7 +1173,10 @@ mod tests {
         // 3.0 is an integer to JSON Schema; the plan leaves it to the full path.
         assert!(!verdict(r#"{"type":"integer"}"#, "3.0"));
         assert!(verdict(r#"{"type":"integer"}"#, "18446744073709551615"));
-        assert!(!verdict(r#"{"type":"integer","maximum":10}"#, "18446744073709551615"));
+        assert!(!verdict(
+            r#"{"type":"integer","maximum":10}"#,
+            "18446744073709551615"
+        ));
         // A bound not exact as f64 makes the node opaque.
         assert!(!verdict(r#"{"maximum":18446744073709551615}"#, "1"));
         assert!(!verdict(r#"{"type":"number"}"#, "1e400"));
@@ -1044,7 +1190,8 @@ mod tests {
         assert!(!verdict(s, r#"["a"]"#));
         assert!(!verdict(s, r#"["a",1,2,3]"#));
         assert!(!verdict(s, r#"[1,1]"#));
-        let d7 = r#"{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}]}"#;
+        let d7 =
+            r#"{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}]}"#;
         assert!(verdict(d7, r#"["a",{}]"#));
         assert!(!verdict(d7, r#"[1]"#));
     }
@@ -1052,21 +1199,45 @@ mod tests {
     #[test]
     fn refs_unions_and_enums() {
         let s = r##"{"$defs":{"node":{"type":"object","properties":{"value":{"type":"string"},"next":{"anyOf":[{"$ref":"#/$defs/node"},{"type":"null"}]}},"required":["value","next"],"additionalProperties":false}},"$ref":"#/$defs/node"}"##;
-        assert!(verdict(s, r#"{"value":"a","next":{"value":"b","next":null}}"#));
-        assert!(!verdict(s, r#"{"value":"a","next":{"value":1,"next":null}}"#));
+        assert!(verdict(
+            s,
+            r#"{"value":"a","next":{"value":"b","next":null}}"#
+        ));
+        assert!(!verdict(
+            s,
+            r#"{"value":"a","next":{"value":1,"next":null}}"#
+        ));
         assert!(!verdict(s, r#"{"value":"a","next":{"value":"b"}}"#));
         assert!(verdict(r#"{"enum":[1,{"a":[true]}]}"#, "1.0"));
         assert!(verdict(r#"{"enum":[1,{"a":[true]}]}"#, r#"{"a":[true]}"#));
         assert!(!verdict(r#"{"enum":[1,{"a":[true]}]}"#, r#"{"a":[false]}"#));
         assert!(verdict(r#"{"const":null}"#, "null"));
-        assert!(verdict(r#"{"allOf":[{"type":"object"},{"required":["a"]}]}"#, r#"{"a":1}"#));
-        assert!(!verdict(r#"{"allOf":[{"type":"object"},{"required":["a"]}]}"#, r#"{"b":1}"#));
+        assert!(verdict(
+            r#"{"allOf":[{"type":"object"},{"required":["a"]}]}"#,
+            r#"{"a":1}"#
+        ));
+        assert!(!verdict(
+            r#"{"allOf":[{"type":"object"},{"required":["a"]}]}"#,
+            r#"{"b":1}"#
+        ));
         // $ref siblings apply in 2020-12 and are ignored in draft 7.
-        assert!(!verdict(r##"{"$defs":{"x":{}},"$ref":"#/$defs/x","type":"string"}"##, "1"));
-        assert!(verdict(r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"x":{}},"$ref":"#/definitions/x","type":"string"}"##, "1"));
+        assert!(!verdict(
+            r##"{"$defs":{"x":{}},"$ref":"#/$defs/x","type":"string"}"##,
+            "1"
+        ));
+        assert!(verdict(
+            r##"{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"x":{}},"$ref":"#/definitions/x","type":"string"}"##,
+            "1"
+        ));
         // The draft-07 URI without its trailing `#` names draft 7 too (checked by `verdict`).
-        assert!(verdict(r##"{"$schema":"http://json-schema.org/draft-07/schema","definitions":{"x":{}},"$ref":"#/definitions/x","type":"string"}"##, "1"));
-        assert!(verdict(r##"{"$schema":"https://json-schema.org/draft/2020-12/schema#","type":"string","format":"email"}"##, r#""x""#));
+        assert!(verdict(
+            r##"{"$schema":"http://json-schema.org/draft-07/schema","definitions":{"x":{}},"$ref":"#/definitions/x","type":"string"}"##,
+            "1"
+        ));
+        assert!(verdict(
+            r##"{"$schema":"https://json-schema.org/draft/2020-12/schema#","type":"string","format":"email"}"##,
+            r#""x""#
+        ));
     }
 
     #[test]
@@ -1076,9 +1247,15 @@ mod tests {
         assert!(verdict(one, "1.5"));
         assert!(!verdict(one, "null"));
         // Both branches hold: not exactly one.
-        assert!(!verdict(r#"{"oneOf":[{"type":"string"},{"minLength":1}]}"#, r#""a""#));
+        assert!(!verdict(
+            r#"{"oneOf":[{"type":"string"},{"minLength":1}]}"#,
+            r#""a""#
+        ));
         // 2.0 might be an integer: the plan cannot count branches, so it does not decide.
-        assert!(!verdict(r#"{"oneOf":[{"type":"integer"},{"type":"string"}]}"#, "2.0"));
+        assert!(!verdict(
+            r#"{"oneOf":[{"type":"integer"},{"type":"string"}]}"#,
+            "2.0"
+        ));
         assert!(verdict(r#"{"not":{"type":"null"}}"#, r#""a""#));
         assert!(!verdict(r#"{"not":{"type":"null"}}"#, "null"));
         let cond = r#"{"if":{"type":"string"},"then":{"minLength":2},"else":{"type":"integer"}}"#;
@@ -1086,13 +1263,22 @@ mod tests {
         assert!(!verdict(cond, r#""a""#));
         assert!(verdict(cond, "3"));
         assert!(!verdict(cond, "true"));
-        assert!(verdict(r#"{"if":{"type":"string"},"then":{"minLength":2}}"#, "true"));
+        assert!(verdict(
+            r#"{"if":{"type":"string"},"then":{"minLength":2}}"#,
+            "true"
+        ));
     }
 
     #[test]
     fn patterns_and_property_names() {
-        assert!(verdict(r#"{"type":"string","pattern":"^a\\d"}"#, r#""a1x""#));
-        assert!(!verdict(r#"{"type":"string","pattern":"^a\\d"}"#, r#""ab""#));
+        assert!(verdict(
+            r#"{"type":"string","pattern":"^a\\d"}"#,
+            r#""a1x""#
+        ));
+        assert!(!verdict(
+            r#"{"type":"string","pattern":"^a\\d"}"#,
+            r#""ab""#
+        ));
         let pp = r#"{"type":"object","properties":{"xa":{"type":"string"}},"patternProperties":{"^x":{"minLength":2}},"additionalProperties":false}"#;
         assert!(verdict(pp, r#"{"xa":"ab","xb":[1]}"#));
         assert!(!verdict(pp, r#"{"xa":"a"}"#));
@@ -1100,11 +1286,21 @@ mod tests {
         let names = r#"{"type":"object","propertyNames":{"maxLength":2},"additionalProperties":{"type":"string"}}"#;
         assert!(verdict(names, r#"{"ab":"x"}"#));
         assert!(!verdict(names, r#"{"abc":"x"}"#));
-        let unevaluated = r#"{"type":"object","properties":{"a":{}},"unevaluatedProperties":false}"#;
+        let unevaluated =
+            r#"{"type":"object","properties":{"a":{}},"unevaluatedProperties":false}"#;
         assert!(verdict(unevaluated, r#"{"a":1}"#));
         assert!(!verdict(unevaluated, r#"{"b":1}"#));
         let scalar_enum = r#"{"enum":["a",2,null,false]}"#;
-        for (text, ok) in [(r#""a""#, true), ("2.0", true), ("null", true), ("false", true), ("true", false), ("[]", false), ("{}", false), (r#""b""#, false)] {
+        for (text, ok) in [
+            (r#""a""#, true),
+            ("2.0", true),
+            ("null", true),
+            ("false", true),
+            ("true", false),
+            ("[]", false),
+            ("{}", false),
+            (r#""b""#, false),
+        ] {
             assert_eq!(verdict(scalar_enum, text), ok, "{text}");
         }
     }
@@ -1124,17 +1320,26 @@ mod tests {
         ] {
             assert!(!verdict(s, r#""a""#) && !verdict(s, r#"{"a":1}"#), "{s}");
         }
-        assert!(Plan::compile(&serde_json::json!({"$schema": "http://json-schema.org/draft-04/schema#"})).is_none());
+        assert!(Plan::compile(
+            &serde_json::json!({"$schema": "http://json-schema.org/draft-04/schema#"})
+        )
+        .is_none());
         // A malformed pointer escape resolves nothing (as for strict schemas): opaque.
         assert!(!plan(r##"{"$defs":{"a~2":{}},"$ref":"#/$defs/a~2"}"##).proves_valid("1"));
         assert!(plan(r##"{"$defs":{"a~1b":{}},"$ref":"#/$defs/a~01b"}"##).proves_valid("1"));
         assert!(plan(r##"{"$defs":{"a/b":{}},"$ref":"#/$defs/a~1b"}"##).proves_valid("1"));
         // A base URI below the root changes what `#/…` means inside it.
-        assert!(Plan::compile(&serde_json::json!({"properties": {"a": {"$id": "x", "$ref": "#/b"}}})).is_none());
+        assert!(Plan::compile(
+            &serde_json::json!({"properties": {"a": {"$id": "x", "$ref": "#/b"}}})
+        )
+        .is_none());
         assert!(Plan::compile(&serde_json::json!({"$defs": {"a": {"$anchor": "x"}}})).is_none());
         assert!(Plan::compile(&serde_json::json!({"$id": "https://example.com/s.json"})).is_some());
         // Format is an annotation in 2020-12.
-        assert!(verdict(r#"{"type":"string","format":"email"}"#, r#""not an email""#));
+        assert!(verdict(
+            r#"{"type":"string","format":"email"}"#,
+            r#""not an email""#
+        ));
     }
 
     #[test]
@@ -1161,7 +1366,10 @@ mod tests {
         }
         let budget = serde_json::json!({"$defs": defs, "$ref": "#/$defs/l30"});
         assert!(!Plan::compile(&budget).unwrap().proves_valid("1"));
-        defs.insert("l31".into(), serde_json::json!({"allOf": [{"$ref": "#/$defs/l3"}]}));
+        defs.insert(
+            "l31".into(),
+            serde_json::json!({"allOf": [{"$ref": "#/$defs/l3"}]}),
+        );
         let shallow = serde_json::json!({"$defs": defs, "$ref": "#/$defs/l31"});
         assert!(Plan::compile(&shallow).unwrap().proves_valid("1"));
     }

@@ -70,11 +70,16 @@ pub fn conversion_error(detail: Option<String>) -> StandardSchemaError {
 }
 
 /// `assertStandardSchemaObjectRoot`: the root `type` must be exactly the string `"object"`.
-pub fn assert_object_root(root_type_is_object: bool, surface: &str) -> Result<(), StandardSchemaError> {
+pub fn assert_object_root(
+    root_type_is_object: bool,
+    surface: &str,
+) -> Result<(), StandardSchemaError> {
     if root_type_is_object {
         Ok(())
     } else {
-        Err(StandardSchemaError::NonObjectRoot { surface: surface.to_string() })
+        Err(StandardSchemaError::NonObjectRoot {
+            surface: surface.to_string(),
+        })
     }
 }
 
@@ -102,7 +107,9 @@ pub enum ValidateResult {
 pub fn judge(result: &ValidateResult) -> Result<(), StandardSchemaError> {
     match result {
         ValidateResult::Thenable => Err(StandardSchemaError::AsyncValidation),
-        ValidateResult::Issues(issues) => Err(StandardSchemaError::Validation { message: issues_message(issues) }),
+        ValidateResult::Issues(issues) => Err(StandardSchemaError::Validation {
+            message: issues_message(issues),
+        }),
         ValidateResult::Value => Ok(()),
     }
 }
@@ -131,7 +138,11 @@ mod tests {
     use super::*;
 
     fn issue(path: Option<&[&str]>, message: &str) -> IssueText {
-        IssueText { path: path.map(|p| p.iter().map(|s| s.to_string()).collect()), message: message.into(), message_nullish: false }
+        IssueText {
+            path: path.map(|p| p.iter().map(|s| s.to_string()).collect()),
+            message: message.into(),
+            message_nullish: false,
+        }
     }
 
     #[test]
@@ -146,11 +157,26 @@ mod tests {
         };
         assert!(all.with_json());
         for broken in [
-            Capabilities { marker: false, ..all },
-            Capabilities { version_is_1: false, ..all },
-            Capabilities { validate_is_function: false, ..all },
-            Capabilities { json_input_is_function: false, ..all },
-            Capabilities { json_output_is_function: false, ..all },
+            Capabilities {
+                marker: false,
+                ..all
+            },
+            Capabilities {
+                version_is_1: false,
+                ..all
+            },
+            Capabilities {
+                validate_is_function: false,
+                ..all
+            },
+            Capabilities {
+                json_input_is_function: false,
+                ..all
+            },
+            Capabilities {
+                json_output_is_function: false,
+                ..all
+            },
             Capabilities { threw: true, ..all },
         ] {
             assert!(!broken.with_json());
@@ -163,11 +189,25 @@ mod tests {
 
     #[test]
     fn issue_messages_join_paths_and_issues() {
-        let issues = vec![issue(Some(&["user", "0", "name"]), "Required"), issue(None, "Bad"), issue(Some(&[]), "Empty path")];
-        assert_eq!(issues_message(&issues), "user.0.name: Required, Bad, Empty path");
-        let nullish = IssueText { path: None, message: "undefined".into(), message_nullish: true };
+        let issues = vec![
+            issue(Some(&["user", "0", "name"]), "Required"),
+            issue(None, "Bad"),
+            issue(Some(&[]), "Empty path"),
+        ];
+        assert_eq!(
+            issues_message(&issues),
+            "user.0.name: Required, Bad, Empty path"
+        );
+        let nullish = IssueText {
+            path: None,
+            message: "undefined".into(),
+            message_nullish: true,
+        };
         assert_eq!(issues_message(&[nullish.clone(), issue(None, "x")]), ", x");
-        let with_path = IssueText { path: Some(vec!["a".into()]), ..nullish };
+        let with_path = IssueText {
+            path: Some(vec!["a".into()]),
+            ..nullish
+        };
         assert_eq!(issues_message(&[with_path]), "a: undefined");
     }
 
@@ -177,14 +217,25 @@ mod tests {
             judge(&ValidateResult::Thenable).unwrap_err().to_string(),
             "Standard Schema validation returned a Promise. Async Standard Schema validation is not supported."
         );
-        assert_eq!(judge(&ValidateResult::Issues(vec![issue(Some(&["a"]), "m")])).unwrap_err().to_string(), "a: m");
+        assert_eq!(
+            judge(&ValidateResult::Issues(vec![issue(Some(&["a"]), "m")]))
+                .unwrap_err()
+                .to_string(),
+            "a: m"
+        );
         assert!(judge(&ValidateResult::Value).is_ok());
     }
 
     #[test]
     fn conversion_and_root_messages() {
-        assert_eq!(conversion_error(None).to_string(), "Unable to convert the provided Standard Schema to JSON Schema.");
-        assert_eq!(conversion_error(Some("boom".into())).to_string(), "Unable to convert the provided Standard Schema to JSON Schema. boom");
+        assert_eq!(
+            conversion_error(None).to_string(),
+            "Unable to convert the provided Standard Schema to JSON Schema."
+        );
+        assert_eq!(
+            conversion_error(Some("boom".into())).to_string(),
+            "Unable to convert the provided Standard Schema to JSON Schema. boom"
+        );
         assert_eq!(
             assert_object_root(false, "Tool parameter").unwrap_err().to_string(),
             "Tool parameter Standard Schema must produce a JSON Schema with `type: \"object\"` at the root. Wrap the schema in an object schema."

@@ -5,7 +5,6 @@
 //! identity. Recursion is bounded by the depth limit (every walk checks depth before it
 //! descends), so it never runs deeper than [`MAX_DEPTH`] frames.
 
-
 use crate::map::{FastMap, ObjMap};
 
 type FastSet<T> = std::collections::HashSet<T, std::hash::BuildHasherDefault<crate::map::Fnv>>;
@@ -105,11 +104,21 @@ struct Fault {
 }
 
 fn fault(reason: StrictReason, node: Id, message: impl Into<String>) -> Fault {
-    Fault { reason, node: Some(node), keyword: None, message: message.into() }
+    Fault {
+        reason,
+        node: Some(node),
+        keyword: None,
+        message: message.into(),
+    }
 }
 
 fn fault_kw(reason: StrictReason, node: Id, keyword: &str, message: String) -> Fault {
-    Fault { reason, node: Some(node), keyword: Some(keyword.to_string()), message }
+    Fault {
+        reason,
+        node: Some(node),
+        keyword: Some(keyword.to_string()),
+        message,
+    }
 }
 
 fn depth_fault(node: Id) -> Fault {
@@ -123,14 +132,24 @@ impl Fault {
             Some(node) => Locator::new(doc, root).pointer(node),
             None => String::new(),
         };
-        StrictError { reason: self.reason, pointer, keyword: self.keyword, message: self.message }
+        StrictError {
+            reason: self.reason,
+            pointer,
+            keyword: self.keyword,
+            message: self.message,
+        }
     }
 }
 
 /// The error for a schema that could not even be encoded because it is cyclic or nested
 /// deeper than the host can serialize: the reference reports both as too deeply nested.
 pub fn depth_error_unlocated() -> StrictError {
-    StrictError { reason: StrictReason::Depth, pointer: String::new(), keyword: None, message: DEPTH_MESSAGE.into() }
+    StrictError {
+        reason: StrictReason::Depth,
+        pointer: String::new(),
+        keyword: None,
+        message: DEPTH_MESSAGE.into(),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -142,7 +161,10 @@ fn js_string(doc: &Doc, id: Id) -> String {
         Node::Null => "null".into(),
         Node::Undefined => "undefined".into(),
         Node::Bool(b) => b.to_string(),
-        Node::Num(n) => n.parse::<f64>().map(js_number).unwrap_or_else(|_| n.clone()),
+        Node::Num(n) => n
+            .parse::<f64>()
+            .map(js_number)
+            .unwrap_or_else(|_| n.clone()),
         Node::Str(s) => s.clone(),
         Node::Arr(items) => items
             .iter()
@@ -202,18 +224,23 @@ fn type_includes_object(doc: &Doc, ty: Option<Id>) -> bool {
 /// A node whose `properties` the conversion rewrites: a `properties` object and an object or
 /// absent `type`.
 fn converts_properties(doc: &Doc, node: Id) -> bool {
-    doc.get(node, "properties").is_some_and(|p| doc.is_record(p))
+    doc.get(node, "properties")
+        .is_some_and(|p| doc.is_record(p))
         && (has_object_type(doc, node) || doc.get_defined(node, "type").is_none())
 }
 
 /// [`entries`], owned: for the conversion, which rewrites the object it walks.
 fn record_entries(doc: &Doc, node: Option<Id>) -> Vec<(String, Id)> {
-    entries(doc, node).map(|(k, v)| (k.to_string(), v)).collect()
+    entries(doc, node)
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
 }
 
 /// The entries of an object node, borrowed (for walks that do not change the document).
 fn entries(doc: &Doc, node: Option<Id>) -> impl Iterator<Item = (&str, Id)> {
-    node.and_then(|n| doc.obj(n)).into_iter().flat_map(|m| m.iter().map(|(k, &v)| (k.as_str(), v)))
+    node.and_then(|n| doc.obj(n))
+        .into_iter()
+        .flat_map(|m| m.iter().map(|(k, &v)| (k.as_str(), v)))
 }
 
 /// The keywords of one schema object, found in a single pass over its keys (schema objects
@@ -269,7 +296,20 @@ fn unsupported_index(key: &str) -> Option<usize> {
 fn is_reference_metadata(key: &str) -> bool {
     matches!(
         key,
-        "$anchor" | "$comment" | "$defs" | "$id" | "$ref" | "$schema" | "default" | "deprecated" | "description" | "definitions" | "examples" | "readOnly" | "title" | "writeOnly"
+        "$anchor"
+            | "$comment"
+            | "$defs"
+            | "$id"
+            | "$ref"
+            | "$schema"
+            | "default"
+            | "deprecated"
+            | "description"
+            | "definitions"
+            | "examples"
+            | "readOnly"
+            | "title"
+            | "writeOnly"
     )
 }
 
@@ -368,8 +408,17 @@ impl Checker<'_> {
             }
             visited[node] = depth as u8;
             match doc.node(node) {
-                Node::Obj(map) => pending.extend(map.values().filter(|c| container(c)).map(|&c| (c, depth + 1))),
-                Node::Arr(items) => pending.extend(items.iter().filter(|c| container(c)).map(|&c| (c, depth + 1))),
+                Node::Obj(map) => pending.extend(
+                    map.values()
+                        .filter(|c| container(c))
+                        .map(|&c| (c, depth + 1)),
+                ),
+                Node::Arr(items) => pending.extend(
+                    items
+                        .iter()
+                        .filter(|c| container(c))
+                        .map(|&c| (c, depth + 1)),
+                ),
                 _ => {}
             }
         }
@@ -386,15 +435,30 @@ impl Checker<'_> {
     }
 
     fn non_string_ref(&self, node: Id) -> Fault {
-        fault_kw(StrictReason::NonStringRef, node, "$ref", "Cannot convert a JSON schema with a non-string `$ref` to strict mode.".into())
+        fault_kw(
+            StrictReason::NonStringRef,
+            node,
+            "$ref",
+            "Cannot convert a JSON schema with a non-string `$ref` to strict mode.".into(),
+        )
     }
 
     fn invalid_any_of(&self, node: Id) -> Fault {
-        fault_kw(StrictReason::InvalidAnyOf, node, "anyOf", "Cannot convert a JSON schema with an invalid `anyOf` to strict mode.".into())
+        fault_kw(
+            StrictReason::InvalidAnyOf,
+            node,
+            "anyOf",
+            "Cannot convert a JSON schema with an invalid `anyOf` to strict mode.".into(),
+        )
     }
 
     /// §1.3 provider-compatibility walk.
-    fn provider(&self, node: Id, state: &mut Traversal, depth: usize) -> std::result::Result<(), Fault> {
+    fn provider(
+        &self,
+        node: Id,
+        state: &mut Traversal,
+        depth: usize,
+    ) -> std::result::Result<(), Fault> {
         let doc = self.doc;
         match doc.node(node) {
             Node::Bool(_) => {
@@ -430,7 +494,9 @@ impl Checker<'_> {
             ));
         }
         if let Some(r) = keys.reference {
-            let Some(reference) = doc.as_str(r) else { return Err(self.non_string_ref(node)) };
+            let Some(reference) = doc.as_str(r) else {
+                return Err(self.non_string_ref(node));
+            };
             let Some(target) = resolve_ref(doc, self.root, reference) else {
                 return Err(self.unresolved(node, reference));
             };
@@ -464,8 +530,14 @@ impl Checker<'_> {
 
     /// Calls `f` for each `items` entry (array form) or the single `items` (any other defined
     /// value).
-    fn each_item(&self, items: Option<Id>, mut f: impl FnMut(Id) -> std::result::Result<(), Fault>) -> std::result::Result<(), Fault> {
-        let Some(items) = items.filter(|&i| !matches!(self.doc.node(i), Node::Undefined)) else { return Ok(()) };
+    fn each_item(
+        &self,
+        items: Option<Id>,
+        mut f: impl FnMut(Id) -> std::result::Result<(), Fault>,
+    ) -> std::result::Result<(), Fault> {
+        let Some(items) = items.filter(|&i| !matches!(self.doc.node(i), Node::Undefined)) else {
+            return Ok(());
+        };
         match self.doc.arr(items) {
             Some(entries) => entries.clone().into_iter().try_for_each(&mut f),
             None => f(items),
@@ -473,17 +545,30 @@ impl Checker<'_> {
     }
 
     /// §1.4 normalization-safety walk.
-    fn safety(&self, node: Id, state: &mut Traversal, unambiguous: bool, reject_open: bool, depth: usize) -> std::result::Result<(), Fault> {
+    fn safety(
+        &self,
+        node: Id,
+        state: &mut Traversal,
+        unambiguous: bool,
+        reject_open: bool,
+        depth: usize,
+    ) -> std::result::Result<(), Fault> {
         let doc = self.doc;
         if matches!(doc.node(node), Node::Bool(_)) {
-            return if depth > MAX_DEPTH { Err(depth_fault(node)) } else { Ok(()) };
+            return if depth > MAX_DEPTH {
+                Err(depth_fault(node))
+            } else {
+                Ok(())
+            };
         }
         if !doc.is_record(node) || !state.enter(node, depth)? {
             return Ok(());
         }
         let keys = Keys::scan(doc, node);
         if let Some(r) = keys.reference {
-            let Some(reference) = doc.as_str(r) else { return Err(self.non_string_ref(node)) };
+            let Some(reference) = doc.as_str(r) else {
+                return Err(self.non_string_ref(node));
+            };
             if let Some(sibling) = keys.ref_sibling {
                 return Err(fault_kw(
                     StrictReason::RefSibling,
@@ -527,9 +612,15 @@ impl Checker<'_> {
             }
         }
         let properties = keys.properties.filter(|&p| doc.is_record(p));
-        let declared = properties.and_then(|p| doc.obj(p)).is_some_and(|m| !m.is_empty());
+        let declared = properties
+            .and_then(|p| doc.obj(p))
+            .is_some_and(|m| !m.is_empty());
         let object_type = type_includes_object(doc, keys.ty);
-        if reject_open && object_type && !is_false(doc, keys.additional) && (!declared || keys.additional.is_some()) {
+        if reject_open
+            && object_type
+            && !is_false(doc, keys.additional)
+            && (!declared || keys.additional.is_some())
+        {
             return Err(fault_kw(
                 StrictReason::OpenObject,
                 node,
@@ -537,7 +628,9 @@ impl Checker<'_> {
                 "Cannot convert an open JSON schema object to strict mode without changing its accepted values. Set `additionalProperties: false`, declare at least one property, or disable strict mode.".into(),
             ));
         }
-        let typeless = keys.ty.is_none_or(|t| matches!(doc.node(t), Node::Undefined));
+        let typeless = keys
+            .ty
+            .is_none_or(|t| matches!(doc.node(t), Node::Undefined));
         if properties.is_some() && (object_type || typeless) {
             let required = required_set(doc, Some(node));
             for (key, property) in entries(doc, properties) {
@@ -547,7 +640,9 @@ impl Checker<'_> {
                 }
             }
         }
-        self.each_item(keys.items, |item| self.safety(item, state, unambiguous, reject_open, depth + 1))?;
+        self.each_item(keys.items, |item| {
+            self.safety(item, state, unambiguous, reject_open, depth + 1)
+        })?;
         for definitions in keys.definitions() {
             for (_, definition) in entries(doc, definitions) {
                 self.safety(definition, state, unambiguous, reject_open, depth + 1)?;
@@ -570,7 +665,12 @@ impl Checker<'_> {
     }
 
     /// §1.5. `followed` holds the references already followed on this path.
-    fn nullability(&self, node: Id, followed: &mut Vec<String>, depth: usize) -> std::result::Result<Nullability, Fault> {
+    fn nullability(
+        &self,
+        node: Id,
+        followed: &mut Vec<String>,
+        depth: usize,
+    ) -> std::result::Result<Nullability, Fault> {
         use Nullability::*;
         let doc = self.doc;
         if depth > MAX_DEPTH {
@@ -609,15 +709,17 @@ impl Checker<'_> {
         }
         if let Some(r) = doc.get(node, "$ref") {
             let referenced = match doc.as_str(r) {
-                Some(reference) if !followed.iter().any(|f| f == reference) => match resolve_ref(doc, self.root, reference) {
-                    Some(target) => {
-                        followed.push(reference.to_string());
-                        let n = self.nullability(target, followed, depth + 1);
-                        followed.pop();
-                        n?
+                Some(reference) if !followed.iter().any(|f| f == reference) => {
+                    match resolve_ref(doc, self.root, reference) {
+                        Some(target) => {
+                            followed.push(reference.to_string());
+                            let n = self.nullability(target, followed, depth + 1);
+                            followed.pop();
+                            n?
+                        }
+                        None => Unknown,
                     }
-                    None => Unknown,
-                },
+                }
                 _ => Unknown,
             };
             if referenced != Allows {
@@ -625,7 +727,9 @@ impl Checker<'_> {
             }
         }
         if let Some(any_of) = doc.get(node, "anyOf") {
-            let Some(branches) = doc.arr(any_of) else { return Ok(Unknown) };
+            let Some(branches) = doc.arr(any_of) else {
+                return Ok(Unknown);
+            };
             let mut entries = Vec::with_capacity(branches.len());
             for &branch in branches {
                 entries.push(self.nullability(branch, followed, depth + 1)?);
@@ -638,14 +742,23 @@ impl Checker<'_> {
                 Unknown
             });
         }
-        if !doc.has(node, "type") && doc.get(node, "properties").is_some_and(|p| doc.is_record(p)) {
+        if !doc.has(node, "type")
+            && doc
+                .get(node, "properties")
+                .is_some_and(|p| doc.is_record(p))
+        {
             return Ok(Disallows);
         }
         Ok(Allows)
     }
 
     /// Whether input normalization would have to strip a synthetic `null` somewhere in `node`.
-    fn needs_null_stripping(&self, node: Id, state: &mut Traversal, depth: usize) -> std::result::Result<bool, Fault> {
+    fn needs_null_stripping(
+        &self,
+        node: Id,
+        state: &mut Traversal,
+        depth: usize,
+    ) -> std::result::Result<bool, Fault> {
         let doc = self.doc;
         if !doc.is_record(node) || !state.enter(node, depth)? {
             return Ok(false);
@@ -665,10 +778,15 @@ impl Checker<'_> {
                 }
                 return Ok(false);
             }
-            let properties = if converts_properties(doc, node) { doc.get(node, "properties") } else { None };
+            let properties = if converts_properties(doc, node) {
+                doc.get(node, "properties")
+            } else {
+                None
+            };
             let required = required_set(doc, Some(node));
             for (key, property) in entries(doc, properties) {
-                if (!required.contains(key) && self.known_nullability(property, depth + 1)? == Nullability::Disallows)
+                if (!required.contains(key)
+                    && self.known_nullability(property, depth + 1)? == Nullability::Disallows)
                     || self.needs_null_stripping(property, state, depth + 1)?
                 {
                     return Ok(true);
@@ -727,7 +845,12 @@ impl Converter<'_> {
         }
     }
 
-    fn ensure(&mut self, entry: Id, original: Option<Id>, is_root: bool) -> std::result::Result<Id, Fault> {
+    fn ensure(
+        &mut self,
+        entry: Id,
+        original: Option<Id>,
+        is_root: bool,
+    ) -> std::result::Result<Id, Fault> {
         if !self.prep.is_record(entry) {
             return Ok(entry);
         }
@@ -742,10 +865,17 @@ impl Converter<'_> {
                 self.references.push((reference.to_string(), entry));
             }
         }
-        let properties = self.prep.get(entry, "properties").filter(|&p| self.prep.is_record(p));
-        let has_object_keywords = properties.is_some() || self.prep.has(entry, "additionalProperties");
+        let properties = self
+            .prep
+            .get(entry, "properties")
+            .filter(|&p| self.prep.is_record(p));
+        let has_object_keywords =
+            properties.is_some() || self.prep.has(entry, "additionalProperties");
         let typeless = self.prep.get_defined(entry, "type").is_none();
-        if typeless && has_object_keywords && !is_false(&self.prep, self.prep.get(entry, "additionalProperties")) {
+        if typeless
+            && has_object_keywords
+            && !is_false(&self.prep, self.prep.get(entry, "additionalProperties"))
+        {
             return Err(fault(
                 StrictReason::TypelessOpenObject,
                 original.unwrap_or(entry),
@@ -757,9 +887,14 @@ impl Converter<'_> {
             self.set(entry, "type", t);
         }
         if let (true, Some(props)) = (converts_properties(&self.prep, entry), properties) {
-            let original_props = original.and_then(|o| orig.get(o, "properties")).filter(|&p| orig.is_record(p));
+            let original_props = original
+                .and_then(|o| orig.get(o, "properties"))
+                .filter(|&p| orig.is_record(p));
             let required = required_set(orig, original);
-            let checker = Checker { doc: orig, root: self.root };
+            let checker = Checker {
+                doc: orig,
+                root: self.root,
+            };
             let mut out = ObjMap::new();
             for (key, value) in record_entries(&self.prep, Some(props)) {
                 let original_value = original_props
@@ -780,10 +915,20 @@ impl Converter<'_> {
                     })
                 };
                 let normalized = self.ensure(value, original_value, false)?;
-                let placed = if nullability == Some(Nullability::Disallows) { self.wrap_nullable(normalized) } else { normalized };
+                let placed = if nullability == Some(Nullability::Disallows) {
+                    self.wrap_nullable(normalized)
+                } else {
+                    normalized
+                };
                 out.insert(key, placed);
             }
-            let names: Vec<Id> = out.keys().cloned().collect::<Vec<_>>().into_iter().map(|k| self.prep.push(Node::Str(k))).collect();
+            let names: Vec<Id> = out
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+                .into_iter()
+                .map(|k| self.prep.push(Node::Str(k)))
+                .collect();
             self.prep.nodes[props] = Node::Obj(out);
             let required_node = self.prep.push(Node::Arr(names));
             self.set(entry, "required", required_node);
@@ -791,8 +936,16 @@ impl Converter<'_> {
             self.set(entry, "additionalProperties", no);
         }
         for key in ["$defs", "definitions"] {
-            let Some(nested) = self.prep.get(entry, key).filter(|&n| self.prep.is_record(n)) else { continue };
-            let original_nested = original.and_then(|o| orig.get(o, key)).filter(|&n| orig.is_record(n));
+            let Some(nested) = self
+                .prep
+                .get(entry, key)
+                .filter(|&n| self.prep.is_record(n))
+            else {
+                continue;
+            };
+            let original_nested = original
+                .and_then(|o| orig.get(o, key))
+                .filter(|&n| orig.is_record(n));
             for (name, value) in record_entries(&self.prep, Some(nested)) {
                 let original_value = original_nested.and_then(|n| orig.get(n, &name));
                 let done = self.ensure(value, original_value, false)?;
@@ -801,7 +954,11 @@ impl Converter<'_> {
         }
         if let Some(any_of) = self.prep.get(entry, "anyOf") {
             if let Some(branches) = self.prep.arr(any_of).cloned() {
-                let original_branches = original.and_then(|o| orig.get(o, "anyOf")).and_then(|a| orig.arr(a)).cloned().unwrap_or_default();
+                let original_branches = original
+                    .and_then(|o| orig.get(o, "anyOf"))
+                    .and_then(|a| orig.arr(a))
+                    .cloned()
+                    .unwrap_or_default();
                 let mut out = Vec::with_capacity(branches.len());
                 for (i, branch) in branches.into_iter().enumerate() {
                     out.push(self.ensure(branch, original_branches.get(i).copied(), false)?);
@@ -812,7 +969,10 @@ impl Converter<'_> {
         if let Some(items) = self.prep.get(entry, "items") {
             let original_items = original.and_then(|o| orig.get(o, "items"));
             if let Some(entries) = self.prep.arr(items).cloned() {
-                let original_entries = original_items.and_then(|i| orig.arr(i)).cloned().unwrap_or_default();
+                let original_entries = original_items
+                    .and_then(|i| orig.arr(i))
+                    .cloned()
+                    .unwrap_or_default();
                 let mut out = Vec::with_capacity(entries.len());
                 for (i, item) in entries.into_iter().enumerate() {
                     out.push(self.ensure(item, original_entries.get(i).copied(), false)?);
@@ -823,7 +983,11 @@ impl Converter<'_> {
                 self.set(entry, "items", done);
             }
         }
-        if self.prep.get(entry, "default").is_some_and(|d| self.prep.is_null(d)) {
+        if self
+            .prep
+            .get(entry, "default")
+            .is_some_and(|d| self.prep.is_null(d))
+        {
             if let Node::Obj(map) = &mut self.prep.nodes[entry] {
                 map.shift_remove("default");
             }
@@ -834,11 +998,17 @@ impl Converter<'_> {
     fn wrap_nullable(&mut self, schema: Id) -> Id {
         let description = match self.prep.node(schema) {
             Node::Bool(false) | Node::Arr(_) => None,
-            Node::Obj(_) => self.prep.get(schema, "description").and_then(|d| self.prep.as_str(d)).map(str::to_string),
+            Node::Obj(_) => self
+                .prep
+                .get(schema, "description")
+                .and_then(|d| self.prep.as_str(d))
+                .map(str::to_string),
             _ => return schema,
         };
         let null_type = self.prep.push(Node::Str("null".into()));
-        let null_schema = self.prep.push(Node::Obj(ObjMap::from([("type".to_string(), null_type)])));
+        let null_schema = self
+            .prep
+            .push(Node::Obj(ObjMap::from([("type".to_string(), null_type)])));
         let any_of = self.prep.push(Node::Arr(vec![schema, null_schema]));
         let mut map = ObjMap::new();
         if let Some(d) = description {
@@ -862,7 +1032,9 @@ impl Converter<'_> {
         while index < self.references.len() {
             let (reference, carrier) = self.references[index].clone();
             index += 1;
-            let Some(target) = resolve_ref(orig, self.root, &reference) else { continue };
+            let Some(target) = resolve_ref(orig, self.root, &reference) else {
+                continue;
+            };
             let prepared_target = if orig.is_record(target) {
                 match self.prepared.get(&target) {
                     Some(&p) => p,
@@ -879,14 +1051,19 @@ impl Converter<'_> {
                 Some(p) if p == prepared_target => true,
                 // Primitives (boolean schemas) compare by value, as `===` does.
                 Some(p) if !orig.is_record(target) => {
-                    !matches!(self.prep.node(p), Node::Obj(_) | Node::Arr(_)) && self.prep.node(p) == self.prep.node(prepared_target)
+                    !matches!(self.prep.node(p), Node::Obj(_) | Node::Arr(_))
+                        && self.prep.node(p) == self.prep.node(prepared_target)
                 }
                 _ => false,
             };
             if same {
                 continue;
             }
-            let name = match orig.is_record(target).then(|| hoisted.get(&target).cloned()).flatten() {
+            let name = match orig
+                .is_record(target)
+                .then(|| hoisted.get(&target).cloned())
+                .flatten()
+            {
                 Some(name) => name,
                 None => {
                     let existing = self.prep.get_defined(prepared_root, "$defs");
@@ -940,7 +1117,13 @@ fn prepare_inner(doc: &Doc, root: Id, mode: Mode) -> std::result::Result<Prepare
     let checker = Checker { doc, root };
     checker.physical_depth()?;
     checker.provider(root, &mut Traversal::default(), 1)?;
-    checker.safety(root, &mut Traversal::default(), mode == Mode::Prepare, false, 1)?;
+    checker.safety(
+        root,
+        &mut Traversal::default(),
+        mode == Mode::Prepare,
+        false,
+        1,
+    )?;
     checker.not_json()?;
     let mut converter = Converter {
         orig: doc,
@@ -952,7 +1135,11 @@ fn prepare_inner(doc: &Doc, root: Id, mode: Mode) -> std::result::Result<Prepare
     };
     let prepared_root = converter.ensure(root, Some(root), true)?;
     converter.stabilize(prepared_root)?;
-    Ok(Prepared { doc: converter.prep, root: prepared_root, synthetic: converter.synthetic })
+    Ok(Prepared {
+        doc: converter.prep,
+        root: prepared_root,
+        synthetic: converter.synthetic,
+    })
 }
 
 /// `assertOpenAIStrictToolSchemaPreservesOpenObjects`: the depth check and the safety walk
@@ -978,7 +1165,11 @@ pub enum NormalizeError {
 impl Prepared {
     /// `normalizeInput(value)` (§1.8): maps synthetic `null`s back to absent. Returns the id of
     /// the normalized value in `value_doc` (new nodes are appended; the input is not changed).
-    pub fn normalize_input(&self, value_doc: &mut Doc, value: Id) -> std::result::Result<Id, NormalizeError> {
+    pub fn normalize_input(
+        &self,
+        value_doc: &mut Doc,
+        value: Id,
+    ) -> std::result::Result<Id, NormalizeError> {
         if let Some((_, pointer, kind)) = first_opaque(value_doc, value) {
             return Err(NormalizeError::NotJson { kind, pointer });
         }
@@ -1002,14 +1193,24 @@ impl Prepared {
         current
     }
 
-    fn normalize(&self, schema: Option<Id>, vd: &mut Doc, value: Id, depth: usize) -> std::result::Result<Id, NormalizeError> {
+    fn normalize(
+        &self,
+        schema: Option<Id>,
+        vd: &mut Doc,
+        value: Id,
+        depth: usize,
+    ) -> std::result::Result<Id, NormalizeError> {
         if depth > MAX_VALUE_DEPTH {
-            return Err(NormalizeError::TooDeep { max: MAX_VALUE_DEPTH });
+            return Err(NormalizeError::TooDeep {
+                max: MAX_VALUE_DEPTH,
+            });
         }
         if matches!(vd.node(value), Node::Undefined) {
             return Ok(value);
         }
-        let Some(mut current) = schema else { return Ok(value) };
+        let Some(mut current) = schema else {
+            return Ok(value);
+        };
         if let Some(&inner) = self.synthetic.get(&current) {
             if vd.is_null(value) {
                 return Ok(vd.push(Node::Undefined));
@@ -1024,7 +1225,9 @@ impl Prepared {
         match vd.node(value).clone() {
             Node::Null => Ok(value),
             Node::Arr(entries) => {
-                let Some(items) = doc.get(current, "items") else { return Ok(value) };
+                let Some(items) = doc.get(current, "items") else {
+                    return Ok(value);
+                };
                 let out = if let Some(schemas) = doc.arr(items) {
                     let mut out = Vec::with_capacity(entries.len());
                     for (i, &entry) in entries.iter().enumerate() {
@@ -1045,7 +1248,9 @@ impl Prepared {
             Node::Obj(map) if doc.is_record(current) && converts_properties(doc, current) => {
                 let mut copy = map.clone();
                 for (key, property) in entries(doc, doc.get(current, "properties")) {
-                    let Some(&entry) = copy.get(key) else { continue };
+                    let Some(&entry) = copy.get(key) else {
+                        continue;
+                    };
                     let next = self.normalize(Some(property), vd, entry, depth + 1)?;
                     if matches!(vd.node(next), Node::Undefined) {
                         copy.shift_remove(key);
@@ -1102,16 +1307,25 @@ mod tests {
     fn ref_chain(n: usize, tail: &str) -> String {
         let mut defs = Vec::new();
         for i in 0..n {
-            let next = if i + 1 < n { format!(r##"{{"$ref":"#/$defs/d{}"}}"##, i + 1) } else { tail.to_string() };
+            let next = if i + 1 < n {
+                format!(r##"{{"$ref":"#/$defs/d{}"}}"##, i + 1)
+            } else {
+                tail.to_string()
+            };
             defs.push(format!(r#""d{i}":{next}"#));
         }
-        format!(r##"{{"type":"object","properties":{{"value":{{"$ref":"#/$defs/d0"}}}},"required":["value"],"$defs":{{{}}}}}"##, defs.join(","))
+        format!(
+            r##"{{"type":"object","properties":{{"value":{{"$ref":"#/$defs/d0"}}}},"required":["value"],"$defs":{{{}}}}}"##,
+            defs.join(",")
+        )
     }
 
     #[test]
     fn optional_properties_become_required_and_nullable() {
         assert_eq!(
-            strict(r#"{"type":"object","properties":{"a":{"type":"string"},"n":{"type":"number","description":"Optional count"}},"required":["a"]}"#),
+            strict(
+                r#"{"type":"object","properties":{"a":{"type":"string"},"n":{"type":"number","description":"Optional count"}},"required":["a"]}"#
+            ),
             r#"{"type":"object","properties":{"a":{"type":"string"},"n":{"description":"Optional count","anyOf":[{"type":"number","description":"Optional count"},{"type":"null"}]}},"required":["a","n"],"additionalProperties":false}"#
         );
     }
@@ -1119,7 +1333,9 @@ mod tests {
     #[test]
     fn nullable_optionals_stay_unwrapped() {
         assert_eq!(
-            strict(r#"{"type":"object","properties":{"a":{"type":["string","null"]},"b":{},"c":{"enum":["x",null]},"d":{"const":null}}}"#),
+            strict(
+                r#"{"type":"object","properties":{"a":{"type":["string","null"]},"b":{},"c":{"enum":["x",null]},"d":{"const":null}}}"#
+            ),
             r#"{"type":"object","properties":{"a":{"type":["string","null"]},"b":{},"c":{"enum":["x",null]},"d":{"const":null}},"required":["a","b","c","d"],"additionalProperties":false}"#
         );
     }
@@ -1127,11 +1343,15 @@ mod tests {
     #[test]
     fn inferred_objects_get_a_type_but_the_root_does_not() {
         assert_eq!(
-            strict(r#"{"properties":{"o":{"properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}"#),
+            strict(
+                r#"{"properties":{"o":{"properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}},"required":["o"],"additionalProperties":false}"#
+            ),
             r#"{"properties":{"o":{"properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false,"type":"object"}},"required":["o"],"additionalProperties":false}"#
         );
         assert_eq!(
-            strict(r#"{"type":"object","properties":{"o":{"properties":{},"required":[],"additionalProperties":false}}}"#),
+            strict(
+                r#"{"type":"object","properties":{"o":{"properties":{},"required":[],"additionalProperties":false}}}"#
+            ),
             r#"{"type":"object","properties":{"o":{"anyOf":[{"properties":{},"required":[],"additionalProperties":false,"type":"object"},{"type":"null"}]}},"required":["o"],"additionalProperties":false}"#
         );
     }
@@ -1139,7 +1359,9 @@ mod tests {
     #[test]
     fn additional_properties_schema_is_replaced_and_null_default_removed() {
         assert_eq!(
-            strict(r#"{"type":"object","properties":{"a":{"type":"string","default":null}},"required":["a"],"additionalProperties":{"type":"number"}}"#),
+            strict(
+                r#"{"type":"object","properties":{"a":{"type":"string","default":null}},"required":["a"],"additionalProperties":{"type":"number"}}"#
+            ),
             r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"],"additionalProperties":false}"#
         );
     }
@@ -1147,7 +1369,9 @@ mod tests {
     #[test]
     fn properties_under_non_object_types_are_left_alone() {
         assert_eq!(
-            strict(r#"{"type":"object","properties":{"s":{"type":"string","properties":{"x":{"type":"string"}}}},"required":["s"]}"#),
+            strict(
+                r#"{"type":"object","properties":{"s":{"type":"string","properties":{"x":{"type":"string"}}}},"required":["s"]}"#
+            ),
             r#"{"type":"object","properties":{"s":{"type":"string","properties":{"x":{"type":"string"}}}},"required":["s"],"additionalProperties":false}"#
         );
     }
@@ -1163,7 +1387,9 @@ mod tests {
     #[test]
     fn optional_refs_are_wrapped_and_stable_refs_kept() {
         assert_eq!(
-            strict(r##"{"type":"object","properties":{"r":{"$ref":"#/$defs/reference"}},"$defs":{"reference":{"type":"string"}}}"##),
+            strict(
+                r##"{"type":"object","properties":{"r":{"$ref":"#/$defs/reference"}},"$defs":{"reference":{"type":"string"}}}"##
+            ),
             r##"{"type":"object","properties":{"r":{"anyOf":[{"$ref":"#/$defs/reference"},{"type":"null"}]}},"$defs":{"reference":{"type":"string"}},"required":["r"],"additionalProperties":false}"##
         );
     }
@@ -1172,27 +1398,42 @@ mod tests {
     fn refs_into_rewritten_locations_are_hoisted() {
         // `#/properties/a` lands on a synthetic wrapper after conversion, so it is hoisted.
         assert_eq!(
-            strict(r##"{"type":"object","properties":{"a":{"type":"string"},"b":{"$ref":"#/properties/a"}},"required":["b"]}"##),
+            strict(
+                r##"{"type":"object","properties":{"a":{"type":"string"},"b":{"$ref":"#/properties/a"}},"required":["b"]}"##
+            ),
             r##"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"null"}]},"b":{"$ref":"#/$defs/__openai_strict_ref_0"}},"required":["a","b"],"additionalProperties":false,"$defs":{"__openai_strict_ref_0":{"type":"string"}}}"##
         );
         // An `additionalProperties` target is converted fresh; one name per target, reused.
-        let out = strict(r##"{"type":"object","properties":{"x":{"$ref":"#/additionalProperties"},"y":{"$ref":"#/additionalProperties"}},"required":["x","y"],"additionalProperties":{"type":"object","properties":{"z":{"type":"string"}},"required":["z"]},"$defs":{"__openai_strict_ref_0":true}}"##);
-        assert!(out.contains(r##""x":{"$ref":"#/$defs/__openai_strict_ref_1"}"##), "{out}");
-        assert!(out.contains(r##""y":{"$ref":"#/$defs/__openai_strict_ref_1"}"##), "{out}");
+        let out = strict(
+            r##"{"type":"object","properties":{"x":{"$ref":"#/additionalProperties"},"y":{"$ref":"#/additionalProperties"}},"required":["x","y"],"additionalProperties":{"type":"object","properties":{"z":{"type":"string"}},"required":["z"]},"$defs":{"__openai_strict_ref_0":true}}"##,
+        );
+        assert!(
+            out.contains(r##""x":{"$ref":"#/$defs/__openai_strict_ref_1"}"##),
+            "{out}"
+        );
+        assert!(
+            out.contains(r##""y":{"$ref":"#/$defs/__openai_strict_ref_1"}"##),
+            "{out}"
+        );
         assert!(out.contains(r#""__openai_strict_ref_1":{"type":"object","properties":{"z":{"type":"string"}},"required":["z"],"additionalProperties":false}"#), "{out}");
     }
 
     #[test]
     fn recursive_schemas_convert() {
         assert_eq!(
-            strict(r##"{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}},"required":["name","children"]}"##),
+            strict(
+                r##"{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}},"required":["name","children"]}"##
+            ),
             r##"{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}},"required":["name","children"],"additionalProperties":false}"##
         );
     }
 
     #[test]
     fn unsupported_keywords_are_refused_in_order() {
-        let e = refuse(r#"{"type":"object","properties":{"a":{"if":{},"then":{}}}}"#, Mode::Convert);
+        let e = refuse(
+            r#"{"type":"object","properties":{"a":{"if":{},"then":{}}}}"#,
+            Mode::Convert,
+        );
         assert_eq!(e.reason, StrictReason::UnsupportedKeyword);
         assert_eq!(e.keyword.as_deref(), Some("if"));
         assert_eq!(e.pointer, "/properties/a");
@@ -1205,45 +1446,95 @@ mod tests {
 
     #[test]
     fn provider_walk_visits_retained_locations() {
-        let e = refuse(r#"{"type":"object","properties":{"s":{"type":"string","properties":{"x":{"oneOf":[]}}}}}"#, Mode::Convert);
-        assert_eq!((e.reason, e.pointer.as_str()), (StrictReason::UnsupportedKeyword, "/properties/s/properties/x"));
-        let e = refuse(r#"{"type":"object","additionalProperties":{"allOf":[]}}"#, Mode::Convert);
+        let e = refuse(
+            r#"{"type":"object","properties":{"s":{"type":"string","properties":{"x":{"oneOf":[]}}}}}"#,
+            Mode::Convert,
+        );
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            (
+                StrictReason::UnsupportedKeyword,
+                "/properties/s/properties/x"
+            )
+        );
+        let e = refuse(
+            r#"{"type":"object","additionalProperties":{"allOf":[]}}"#,
+            Mode::Convert,
+        );
         assert_eq!(e.pointer, "/additionalProperties");
     }
 
     #[test]
     fn malformed_nodes_and_refs_are_refused() {
         let e = refuse(r#"{"type":"object","properties":{"a":5}}"#, Mode::Convert);
-        assert_eq!((e.reason, e.pointer.as_str()), (StrictReason::NonSchemaNode, "/properties/a"));
-        assert!(e.message.starts_with("Cannot convert a JSON schema containing a non-boolean, non-object schema node"));
-        let e = refuse(r#"{"type":"object","properties":{"a":{"$id":"x","type":"string"}}}"#, Mode::Convert);
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            (StrictReason::NonSchemaNode, "/properties/a")
+        );
+        assert!(e.message.starts_with(
+            "Cannot convert a JSON schema containing a non-boolean, non-object schema node"
+        ));
+        let e = refuse(
+            r#"{"type":"object","properties":{"a":{"$id":"x","type":"string"}}}"#,
+            Mode::Convert,
+        );
         assert_eq!(e.reason, StrictReason::NestedId);
         assert!(strict(r#"{"$id":"root","type":"object","properties":{}}"#).contains("root"));
-        let e = refuse(r#"{"type":"object","properties":{"a":{"$ref":5}}}"#, Mode::Convert);
-        assert_eq!((e.reason, e.message.as_str()), (StrictReason::NonStringRef, "Cannot convert a JSON schema with a non-string `$ref` to strict mode."));
-        let e = refuse(r##"{"type":"object","properties":{"a":{"$ref":"#/$defs/missing"}}}"##, Mode::Convert);
+        let e = refuse(
+            r#"{"type":"object","properties":{"a":{"$ref":5}}}"#,
+            Mode::Convert,
+        );
+        assert_eq!(
+            (e.reason, e.message.as_str()),
+            (
+                StrictReason::NonStringRef,
+                "Cannot convert a JSON schema with a non-string `$ref` to strict mode."
+            )
+        );
+        let e = refuse(
+            r##"{"type":"object","properties":{"a":{"$ref":"#/$defs/missing"}}}"##,
+            Mode::Convert,
+        );
         assert_eq!(e.message, "Cannot convert unresolved or external JSON schema reference `#/$defs/missing` to strict mode. Use a local reference or disable strict mode.");
-        let e = refuse(r#"{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}"#, Mode::Convert);
+        let e = refuse(
+            r#"{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}"#,
+            Mode::Convert,
+        );
         assert_eq!(e.reason, StrictReason::UnresolvedRef);
         for bad in [r#"{"anyOf":[]}"#, r#"{"anyOf":{}}"#] {
-            let e = refuse(&format!(r#"{{"type":"object","properties":{{"a":{bad}}},"required":["a"]}}"#), Mode::Convert);
-            assert_eq!(e.message, "Cannot convert a JSON schema with an invalid `anyOf` to strict mode.");
+            let e = refuse(
+                &format!(r#"{{"type":"object","properties":{{"a":{bad}}},"required":["a"]}}"#),
+                Mode::Convert,
+            );
+            assert_eq!(
+                e.message,
+                "Cannot convert a JSON schema with an invalid `anyOf` to strict mode."
+            );
         }
     }
 
     #[test]
     fn pointers_resolve_against_the_original_schema() {
         // `.../anyOf/0` exists only after conversion wraps `a`.
-        let e = refuse(r##"{"type":"object","properties":{"a":{"type":"string"},"b":{"$ref":"#/properties/a/anyOf/0"}}}"##, Mode::Convert);
+        let e = refuse(
+            r##"{"type":"object","properties":{"a":{"type":"string"},"b":{"$ref":"#/properties/a/anyOf/0"}}}"##,
+            Mode::Convert,
+        );
         assert_eq!(e.reason, StrictReason::UnresolvedRef);
     }
 
     #[test]
     fn sibling_keywords_are_refused() {
-        let e = refuse(r##"{"type":"object","properties":{"a":{"$ref":"#/$defs/x","minLength":1,"description":"ok"}},"required":["a"],"$defs":{"x":{"type":"string"}}}"##, Mode::Convert);
+        let e = refuse(
+            r##"{"type":"object","properties":{"a":{"$ref":"#/$defs/x","minLength":1,"description":"ok"}},"required":["a"],"$defs":{"x":{"type":"string"}}}"##,
+            Mode::Convert,
+        );
         assert_eq!(e.reason, StrictReason::RefSibling);
         assert_eq!(e.message, "Cannot convert a JSON schema combining `$ref` with sibling keyword `minLength` to strict mode. Move the constraint into the referenced schema or disable strict mode.");
-        let e = refuse(r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}],"type":"string"}},"required":["a"]}"#, Mode::Convert);
+        let e = refuse(
+            r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}],"type":"string"}},"required":["a"]}"#,
+            Mode::Convert,
+        );
         assert_eq!(e.message, "Cannot convert a JSON schema combining `anyOf` with sibling keyword `type` to strict mode. Move the constraint into each branch or disable strict mode.");
         assert!(run(r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}],"title":"t","description":"d"}},"required":["a"]}"#, Mode::Convert).is_ok());
     }
@@ -1253,7 +1544,9 @@ mod tests {
         let schema = r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"object","properties":{"x":{"type":"string"}}},{"type":"string"}]}},"required":["a"]}"#;
         let e = refuse(schema, Mode::Prepare);
         assert_eq!(e.reason, StrictReason::AmbiguousAnyOf);
-        assert!(e.message.starts_with("Cannot convert an `anyOf` branch containing optional object properties"));
+        assert!(e
+            .message
+            .starts_with("Cannot convert an `anyOf` branch containing optional object properties"));
         assert!(run(schema, Mode::Convert).is_ok());
         // properties of non-object branches are ignored
         assert!(run(r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string","properties":{"x":{"type":"string"}}},{"type":"null"}]}},"required":["a"]}"#, Mode::Prepare).is_ok());
@@ -1261,25 +1554,54 @@ mod tests {
 
     #[test]
     fn unknown_nullability_is_refused() {
-        let e = refuse(r#"{"type":"object","properties":{"a":{"type":5}}}"#, Mode::Convert);
-        assert_eq!((e.reason, e.pointer.as_str()), (StrictReason::UnknownNullability, "/properties/a"));
-        assert!(refuse(r#"{"type":"object","properties":{"a":{"enum":"x"}}}"#, Mode::Convert).reason == StrictReason::UnknownNullability);
+        let e = refuse(
+            r#"{"type":"object","properties":{"a":{"type":5}}}"#,
+            Mode::Convert,
+        );
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            (StrictReason::UnknownNullability, "/properties/a")
+        );
+        assert!(
+            refuse(
+                r#"{"type":"object","properties":{"a":{"enum":"x"}}}"#,
+                Mode::Convert
+            )
+            .reason
+                == StrictReason::UnknownNullability
+        );
         assert!(refuse(r#"{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":5}]}},"required":[]}"#, Mode::Convert).reason == StrictReason::UnknownNullability);
         // required properties need no nullability
-        assert!(run(r#"{"type":"object","properties":{"a":{"type":5}},"required":["a"]}"#, Mode::Convert).is_ok());
+        assert!(run(
+            r#"{"type":"object","properties":{"a":{"type":5}},"required":["a"]}"#,
+            Mode::Convert
+        )
+        .is_ok());
     }
 
     #[test]
     fn typeless_open_objects_are_refused_root_included() {
-        let e = refuse(r#"{"properties":{"a":{"type":"string"}},"required":["a"]}"#, Mode::Convert);
-        assert_eq!((e.reason, e.pointer.as_str()), (StrictReason::TypelessOpenObject, ""));
-        let e = refuse(r#"{"type":"object","properties":{"o":{"additionalProperties":true}},"required":["o"]}"#, Mode::Convert);
+        let e = refuse(
+            r#"{"properties":{"a":{"type":"string"}},"required":["a"]}"#,
+            Mode::Convert,
+        );
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            (StrictReason::TypelessOpenObject, "")
+        );
+        let e = refuse(
+            r#"{"type":"object","properties":{"o":{"additionalProperties":true}},"required":["o"]}"#,
+            Mode::Convert,
+        );
         assert_eq!(e.pointer, "/properties/o");
     }
 
     #[test]
     fn root_defs_must_be_an_object_to_hoist() {
-        let e = refuse(r##"{"type":"object","properties":{"a":{"type":"string"},"b":{"$ref":"#/properties/a"}},"required":["b"],"$defs":[]}"##, Mode::Convert);
+        let e = refuse(
+            r##"{"type":"object","properties":{"a":{"type":"string"},"b":{"$ref":"#/properties/a"}},"required":["b"],"$defs":[]}"##,
+            Mode::Convert,
+        );
         assert_eq!(e.reason, StrictReason::DefsNotObject);
     }
 
@@ -1293,15 +1615,30 @@ mod tests {
         assert!(refuse(&ref_chain(99, r##"{"$ref":"#"}"##), Mode::Prepare).is_depth());
         // a cycle of n definitions
         let cycle = |n: usize| {
-            let defs: Vec<String> = (0..n).map(|i| format!(r##""d{i}":{{"$ref":"#/$defs/d{}"}}"##, (i + 1) % n)).collect();
-            format!(r##"{{"type":"object","properties":{{"value":{{"$ref":"#/$defs/d0"}}}},"required":["value"],"$defs":{{{}}}}}"##, defs.join(","))
+            let defs: Vec<String> = (0..n)
+                .map(|i| format!(r##""d{i}":{{"$ref":"#/$defs/d{}"}}"##, (i + 1) % n))
+                .collect();
+            format!(
+                r##"{{"type":"object","properties":{{"value":{{"$ref":"#/$defs/d0"}}}},"required":["value"],"$defs":{{{}}}}}"##,
+                defs.join(",")
+            )
         };
         assert!(run(&cycle(98), Mode::Prepare).is_ok());
         assert!(refuse(&cycle(99), Mode::Prepare).is_depth());
-        let many: Vec<String> = (0..100).map(|i| format!(r##""d{i}":{{"$ref":"#"}}"##)).collect();
-        assert!(run(&format!(r#"{{"type":"object","properties":{{}},"$defs":{{{}}}}}"#, many.join(",")), Mode::Prepare).is_ok());
+        let many: Vec<String> = (0..100)
+            .map(|i| format!(r##""d{i}":{{"$ref":"#"}}"##))
+            .collect();
+        assert!(run(
+            &format!(
+                r#"{{"type":"object","properties":{{}},"$defs":{{{}}}}}"#,
+                many.join(",")
+            ),
+            Mode::Prepare
+        )
+        .is_ok());
         // physical nesting: 1000 deep objects
-        let deep = r#"{"type":"object","properties":{"a":"#.repeat(1000) + "{}" + &"}}".repeat(1000);
+        let deep =
+            r#"{"type":"object","properties":{"a":"#.repeat(1000) + "{}" + &"}}".repeat(1000);
         let e = refuse(&deep, Mode::Convert);
         assert!(e.is_depth());
         assert_eq!(e.message, DEPTH_MESSAGE);
@@ -1311,7 +1648,13 @@ mod tests {
     #[test]
     fn physical_depth_counts_every_value() {
         // 100 nested arrays under `examples` pass; 101 levels fail.
-        let nest = |n: usize| format!(r#"{{"type":"object","properties":{{}},"examples":{}1{}}}"#, "[".repeat(n), "]".repeat(n));
+        let nest = |n: usize| {
+            format!(
+                r#"{{"type":"object","properties":{{}},"examples":{}1{}}}"#,
+                "[".repeat(n),
+                "]".repeat(n)
+            )
+        };
         assert!(run(&nest(99), Mode::Convert).is_ok());
         assert!(refuse(&nest(100), Mode::Convert).is_depth());
     }
@@ -1320,18 +1663,35 @@ mod tests {
     fn open_objects_check() {
         let doc = parse(r#"{"type":"object","properties":{"a":{"type":"object"}},"required":["a"],"additionalProperties":false}"#).unwrap();
         let e = assert_preserves_open_objects(&doc, 0).unwrap_err();
-        assert_eq!((e.reason, e.pointer.as_str()), (StrictReason::OpenObject, "/properties/a"));
-        let ok = parse(r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#).unwrap();
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            (StrictReason::OpenObject, "/properties/a")
+        );
+        let ok =
+            parse(r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#)
+                .unwrap();
         assert!(assert_preserves_open_objects(&ok, 0).is_ok());
-        let explicit = parse(r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":true}"#).unwrap();
+        let explicit = parse(
+            r#"{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":true}"#,
+        )
+        .unwrap();
         assert!(assert_preserves_open_objects(&explicit, 0).is_err());
     }
 
     #[test]
     fn non_json_values_are_refused_with_a_pointer() {
-        let e = refuse(r#"{"type":"object","properties":{},"examples":[{"\u0000understudy":"function"}]}"#, Mode::Convert);
-        assert_eq!((e.reason, e.pointer.as_str()), (StrictReason::NotJson, "/examples/0"));
-        let e = refuse(r#"{"type":"object","properties":{"a":{"\u0000understudy":"undefined"}}}"#, Mode::Convert);
+        let e = refuse(
+            r#"{"type":"object","properties":{},"examples":[{"\u0000understudy":"function"}]}"#,
+            Mode::Convert,
+        );
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            (StrictReason::NotJson, "/examples/0")
+        );
+        let e = refuse(
+            r#"{"type":"object","properties":{"a":{"\u0000understudy":"undefined"}}}"#,
+            Mode::Convert,
+        );
         assert_eq!(e.reason, StrictReason::NonSchemaNode);
     }
 
@@ -1346,7 +1706,10 @@ mod tests {
     #[test]
     fn normalize_input_maps_synthetic_nulls_back() {
         let schema = r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":["string","null"]},"o":{"type":"object","properties":{"x":{"type":"number"}},"additionalProperties":false}}}"#;
-        assert_eq!(normalize(schema, r#"{"a":null,"b":null,"o":{"x":null},"extra":1}"#), r#"{"b":null,"o":{},"extra":1}"#);
+        assert_eq!(
+            normalize(schema, r#"{"a":null,"b":null,"o":{"x":null},"extra":1}"#),
+            r#"{"b":null,"o":{},"extra":1}"#
+        );
         assert_eq!(normalize(schema, r#"{"a":"v","o":null}"#), r#"{"a":"v"}"#);
         assert_eq!(normalize(schema, "[1]"), "[1]");
     }
@@ -1355,18 +1718,30 @@ mod tests {
     fn normalize_input_is_contextual_recursive_and_boolean_aware() {
         let shared = r##"{"type":"object","properties":{"requiredOwner":{"$ref":"#/$defs/req"},"optionalOwner":{"type":"object","properties":{"value":{"type":"string"}},"required":[]}},"required":["requiredOwner","optionalOwner"],"$defs":{"req":{"type":"object","properties":{"value":{"type":"string"}},"required":["value"]}}}"##;
         assert_eq!(
-            normalize(shared, r#"{"requiredOwner":{"value":null},"optionalOwner":{"value":null}}"#),
+            normalize(
+                shared,
+                r#"{"requiredOwner":{"value":null},"optionalOwner":{"value":null}}"#
+            ),
             r#"{"requiredOwner":{"value":null},"optionalOwner":{}}"#
         );
         let tree = r##"{"type":"object","properties":{"label":{"type":"string"},"children":{"type":"array","items":{"$ref":"#"}}},"required":["children"]}"##;
         assert_eq!(
-            normalize(tree, r#"{"label":null,"children":[{"label":null,"children":[]}]}"#),
+            normalize(
+                tree,
+                r#"{"label":null,"children":[{"label":null,"children":[]}]}"#
+            ),
             r#"{"children":[{"children":[]}]}"#
         );
         let booleans = r##"{"type":"object","properties":{"t":true,"f":false,"af":{"anyOf":[false,true]},"c":{"anyOf":[false,{"const":"value"}]}}}"##;
-        assert_eq!(normalize(booleans, r#"{"t":null,"f":null,"af":null,"c":null}"#), r#"{"t":null,"af":null}"#);
+        assert_eq!(
+            normalize(booleans, r#"{"t":null,"f":null,"af":null,"c":null}"#),
+            r#"{"t":null,"af":null}"#
+        );
         let tuple = r#"{"type":"object","properties":{"p":{"type":"array","items":[{"type":"object","properties":{"q":{"type":"string"}}}]}},"required":["p"]}"#;
-        assert_eq!(normalize(tuple, r#"{"p":[{"q":null},{"q":null}]}"#), r#"{"p":[{},{"q":null}]}"#);
+        assert_eq!(
+            normalize(tuple, r#"{"p":[{"q":null},{"q":null}]}"#),
+            r#"{"p":[{},{"q":null}]}"#
+        );
     }
 
     #[test]
@@ -1374,17 +1749,28 @@ mod tests {
         let doc = parse(r##"{"type":"object","properties":{"c":{"type":"array","items":{"$ref":"#/properties/c"}}},"required":["c"]}"##).unwrap();
         let prepared = prepare(&doc, 0, Mode::Prepare).unwrap();
         let mut vd = parse(r#"{"c":[{"\u0000understudy":"function"}]}"#).unwrap();
-        assert!(matches!(prepared.normalize_input(&mut vd, 0), Err(NormalizeError::NotJson { ref pointer, .. }) if pointer == "/c/0"));
+        assert!(
+            matches!(prepared.normalize_input(&mut vd, 0), Err(NormalizeError::NotJson { ref pointer, .. }) if pointer == "/c/0")
+        );
         let deep = format!(r#"{{"c":{}{}}}"#, "[".repeat(5000), "]".repeat(5000));
         let mut vd = parse(&deep).unwrap();
-        assert!(matches!(prepared.normalize_input(&mut vd, 0), Err(NormalizeError::TooDeep { .. })));
+        assert!(matches!(
+            prepared.normalize_input(&mut vd, 0),
+            Err(NormalizeError::TooDeep { .. })
+        ));
     }
 
     #[test]
     fn non_object_roots() {
         assert_eq!(strict("true"), "true");
-        assert_eq!(refuse("5", Mode::Convert).reason, StrictReason::NonSchemaNode);
-        assert_eq!(refuse("[]", Mode::Convert).reason, StrictReason::NonSchemaNode);
+        assert_eq!(
+            refuse("5", Mode::Convert).reason,
+            StrictReason::NonSchemaNode
+        );
+        assert_eq!(
+            refuse("[]", Mode::Convert).reason,
+            StrictReason::NonSchemaNode
+        );
         assert_eq!(strict(r#"{"type":"string"}"#), r#"{"type":"string"}"#);
     }
 }

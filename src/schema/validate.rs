@@ -43,7 +43,10 @@ pub struct Report {
 
 impl Report {
     fn from_issues(issues: Vec<Issue>) -> Self {
-        Report { valid: issues.is_empty(), issues }
+        Report {
+            valid: issues.is_empty(),
+            issues,
+        }
     }
 }
 
@@ -63,16 +66,31 @@ impl std::fmt::Debug for Compiled {
 /// Compiles `schema`. A schema that is not a valid JSON Schema is an error naming the pointer
 /// of the offending node.
 pub fn compile(schema: &serde_json::Value) -> Result<Compiled, InvalidSchemaError> {
-    if !matches!(schema, serde_json::Value::Object(_) | serde_json::Value::Bool(_)) {
+    if !matches!(
+        schema,
+        serde_json::Value::Object(_) | serde_json::Value::Bool(_)
+    ) {
         return Err(InvalidSchemaError {
             pointer: String::new(),
-            message: format!("A JSON Schema must be an object or a boolean, not {}.", kind_of(schema)),
+            message: format!(
+                "A JSON Schema must be an object or a boolean, not {}.",
+                kind_of(schema)
+            ),
         });
     }
-    jsonschema::options().build(schema).map(|validator| Compiled { validator, plan: Plan::compile(schema) }).map_err(|e| {
-        let pointer = e.instance_path().to_string();
-        InvalidSchemaError { message: format!("Invalid JSON Schema at `{pointer}`: {e}"), pointer }
-    })
+    jsonschema::options()
+        .build(schema)
+        .map(|validator| Compiled {
+            validator,
+            plan: Plan::compile(schema),
+        })
+        .map_err(|e| {
+            let pointer = e.instance_path().to_string();
+            InvalidSchemaError {
+                message: format!("Invalid JSON Schema at `{pointer}`: {e}"),
+                pointer,
+            }
+        })
 }
 
 /// Compiles the JSON text of a schema.
@@ -171,19 +189,32 @@ fn json_issue(text: &str, e: serde_json::Error) -> Issue {
         instance_path: String::new(),
         schema_path: String::new(),
         keyword: "json".into(),
-        position: Some(Position { offset, line, column }),
+        position: Some(Position {
+            offset,
+            line,
+            column,
+        }),
     }
 }
 
 fn line_column_to_offset(text: &str, line: usize, column: usize) -> usize {
-    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
     (line_start + column.saturating_sub(1)).min(text.len())
 }
 
 /// Converts an arena subtree to `serde_json::Value`, collecting opaque values. Recursion depth
 /// equals value depth; `validate_doc` checks
 /// `MAX_VALUE_DEPTH` first.
-fn to_serde(doc: &Doc, id: Id, pointer: &mut String, opaque: &mut Vec<(String, String)>) -> serde_json::Value {
+fn to_serde(
+    doc: &Doc,
+    id: Id,
+    pointer: &mut String,
+    opaque: &mut Vec<(String, String)>,
+) -> serde_json::Value {
     use serde_json::Value as V;
     match doc.node(id) {
         Node::Null | Node::Undefined => V::Null,
@@ -253,23 +284,45 @@ mod tests {
 
     #[test]
     fn valid_values_have_no_issues() {
-        let v = compiled(r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#);
-        assert_eq!(v.validate_json(r#"{"a":"x"}"#), Report { valid: true, issues: vec![] });
+        let v =
+            compiled(r#"{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}"#);
+        assert_eq!(
+            v.validate_json(r#"{"a":"x"}"#),
+            Report {
+                valid: true,
+                issues: vec![]
+            }
+        );
     }
 
     #[test]
     fn issues_name_paths_and_keywords() {
-        let v = compiled(r#"{"type":"object","properties":{"a":{"type":"array","items":{"minimum":2}}},"required":["b"]}"#);
+        let v = compiled(
+            r#"{"type":"object","properties":{"a":{"type":"array","items":{"minimum":2}}},"required":["b"]}"#,
+        );
         let report = v.validate_json(r#"{"a":[3,1]}"#);
         assert!(!report.valid);
-        let mut found: Vec<(String, String, String)> =
-            report.issues.iter().map(|i| (i.instance_path.clone(), i.schema_path.clone(), i.keyword.clone())).collect();
+        let mut found: Vec<(String, String, String)> = report
+            .issues
+            .iter()
+            .map(|i| {
+                (
+                    i.instance_path.clone(),
+                    i.schema_path.clone(),
+                    i.keyword.clone(),
+                )
+            })
+            .collect();
         found.sort();
         assert_eq!(
             found,
             vec![
                 ("".into(), "/required".into(), "required".into()),
-                ("/a/1".into(), "/properties/a/items/minimum".into(), "minimum".into()),
+                (
+                    "/a/1".into(),
+                    "/properties/a/items/minimum".into(),
+                    "minimum".into()
+                ),
             ]
         );
     }
@@ -288,7 +341,9 @@ mod tests {
 
     #[test]
     fn draft_7_is_chosen_by_schema_keyword() {
-        let v = compiled(r#"{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"additionalItems":false}"#);
+        let v = compiled(
+            r#"{"$schema":"http://json-schema.org/draft-07/schema#","items":[{"type":"string"}],"additionalItems":false}"#,
+        );
         assert!(v.validate_json(r#"["a"]"#).valid);
         assert!(!v.validate_json(r#"["a",1]"#).valid);
         let v = compiled(r#"{"prefixItems":[{"type":"string"}],"items":false}"#);
@@ -307,12 +362,24 @@ mod tests {
     #[test]
     fn host_values_are_issues_and_depth_is_bounded() {
         let v = compiled("{}");
-        let doc = json::parse(r#"{"f":{"\u0000understudy":"function"},"u":{"\u0000understudy":"undefined"}}"#).unwrap();
+        let doc = json::parse(
+            r#"{"f":{"\u0000understudy":"function"},"u":{"\u0000understudy":"undefined"}}"#,
+        )
+        .unwrap();
         let report = v.validate_doc(&doc, 0);
         assert_eq!(report.issues.len(), 1);
-        assert_eq!((report.issues[0].instance_path.as_str(), report.issues[0].keyword.as_str()), ("/f", "json"));
+        assert_eq!(
+            (
+                report.issues[0].instance_path.as_str(),
+                report.issues[0].keyword.as_str()
+            ),
+            ("/f", "json")
+        );
         let deep = json::parse(&("[".repeat(200) + &"]".repeat(200))).unwrap();
         assert_eq!(v.validate_doc(&deep, 0).issues[0].keyword, "depth");
-        assert!(!v.validate_json(&("[".repeat(10_000) + &"]".repeat(10_000))).valid);
+        assert!(
+            !v.validate_json(&("[".repeat(10_000) + &"]".repeat(10_000)))
+                .valid
+        );
     }
 }

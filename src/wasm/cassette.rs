@@ -6,13 +6,18 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::engine_error;
-use crate::doubles::cassette::{self as rules, Cassette, CassetteError, Matcher, Mismatch, Outcome, Redaction};
+use crate::doubles::cassette::{
+    self as rules, Cassette, CassetteError, Matcher, Mismatch, Outcome, Redaction,
+};
 
 fn cassette_error(e: &CassetteError) -> JsValue {
     engine_error(
         "InvalidCassetteError",
         &e.message,
-        &[("reason", JsValue::from_str(e.reason)), ("pointer", JsValue::from_str(&e.pointer))],
+        &[
+            ("reason", JsValue::from_str(e.reason)),
+            ("pointer", JsValue::from_str(&e.pointer)),
+        ],
     )
 }
 
@@ -21,10 +26,19 @@ fn mismatch_error(m: &Mismatch) -> JsValue {
         Some((step, d)) => (
             JsValue::from_f64(*step as f64),
             JsValue::from_str(&d.pointer),
-            d.recorded.as_ref().map_or(JsValue::UNDEFINED, |v| JsValue::from_str(&v.to_string())),
-            d.live.as_ref().map_or(JsValue::UNDEFINED, |v| JsValue::from_str(&v.to_string())),
+            d.recorded
+                .as_ref()
+                .map_or(JsValue::UNDEFINED, |v| JsValue::from_str(&v.to_string())),
+            d.live
+                .as_ref()
+                .map_or(JsValue::UNDEFINED, |v| JsValue::from_str(&v.to_string())),
         ),
-        None => (JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED),
+        None => (
+            JsValue::UNDEFINED,
+            JsValue::UNDEFINED,
+            JsValue::UNDEFINED,
+            JsValue::UNDEFINED,
+        ),
     };
     engine_error(
         "CassetteMismatchError",
@@ -41,11 +55,14 @@ fn mismatch_error(m: &Mismatch) -> JsValue {
 }
 
 fn json(text: &str, what: &str) -> Result<Value, JsValue> {
-    serde_json::from_str(text).map_err(|e| engine_error("UserError", &format!("{what} is not JSON: {e}"), &[]))
+    serde_json::from_str(text)
+        .map_err(|e| engine_error("UserError", &format!("{what} is not JSON: {e}"), &[]))
 }
 
 fn strings(list: &Array) -> Vec<String> {
-    list.iter().map(|v| v.as_string().unwrap_or_default()).collect()
+    list.iter()
+        .map(|v| v.as_string().unwrap_or_default())
+        .collect()
 }
 
 /// Records steps of a run being forwarded to a real model.
@@ -60,8 +77,12 @@ impl CassetteRecorder {
     /// `keys`: extra secret key names; `patterns`: extra regular expressions to redact.
     #[wasm_bindgen(constructor)]
     pub fn new(keys: &Array, patterns: &Array) -> Result<CassetteRecorder, JsValue> {
-        let redaction = Redaction::new(&strings(keys), &strings(patterns)).map_err(|e| cassette_error(&e))?;
-        Ok(CassetteRecorder { redaction, steps: Vec::new() })
+        let redaction =
+            Redaction::new(&strings(keys), &strings(patterns)).map_err(|e| cassette_error(&e))?;
+        Ok(CassetteRecorder {
+            redaction,
+            steps: Vec::new(),
+        })
     }
 
     /// Records one call: `outcome` is `{ response }`, `{ events }` or `{ error: { name, message } }`.
@@ -72,13 +93,26 @@ impl CassetteRecorder {
             Outcome::Events(events.clone())
         } else if let Some(error) = outcome.get("error") {
             Outcome::Error {
-                name: error.get("name").and_then(Value::as_str).unwrap_or("Error").to_owned(),
-                message: error.get("message").and_then(Value::as_str).unwrap_or("").to_owned(),
+                name: error
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("Error")
+                    .to_owned(),
+                message: error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
             }
         } else {
             Outcome::Response(outcome.get("response").cloned().unwrap_or(Value::Null))
         };
-        self.steps.push(rules::record_step(request, streamed, outcome, &self.redaction));
+        self.steps.push(rules::record_step(
+            request,
+            streamed,
+            outcome,
+            &self.redaction,
+        ));
         Ok(())
     }
 
@@ -90,7 +124,8 @@ impl CassetteRecorder {
     /// The cassette document as pretty JSON text.
     #[wasm_bindgen(js_name = toJson)]
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&rules::build(self.steps.clone(), &self.redaction)).unwrap_or_default()
+        serde_json::to_string_pretty(&rules::build(self.steps.clone(), &self.redaction))
+            .unwrap_or_default()
     }
 }
 
@@ -107,7 +142,11 @@ impl CassetteReplay {
     #[wasm_bindgen(constructor)]
     pub fn new(text: &str) -> Result<CassetteReplay, JsValue> {
         let doc = serde_json::from_str(text).map_err(|e| {
-            cassette_error(&CassetteError { reason: "invalid_cassette", pointer: String::new(), message: format!("Invalid cassette: not JSON ({e}).") })
+            cassette_error(&CassetteError {
+                reason: "invalid_cassette",
+                pointer: String::new(),
+                message: format!("Invalid cassette: not JSON ({e})."),
+            })
         })?;
         let cassette = rules::load(doc).map_err(|e| cassette_error(&e))?;
         let matcher = Matcher::new(&cassette);
@@ -117,7 +156,9 @@ impl CassetteReplay {
     /// The steps as `[{ kind: 'response' | 'stream' | 'error', response?, events?, error? }]`
     /// JSON text, for replay in recorded order.
     pub fn steps(&self) -> String {
-        let out: Vec<Value> = (0..self.cassette.steps.len()).map(|i| self.step_value(i)).collect();
+        let out: Vec<Value> = (0..self.cassette.steps.len())
+            .map(|i| self.step_value(i))
+            .collect();
         Value::Array(out).to_string()
     }
 
@@ -137,8 +178,12 @@ impl CassetteReplay {
     /// The step whose request matches the live request (JSON text), each used once; throws
     /// `CassetteMismatchError` with the closest step's first differing field otherwise.
     pub fn pick(&mut self, request: &str, call_index: u32) -> Result<u32, JsValue> {
-        let live = rules::normalize_request(json(request, "The request")?, &self.cassette.redaction);
-        self.matcher.pick(&live, call_index as usize).map(|i| i as u32).map_err(|m| mismatch_error(&m))
+        let live =
+            rules::normalize_request(json(request, "The request")?, &self.cassette.redaction);
+        self.matcher
+            .pick(&live, call_index as usize)
+            .map(|i| i as u32)
+            .map_err(|m| mismatch_error(&m))
     }
 
     #[wasm_bindgen(getter, js_name = stepCount)]
@@ -152,13 +197,22 @@ impl CassetteReplay {
         if let Some(error) = s.get("error") {
             out.insert("kind".into(), "error".into());
             out.insert("error".into(), error.clone());
-        } else if let (true, Some(events)) = (s.get("streamed") == Some(&Value::Bool(true)), s.get("events")) {
+        } else if let (true, Some(events)) = (
+            s.get("streamed") == Some(&Value::Bool(true)),
+            s.get("events"),
+        ) {
             out.insert("kind".into(), "stream".into());
             out.insert("events".into(), events.clone());
-            out.insert("response".into(), s.get("response").cloned().unwrap_or(Value::Null));
+            out.insert(
+                "response".into(),
+                s.get("response").cloned().unwrap_or(Value::Null),
+            );
         } else {
             out.insert("kind".into(), "response".into());
-            out.insert("response".into(), s.get("response").cloned().unwrap_or(Value::Null));
+            out.insert(
+                "response".into(),
+                s.get("response").cloned().unwrap_or(Value::Null),
+            );
         }
         Value::Object(out)
     }
@@ -169,7 +223,12 @@ impl CassetteReplay {
 pub fn cassette_missing_error(path: &str, variable: &str) -> JsValue {
     engine_error(
         "InvalidCassetteError",
-        &format!("Cassette {path} does not exist; record it by running the test with {variable}=1."),
-        &[("reason", JsValue::from_str("missing")), ("pointer", JsValue::from_str(""))],
+        &format!(
+            "Cassette {path} does not exist; record it by running the test with {variable}=1."
+        ),
+        &[
+            ("reason", JsValue::from_str("missing")),
+            ("pointer", JsValue::from_str("")),
+        ],
     )
 }

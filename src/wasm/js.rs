@@ -19,7 +19,11 @@ extern "C" {
     #[wasm_bindgen(js_namespace = Reflect, js_name = getPrototypeOf, catch)]
     fn reflect_prototype_of(target: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = Reflect, js_name = defineProperty, catch)]
-    fn reflect_define(target: &JsValue, key: &JsValue, descriptor: &JsValue) -> Result<bool, JsValue>;
+    fn reflect_define(
+        target: &JsValue,
+        key: &JsValue,
+        descriptor: &JsValue,
+    ) -> Result<bool, JsValue>;
     #[wasm_bindgen(js_namespace = Reflect, js_name = construct, catch)]
     fn reflect_construct(target: &JsValue, args: &Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = Reflect, js_name = apply, catch)]
@@ -184,8 +188,10 @@ pub(crate) fn is_iterable(v: &JsValue) -> Js<bool> {
     if !is_object(v) {
         return Ok(false);
     }
-    Ok(get_key(v, &js_sys::Symbol::iterator().into())?.is_function()
-        || get_key(v, &js_sys::Symbol::async_iterator().into())?.is_function())
+    Ok(
+        get_key(v, &js_sys::Symbol::iterator().into())?.is_function()
+            || get_key(v, &js_sys::Symbol::async_iterator().into())?.is_function(),
+    )
 }
 
 /// `JSON`-free number for fields.
@@ -215,5 +221,8 @@ pub(crate) fn string_of(v: &JsValue) -> String {
         return s;
     }
     let string = get(&js_sys::global(), "String").unwrap_or(JsValue::UNDEFINED);
-    call(&string, &JsValue::UNDEFINED, &[v]).ok().and_then(|s| s.as_string()).unwrap_or_default()
+    call(&string, &JsValue::UNDEFINED, &[v])
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default()
 }

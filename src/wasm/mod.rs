@@ -40,7 +40,11 @@ thread_local! {
 }
 
 fn input_busy() -> JsValue {
-    engine_error("UserError", "The engine's input buffer is in use by a call that has not returned.", &[])
+    engine_error(
+        "UserError",
+        "The engine's input buffer is in use by a call that has not returned.",
+        &[],
+    )
 }
 
 /// The input buffer keeps up to this much room between calls; a larger buffer, grown for a
@@ -75,8 +79,20 @@ pub fn engine_memory() -> JsValue {
 pub(crate) fn with_input<T>(len: usize, f: impl FnOnce(&str) -> T) -> Result<T, JsValue> {
     INPUT.with(|buffer| {
         let buffer = buffer.try_borrow().map_err(|_| input_busy())?;
-        let bytes = buffer.get(..len).ok_or_else(|| engine_error("UserError", "The text is longer than the engine's input buffer.", &[]))?;
-        let text = std::str::from_utf8(bytes).map_err(|e| engine_error("UserError", &format!("The text is not valid UTF-8: {e}"), &[]))?;
+        let bytes = buffer.get(..len).ok_or_else(|| {
+            engine_error(
+                "UserError",
+                "The text is longer than the engine's input buffer.",
+                &[],
+            )
+        })?;
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            engine_error(
+                "UserError",
+                &format!("The text is not valid UTF-8: {e}"),
+                &[],
+            )
+        })?;
         Ok(f(text))
     })
 }
@@ -106,7 +122,11 @@ fn opt_str(s: &Option<String>) -> JsValue {
 }
 
 fn strict_error(e: StrictError) -> JsValue {
-    let name = if e.is_depth() { "SchemaDepthError" } else { "StrictSchemaError" };
+    let name = if e.is_depth() {
+        "SchemaDepthError"
+    } else {
+        "StrictSchemaError"
+    };
     engine_error(
         name,
         &e.message,
@@ -119,24 +139,38 @@ fn strict_error(e: StrictError) -> JsValue {
 }
 
 fn invalid_schema_error(e: InvalidSchemaError) -> JsValue {
-    engine_error("InvalidJsonSchemaError", &e.message, &[("pointer", JsValue::from_str(&e.pointer))])
+    engine_error(
+        "InvalidJsonSchemaError",
+        &e.message,
+        &[("pointer", JsValue::from_str(&e.pointer))],
+    )
 }
 
 pub(crate) fn standard_error(e: StandardSchemaError) -> JsValue {
     let message = e.to_string();
     match e {
-        StandardSchemaError::Unsupported => engine_error("UnsupportedStandardSchemaError", &message, &[]),
-        StandardSchemaError::AsyncValidation => engine_error("AsyncStandardSchemaValidationError", &message, &[]),
+        StandardSchemaError::Unsupported => {
+            engine_error("UnsupportedStandardSchemaError", &message, &[])
+        }
+        StandardSchemaError::AsyncValidation => {
+            engine_error("AsyncStandardSchemaValidationError", &message, &[])
+        }
         StandardSchemaError::Conversion { .. } | StandardSchemaError::NonObjectRoot { .. } => {
             engine_error("UserError", &message, &[])
         }
-        StandardSchemaError::Validation { .. } => engine_error("StandardSchemaValidationError", &message, &[]),
+        StandardSchemaError::Validation { .. } => {
+            engine_error("StandardSchemaValidationError", &message, &[])
+        }
     }
 }
 
 fn encoding_error(what: &str, e: json::ParseError) -> JsValue {
     // Only reachable when the facade's encoding is broken: the host produced the text.
-    engine_error("UserError", &format!("understudy could not read the {what} it was given: {e}"), &[])
+    engine_error(
+        "UserError",
+        &format!("understudy could not read the {what} it was given: {e}"),
+        &[],
+    )
 }
 
 fn parse_schema(text: &str) -> Result<Doc, JsValue> {
@@ -215,7 +249,13 @@ pub fn strict_prepare_schema(len: usize) -> Result<String, JsValue> {
 #[wasm_bindgen(js_name = strictStripNulls)]
 pub fn strict_strip_nulls(schema_len: usize, value_len: usize) -> Result<Option<String>, JsValue> {
     with_input(schema_len + value_len, |text| {
-        let (schema, value) = text.split_at_checked(schema_len).ok_or_else(|| engine_error("UserError", "understudy could not split the schema from the value it was given.", &[]))?;
+        let (schema, value) = text.split_at_checked(schema_len).ok_or_else(|| {
+            engine_error(
+                "UserError",
+                "understudy could not split the schema from the value it was given.",
+                &[],
+            )
+        })?;
         let prepared = prepare_text(schema, Mode::Prepare)?;
         normalize_with(&prepared, value)
     })?
@@ -315,15 +355,19 @@ pub fn compile_schema(len: usize) -> Result<Validator, JsValue> {
     let doc = with_input(len, parse_schema)??;
     if let Some((_, pointer, _)) = crate::schema::pointer::first_opaque(&doc, doc.root()) {
         return Err(invalid_schema_error(InvalidSchemaError {
-            message: format!("Invalid JSON Schema at `{pointer}`: the schema holds a value JSON cannot carry."),
+            message: format!(
+                "Invalid JSON Schema at `{pointer}`: the schema holds a value JSON cannot carry."
+            ),
             pointer,
         }));
     }
-    let compiled = validate::compile_json(&json::to_string(&doc, doc.root())).map_err(invalid_schema_error)?;
-    Ok(Validator { compiled, issues: None })
+    let compiled =
+        validate::compile_json(&json::to_string(&doc, doc.root())).map_err(invalid_schema_error)?;
+    Ok(Validator {
+        compiled,
+        issues: None,
+    })
 }
-
-
 
 /// Bytes of linear memory the engine holds (it only grows): for leak tests and diagnostics.
 #[wasm_bindgen(js_name = engineMemoryBytes)]

@@ -12,7 +12,10 @@ use wasm_bindgen::prelude::*;
 use super::engine_error;
 use super::js::{self, Js};
 use super::snapshot::{raw_usage, snapshot, Snapshot};
-use crate::doubles::model::{self as rules, choose_advice, AdviceRecord, Classified, InputView, ModelError, Refusal, Script, TypeTag};
+use crate::doubles::model::{
+    self as rules, choose_advice, AdviceRecord, Classified, InputView, ModelError, Refusal, Script,
+    TypeTag,
+};
 
 fn opt_index(i: Option<usize>) -> JsValue {
     i.map_or(JsValue::UNDEFINED, js::num)
@@ -22,28 +25,56 @@ fn opt_index(i: Option<usize>) -> JsValue {
 fn model_error(e: &ModelError) -> JsValue {
     let message = e.to_string();
     match e {
-        ModelError::InvalidStep { reason, input_index, call_index, step_type } => engine_error(
+        ModelError::InvalidStep {
+            reason,
+            input_index,
+            call_index,
+            step_type,
+        } => engine_error(
             e.class(),
             &message,
             &[
                 ("reason", JsValue::from_str(reason.as_str())),
                 ("inputIndex", opt_index(*input_index)),
                 ("callIndex", opt_index(*call_index)),
-                ("stepType", step_type.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str)),
+                (
+                    "stepType",
+                    step_type
+                        .as_deref()
+                        .map_or(JsValue::UNDEFINED, JsValue::from_str),
+                ),
             ],
         ),
-        ModelError::Unexpected { call_index, streamed } => engine_error(
+        ModelError::Unexpected {
+            call_index,
+            streamed,
+        } => engine_error(
             e.class(),
             &message,
-            &[("callIndex", js::num(*call_index)), ("streamed", JsValue::from_bool(*streamed))],
+            &[
+                ("callIndex", js::num(*call_index)),
+                ("streamed", JsValue::from_bool(*streamed)),
+            ],
         ),
-        ModelError::Unconsumed { remaining } => engine_error(e.class(), &message, &[("remainingSteps", js::num(*remaining))]),
-        ModelError::Aborted { call_index } => engine_error(e.class(), &message, &[("callIndex", opt_index(*call_index))]),
+        ModelError::Unconsumed { remaining } => engine_error(
+            e.class(),
+            &message,
+            &[("remainingSteps", js::num(*remaining))],
+        ),
+        ModelError::Aborted { call_index } => engine_error(
+            e.class(),
+            &message,
+            &[("callIndex", opt_index(*call_index))],
+        ),
     }
 }
 
 fn index_field(fields: &JsValue, name: &str) -> Option<usize> {
-    js::get(fields, name).ok()?.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0).map(|n| n as usize)
+    js::get(fields, name)
+        .ok()?
+        .as_f64()
+        .filter(|n| *n >= 0.0 && n.fract() == 0.0)
+        .map(|n| n as usize)
 }
 
 /// The message of a scripted-model error built by user code (`new UnconsumedModelStepsError(2)`).
@@ -52,9 +83,13 @@ pub fn model_error_message(class: &str, fields: &JsValue) -> String {
     let e = match class {
         "UnexpectedModelCallError" => ModelError::Unexpected {
             call_index: index_field(fields, "index").unwrap_or(0),
-            streamed: js::get(fields, "streamed").map(|v| v.is_truthy()).unwrap_or(false),
+            streamed: js::get(fields, "streamed")
+                .map(|v| v.is_truthy())
+                .unwrap_or(false),
         },
-        "UnconsumedModelStepsError" => ModelError::Unconsumed { remaining: index_field(fields, "remainingSteps").unwrap_or(0) },
+        "UnconsumedModelStepsError" => ModelError::Unconsumed {
+            remaining: index_field(fields, "remainingSteps").unwrap_or(0),
+        },
         _ => ModelError::Aborted { call_index: None },
     };
     e.to_string()
@@ -134,8 +169,16 @@ fn copy_entries(entries: &JsValue, details: impl Fn(&JsValue) -> Js<JsValue>) ->
         for k in ["inputTokens", "outputTokens", "totalTokens"] {
             js::set(&e, k, &js::get(&entry, k)?);
         }
-        js::set(&e, "inputTokensDetails", &details(&js::get(&entry, "inputTokensDetails")?)?);
-        js::set(&e, "outputTokensDetails", &details(&js::get(&entry, "outputTokensDetails")?)?);
+        js::set(
+            &e,
+            "inputTokensDetails",
+            &details(&js::get(&entry, "inputTokensDetails")?)?,
+        );
+        js::set(
+            &e,
+            "outputTokensDetails",
+            &details(&js::get(&entry, "outputTokensDetails")?)?,
+        );
         js::set(&e, "endpoint", &js::get(&entry, "endpoint")?);
         out.push(&e);
     }
@@ -148,8 +191,16 @@ fn snapshot_usage(usage: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
     for k in ["requests", "inputTokens", "outputTokens", "totalTokens"] {
         js::set(&init, k, &js::get(usage, k)?);
     }
-    js::set(&init, "inputTokensDetails", &snapshot(&js::get(usage, "inputTokensDetails")?)?);
-    js::set(&init, "outputTokensDetails", &snapshot(&js::get(usage, "outputTokensDetails")?)?);
+    js::set(
+        &init,
+        "inputTokensDetails",
+        &snapshot(&js::get(usage, "inputTokensDetails")?)?,
+    );
+    js::set(
+        &init,
+        "outputTokensDetails",
+        &snapshot(&js::get(usage, "outputTokensDetails")?)?,
+    );
     let copied = copy_entries(&js::get(usage, "requestUsageEntries")?, snapshot)?;
     js::set(&init, "requestUsageEntries", &copied);
     js::construct(usage_class, &[&init])
@@ -163,7 +214,11 @@ fn snapshot_response(response: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
     }
     let copy = js::object();
     js::set(&copy, "output", &snapshot(&js::get(response, "output")?)?);
-    js::set(&copy, "usage", &snapshot_usage(&js::get(response, "usage")?, usage_class)?);
+    js::set(
+        &copy,
+        "usage",
+        &snapshot_usage(&js::get(response, "usage")?, usage_class)?,
+    );
     for k in ["responseId", "requestId"] {
         let v = js::get(response, k)?;
         if !v.is_undefined() {
@@ -183,7 +238,11 @@ fn snapshot_response(response: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
             }
         }
         if js::has(&descriptor, "value")? {
-            js::set(&copied, "value", &snapshot(&js::get(&descriptor, "value")?)?);
+            js::set(
+                &copied,
+                "value",
+                &snapshot(&js::get(&descriptor, "value")?)?,
+            );
         }
         js::define_descriptor(&copy, "rawUsage", &copied)?;
     }
@@ -196,28 +255,50 @@ fn snapshot_response(response: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
 pub fn prepare_model_steps(inputs: &Array, usage_class: &JsValue) -> Result<Array, JsValue> {
     let out = Array::new();
     for (index, input) in inputs.iter().enumerate() {
-        let classified = match rules::classify(&mut JsInput { value: &input, usage_class }, index) {
+        let classified = match rules::classify(
+            &mut JsInput {
+                value: &input,
+                usage_class,
+            },
+            index,
+        ) {
             Ok(c) => c,
             Err(Refusal::Step(e)) => return Err(model_error(&e)),
             Err(Refusal::Host(e)) => return Err(e),
         };
         let prepared = match classified {
-            Classified::Shorthand | Classified::Complete => step("response", &[("response", &snapshot_response(&input, usage_class)?)]),
-            Classified::ResponseStep => {
-                step("response", &[("response", &snapshot_response(&js::get(&input, "response")?, usage_class)?)])
-            }
+            Classified::Shorthand | Classified::Complete => step(
+                "response",
+                &[("response", &snapshot_response(&input, usage_class)?)],
+            ),
+            Classified::ResponseStep => step(
+                "response",
+                &[(
+                    "response",
+                    &snapshot_response(&js::get(&input, "response")?, usage_class)?,
+                )],
+            ),
             Classified::Error => {
                 let error = js::get(&input, "error")?;
                 let advice = js::get(&input, "retryAdvice")?;
-                let advice = if advice.is_function() { advice } else { snapshot(&advice)? };
+                let advice = if advice.is_function() {
+                    advice
+                } else {
+                    snapshot(&advice)?
+                };
                 step("error", &[("error", &error), ("retryAdvice", &advice)])
             }
-            Classified::Responder | Classified::StreamResponder => {
-                step(classified.step_type().as_str(), &[("respond", &js::get(&input, "respond")?)])
-            }
+            Classified::Responder | Classified::StreamResponder => step(
+                classified.step_type().as_str(),
+                &[("respond", &js::get(&input, "respond")?)],
+            ),
             Classified::Stream => {
                 let events = js::get(&input, "events")?;
-                let events = if js::is_array(&events)? { snapshot(&events)? } else { events };
+                let events = if js::is_array(&events)? {
+                    snapshot(&events)?
+                } else {
+                    events
+                };
                 step("stream", &[("events", &events)])
             }
         };
@@ -228,7 +309,11 @@ pub fn prepare_model_steps(inputs: &Array, usage_class: &JsValue) -> Result<Arra
 
 fn step_type_of(prepared: &JsValue) -> rules::StepType {
     use rules::StepType::*;
-    match js::get(prepared, "type").ok().and_then(|t| t.as_string()).as_deref() {
+    match js::get(prepared, "type")
+        .ok()
+        .and_then(|t| t.as_string())
+        .as_deref()
+    {
         Some("error") => Error,
         Some("responder") => Responder,
         Some("stream") => Stream,
@@ -267,12 +352,17 @@ impl Default for ModelScript {
 impl ModelScript {
     #[wasm_bindgen(constructor)]
     pub fn new() -> ModelScript {
-        ModelScript { script: Script::default(), records: Vec::new(), advice: Vec::new() }
+        ModelScript {
+            script: Script::default(),
+            records: Vec::new(),
+            advice: Vec::new(),
+        }
     }
 
     /// Queues steps made by [`prepare_model_steps`].
     pub fn enqueue(&mut self, prepared: &Array) {
-        self.script.enqueue(prepared.iter().map(|s| (step_type_of(&s), s)));
+        self.script
+            .enqueue(prepared.iter().map(|s| (step_type_of(&s), s)));
     }
 
     #[wasm_bindgen(getter, js_name = remainingSteps)]
@@ -308,22 +398,40 @@ impl ModelScript {
 
     /// Remembers an executed error step's advice under the error's identity.
     #[wasm_bindgen(js_name = rememberAdvice)]
-    pub fn remember_advice(&mut self, step: &JsValue, request: JsValue, streamed: bool) -> Result<(), JsValue> {
+    pub fn remember_advice(
+        &mut self,
+        step: &JsValue,
+        request: JsValue,
+        streamed: bool,
+    ) -> Result<(), JsValue> {
         let error = js::get(step, "error")?;
         let advice = js::get(step, "retryAdvice")?;
-        self.advice.push(Advice { error, request, streamed, advice });
+        self.advice.push(Advice {
+            error,
+            request,
+            streamed,
+            advice,
+        });
         Ok(())
     }
 
     /// Takes the advice record matching a `getRetryAdvice` request: `{ advice }`, or
     /// `undefined` when no error step recorded one for that error and mode.
     #[wasm_bindgen(js_name = takeAdvice)]
-    pub fn take_advice(&mut self, error: &JsValue, stream: &JsValue, request: &JsValue, inputs: &Array) -> JsValue {
+    pub fn take_advice(
+        &mut self,
+        error: &JsValue,
+        stream: &JsValue,
+        request: &JsValue,
+        inputs: &Array,
+    ) -> JsValue {
         let streamed = match stream.as_bool() {
             Some(s) => s,
             None => return JsValue::UNDEFINED,
         };
-        let of_error: Vec<usize> = (0..self.advice.len()).filter(|&i| same_key(&self.advice[i].error, error)).collect();
+        let of_error: Vec<usize> = (0..self.advice.len())
+            .filter(|&i| same_key(&self.advice[i].error, error))
+            .collect();
         let records: Vec<&Advice> = of_error.iter().map(|&i| &self.advice[i]).collect();
         let picked = choose_advice(
             &records,
@@ -355,7 +463,11 @@ fn shares_inputs(recorded: &JsValue, inputs: &Array) -> bool {
     ["input", "modelSettings", "tools", "handoffs"]
         .iter()
         .enumerate()
-        .all(|(i, k)| js::get(recorded, k).map(|v| v == inputs.get(i as u32)).unwrap_or(false))
+        .all(|(i, k)| {
+            js::get(recorded, k)
+                .map(|v| v == inputs.get(i as u32))
+                .unwrap_or(false)
+        })
 }
 
 /// A frozen snapshot of a model request, taken when the call is made.
@@ -371,7 +483,11 @@ pub fn snapshot_model_call(record: &JsValue) -> Result<JsValue, JsValue> {
     let out = js::object();
     js::set(&out, "index", &js::get(record, "index")?);
     js::set(&out, "streamed", &js::get(record, "streamed")?);
-    js::set(&out, "request", &snapshot_model_request(&js::get(record, "request")?)?);
+    js::set(
+        &out,
+        "request",
+        &snapshot_model_request(&js::get(record, "request")?)?,
+    );
     js::freeze(&out)
 }
 
@@ -379,7 +495,9 @@ pub fn snapshot_model_call(record: &JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = modelAbortCheck)]
 pub fn model_abort_check(signal: &JsValue, call_index: Option<u32>) -> Result<(), JsValue> {
     if js::get(signal, "aborted")?.is_truthy() {
-        return Err(model_error(&ModelError::Aborted { call_index: call_index.map(|i| i as usize) }));
+        return Err(model_error(&ModelError::Aborted {
+            call_index: call_index.map(|i| i as usize),
+        }));
     }
     Ok(())
 }
@@ -391,7 +509,12 @@ fn call_index_of(call: &JsValue) -> Js<usize> {
 /// Normalizes a scripted or responder-made response for a call (contract §3.5), then runs the
 /// abort checkpoint. `require_id`: streamed calls need a response id.
 #[wasm_bindgen(js_name = normalizeModelResponse)]
-pub fn normalize_model_response(response: &JsValue, call: &JsValue, require_id: bool, usage_class: &JsValue) -> Result<JsValue, JsValue> {
+pub fn normalize_model_response(
+    response: &JsValue,
+    call: &JsValue,
+    require_id: bool,
+    usage_class: &JsValue,
+) -> Result<JsValue, JsValue> {
     let call_index = call_index_of(call)?;
     let request = js::get(call, "request")?;
     let normalized = normalize(response, &request, call_index, require_id, usage_class)?;
@@ -399,9 +522,17 @@ pub fn normalize_model_response(response: &JsValue, call: &JsValue, require_id: 
     Ok(normalized)
 }
 
-fn normalize(response: &JsValue, request: &JsValue, call_index: usize, require_id: bool, usage_class: &JsValue) -> Js<JsValue> {
+fn normalize(
+    response: &JsValue,
+    request: &JsValue,
+    call_index: usize,
+    require_id: bool,
+    usage_class: &JsValue,
+) -> Js<JsValue> {
     if !is_response(response, usage_class)? {
-        return Err(model_error(&ModelError::responder_invalid_response(call_index)));
+        return Err(model_error(&ModelError::responder_invalid_response(
+            call_index,
+        )));
     }
     if js::is_array(response)? {
         let usage_init = js::object();
@@ -409,12 +540,18 @@ fn normalize(response: &JsValue, request: &JsValue, call_index: usize, require_i
         let out = js::object();
         js::set(&out, "output", response);
         js::set(&out, "usage", &js::construct(usage_class, &[&usage_init])?);
-        js::set(&out, "responseId", &JsValue::from_str(&rules::scripted_response_id(call_index)));
+        js::set(
+            &out,
+            "responseId",
+            &JsValue::from_str(&rules::scripted_response_id(call_index)),
+        );
         return Ok(out);
     }
     let preserve = js::get(&js::get(request, "modelSettings")?, "preserveRawUsage")?;
     let raw = if preserve.as_bool() == Some(true) {
-        js::get(response, "rawUsage").map(|v| raw_usage(&v)).unwrap_or(JsValue::UNDEFINED)
+        js::get(response, "rawUsage")
+            .map(|v| raw_usage(&v))
+            .unwrap_or(JsValue::UNDEFINED)
     } else {
         JsValue::UNDEFINED
     };
@@ -449,7 +586,9 @@ pub fn check_responder_stream(events: &JsValue, call_index: u32) -> Result<(), J
     if js::is_iterable(events)? {
         Ok(())
     } else {
-        Err(model_error(&ModelError::responder_invalid_stream(call_index as usize)))
+        Err(model_error(&ModelError::responder_invalid_stream(
+            call_index as usize,
+        )))
     }
 }
 
@@ -492,9 +631,21 @@ pub fn auto_stream_started() -> JsValue {
 /// The `output_text_delta` event of one planned part, as an independent snapshot.
 #[wasm_bindgen(js_name = autoStreamDelta)]
 pub fn auto_stream_delta(response: &JsValue, item: u32, part: u32) -> Result<JsValue, JsValue> {
-    let item = js::get_key(&js::get(response, "output")?, &JsValue::from_f64(f64::from(item)))?;
-    let part = js::get_key(&js::get(&item, "content")?, &JsValue::from_f64(f64::from(part)))?;
-    let event = step("output_text_delta", &[("itemId", &js::get(&item, "id")?), ("delta", &js::get(&part, "text")?)]);
+    let item = js::get_key(
+        &js::get(response, "output")?,
+        &JsValue::from_f64(f64::from(item)),
+    )?;
+    let part = js::get_key(
+        &js::get(&item, "content")?,
+        &JsValue::from_f64(f64::from(part)),
+    )?;
+    let event = step(
+        "output_text_delta",
+        &[
+            ("itemId", &js::get(&item, "id")?),
+            ("delta", &js::get(&part, "text")?),
+        ],
+    );
     let provider_data = js::get(&part, "providerData")?;
     if !provider_data.is_undefined() {
         js::set(&event, "providerData", &provider_data);
@@ -504,7 +655,11 @@ pub fn auto_stream_delta(response: &JsValue, item: u32, part: u32) -> Result<JsV
 
 fn details_or_undefined(details: JsValue) -> Js<JsValue> {
     let len = js::get(&details, "length")?.as_f64().unwrap_or(0.0);
-    Ok(if len > 0.0 { details } else { JsValue::UNDEFINED })
+    Ok(if len > 0.0 {
+        details
+    } else {
+        JsValue::UNDEFINED
+    })
 }
 
 /// The `response_done` event carrying the whole normalized response, as a snapshot.
@@ -515,8 +670,16 @@ pub fn auto_stream_done(response: &JsValue) -> Result<JsValue, JsValue> {
     for k in ["requests", "inputTokens", "outputTokens", "totalTokens"] {
         js::set(&u, k, &js::get(&usage, k)?);
     }
-    js::set(&u, "inputTokensDetails", &details_or_undefined(js::get(&usage, "inputTokensDetails")?)?);
-    js::set(&u, "outputTokensDetails", &details_or_undefined(js::get(&usage, "outputTokensDetails")?)?);
+    js::set(
+        &u,
+        "inputTokensDetails",
+        &details_or_undefined(js::get(&usage, "inputTokensDetails")?)?,
+    );
+    js::set(
+        &u,
+        "outputTokensDetails",
+        &details_or_undefined(js::get(&usage, "outputTokensDetails")?)?,
+    );
     let copied = copy_entries(&js::get(&usage, "requestUsageEntries")?, |d| Ok(d.clone()))?;
     js::set(&u, "requestUsageEntries", &copied);
     let r = js::object();

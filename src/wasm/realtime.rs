@@ -7,7 +7,9 @@ use wasm_bindgen::prelude::*;
 
 use super::engine_error;
 use super::js;
-use crate::doubles::realtime::{CloseTicket, ConnectEnd, Pending, RealtimeError, Status, Transport};
+use crate::doubles::realtime::{
+    CloseTicket, ConnectEnd, Pending, RealtimeError, Status, Transport,
+};
 
 fn list<T>(items: &[T], fields: impl Fn(&T) -> Vec<(&'static str, JsValue)>) -> JsValue {
     let out = Array::new();
@@ -22,26 +24,60 @@ fn list<T>(items: &[T], fields: impl Fn(&T) -> Vec<(&'static str, JsValue)>) -> 
 }
 
 fn pending_list(pending: &[Pending]) -> JsValue {
-    list(pending, |p| vec![("order", JsValue::from_f64(p.order as f64)), ("method", JsValue::from_str(&p.method))])
+    list(pending, |p| {
+        vec![
+            ("order", JsValue::from_f64(p.order as f64)),
+            ("method", JsValue::from_str(&p.method)),
+        ]
+    })
 }
 
 fn realtime_error(e: &RealtimeError) -> JsValue {
     let message = e.to_string();
     let fields: Vec<(&str, JsValue)> = match e {
-        RealtimeError::Unexpected { call_index, expected, actual } => vec![
+        RealtimeError::Unexpected {
+            call_index,
+            expected,
+            actual,
+        } => vec![
             ("callIndex", js::num(*call_index)),
             ("expectedMethod", JsValue::from_str(expected)),
             ("actualMethod", JsValue::from_str(actual)),
         ],
         RealtimeError::Matcher { call_index, actual } => {
-            vec![("callIndex", js::num(*call_index)), ("actualMethod", JsValue::from_str(actual))]
+            vec![
+                ("callIndex", js::num(*call_index)),
+                ("actualMethod", JsValue::from_str(actual)),
+            ]
         }
-        RealtimeError::Incomplete { unconsumed, pending, failures } => vec![
-            ("unconsumedCalls", list(unconsumed, |u| vec![("index", js::num(u.index)), ("method", JsValue::from_str(&u.method))])),
+        RealtimeError::Incomplete {
+            unconsumed,
+            pending,
+            failures,
+        } => vec![
+            (
+                "unconsumedCalls",
+                list(unconsumed, |u| {
+                    vec![
+                        ("index", js::num(u.index)),
+                        ("method", JsValue::from_str(&u.method)),
+                    ]
+                }),
+            ),
             ("pendingExpectations", pending_list(pending)),
-            ("pendingFailures", list(failures, |f| vec![("method", JsValue::from_str(&f.method)), ("count", js::num(f.count))])),
+            (
+                "pendingFailures",
+                list(failures, |f| {
+                    vec![
+                        ("method", JsValue::from_str(&f.method)),
+                        ("count", js::num(f.count)),
+                    ]
+                }),
+            ),
         ],
-        RealtimeError::Cancelled { pending } => vec![("pendingExpectations", pending_list(pending))],
+        RealtimeError::Cancelled { pending } => {
+            vec![("pendingExpectations", pending_list(pending))]
+        }
         RealtimeError::NotClosed { status } => vec![("status", JsValue::from_str(status))],
         RealtimeError::Superseded => vec![],
     };
@@ -49,11 +85,17 @@ fn realtime_error(e: &RealtimeError) -> JsValue {
 }
 
 fn text(v: &JsValue, k: &str) -> String {
-    js::get(v, k).ok().and_then(|s| s.as_string()).unwrap_or_default()
+    js::get(v, k)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_default()
 }
 
 fn index(v: &JsValue, k: &str) -> usize {
-    js::get(v, k).ok().and_then(|n| n.as_f64()).map_or(0, |n| n.max(0.0) as usize)
+    js::get(v, k)
+        .ok()
+        .and_then(|n| n.as_f64())
+        .map_or(0, |n| n.max(0.0) as usize)
 }
 
 fn items(v: &JsValue) -> Vec<JsValue> {
@@ -65,7 +107,13 @@ fn items(v: &JsValue) -> Vec<JsValue> {
 }
 
 fn pendings(v: &JsValue) -> Vec<Pending> {
-    items(v).iter().map(|p| Pending { order: index(p, "order") as u64, method: text(p, "method") }).collect()
+    items(v)
+        .iter()
+        .map(|p| Pending {
+            order: index(p, "order") as u64,
+            method: text(p, "method"),
+        })
+        .collect()
 }
 
 /// The message of a realtime error built by user code, from its constructor arguments
@@ -79,22 +127,33 @@ pub fn realtime_error_message(class: &str, args: &Array) -> String {
             expected: a(0).as_string().unwrap_or_default(),
             actual: text(&a(1), "method"),
         },
-        "RealtimeCallMatcherError" => RealtimeError::Matcher { call_index: index(&a(0), "index"), actual: text(&a(0), "method") },
+        "RealtimeCallMatcherError" => RealtimeError::Matcher {
+            call_index: index(&a(0), "index"),
+            actual: text(&a(0), "method"),
+        },
         "IncompleteRealtimeScenarioError" => RealtimeError::Incomplete {
             unconsumed: items(&a(0))
                 .iter()
-                .map(|u| crate::doubles::realtime::Unconsumed { index: index(u, "index"), method: text(u, "method") })
+                .map(|u| crate::doubles::realtime::Unconsumed {
+                    index: index(u, "index"),
+                    method: text(u, "method"),
+                })
                 .collect(),
             pending: pendings(&a(1)),
             failures: items(&a(2))
                 .iter()
-                .map(|f| crate::doubles::realtime::PendingFailures { method: text(f, "method"), count: index(f, "count") })
+                .map(|f| crate::doubles::realtime::PendingFailures {
+                    method: text(f, "method"),
+                    count: index(f, "count"),
+                })
                 .collect(),
         },
-        "ScriptedRealtimeScenarioCancelledError" => RealtimeError::Cancelled { pending: pendings(&a(0)) },
-        "RealtimeTransportNotClosedError" => {
-            RealtimeError::NotClosed { status: a(0).as_string().unwrap_or_else(|| js::string_of(&a(0))) }
-        }
+        "ScriptedRealtimeScenarioCancelledError" => RealtimeError::Cancelled {
+            pending: pendings(&a(0)),
+        },
+        "RealtimeTransportNotClosedError" => RealtimeError::NotClosed {
+            status: a(0).as_string().unwrap_or_else(|| js::string_of(&a(0))),
+        },
         _ => RealtimeError::Superseded,
     };
     e.to_string()
@@ -124,8 +183,13 @@ impl Default for RealtimeScript {
 
 fn ticket_of(v: &JsValue) -> CloseTicket {
     CloseTicket {
-        generation: js::get(v, "generation").ok().and_then(|g| g.as_f64()).unwrap_or(0.0) as u64,
-        established: js::get(v, "established").map(|e| e.is_truthy()).unwrap_or(false),
+        generation: js::get(v, "generation")
+            .ok()
+            .and_then(|g| g.as_f64())
+            .unwrap_or(0.0) as u64,
+        established: js::get(v, "established")
+            .map(|e| e.is_truthy())
+            .unwrap_or(false),
     }
 }
 
@@ -133,7 +197,12 @@ fn ticket_of(v: &JsValue) -> CloseTicket {
 impl RealtimeScript {
     #[wasm_bindgen(constructor)]
     pub fn new() -> RealtimeScript {
-        RealtimeScript { transport: Transport::default(), muted: JsValue::FALSE, listeners: Vec::new(), next_id: 0 }
+        RealtimeScript {
+            transport: Transport::default(),
+            muted: JsValue::FALSE,
+            listeners: Vec::new(),
+            next_id: 0,
+        }
     }
 
     #[wasm_bindgen(getter)]
@@ -297,7 +366,11 @@ impl RealtimeScript {
     /// Removes every pending expectation and returns their payloads (to reject them).
     #[wasm_bindgen(js_name = drainExpectations)]
     pub fn drain_expectations(&mut self) -> Array {
-        self.transport.drain_expectations().into_iter().map(|x| x.payload).collect()
+        self.transport
+            .drain_expectations()
+            .into_iter()
+            .map(|x| x.payload)
+            .collect()
     }
 
     /// The incomplete-scenario error for the current state (returned, not thrown).
@@ -314,12 +387,16 @@ impl RealtimeScript {
 
     #[wasm_bindgen(js_name = assertComplete)]
     pub fn assert_complete(&self) -> Result<(), JsValue> {
-        self.transport.assert_complete().map_err(|e| realtime_error(&e))
+        self.transport
+            .assert_complete()
+            .map_err(|e| realtime_error(&e))
     }
 
     #[wasm_bindgen(js_name = assertClosed)]
     pub fn assert_closed(&self) -> Result<(), JsValue> {
-        self.transport.assert_closed().map_err(|e| realtime_error(&e))
+        self.transport
+            .assert_closed()
+            .map_err(|e| realtime_error(&e))
     }
 
     // --- lifecycle -------------------------------------------------------------------------
@@ -333,7 +410,9 @@ impl RealtimeScript {
     #[wasm_bindgen(js_name = assertCurrent)]
     pub fn assert_current(&self, generation: f64, status: &str) -> Result<(), JsValue> {
         let status = Status::parse(status).unwrap_or(Status::Disconnected);
-        self.transport.assert_current(generation as u64, status).map_err(|e| realtime_error(&e))
+        self.transport
+            .assert_current(generation as u64, status)
+            .map_err(|e| realtime_error(&e))
     }
 
     #[wasm_bindgen(js_name = connectProvisional)]
@@ -384,14 +463,19 @@ impl RealtimeScript {
 /// Checks a call against the expectation's method (throws `UnexpectedRealtimeCallError`).
 #[wasm_bindgen(js_name = realtimeCheckMethod)]
 pub fn realtime_check_method(expected: &str, call: &JsValue) -> Result<(), JsValue> {
-    Transport::<(), (), ()>::check_method(expected, &text(call, "method"), index(call, "index")).map_err(|e| realtime_error(&e))
+    Transport::<(), (), ()>::check_method(expected, &text(call, "method"), index(call, "index"))
+        .map_err(|e| realtime_error(&e))
 }
 
 /// A matcher's verdict: exactly `false` throws `RealtimeCallMatcherError`.
 #[wasm_bindgen(js_name = realtimeMatcherVerdict)]
 pub fn realtime_matcher_verdict(returned: &JsValue, call: &JsValue) -> Result<(), JsValue> {
-    Transport::<(), (), ()>::check_matcher(returned.as_bool() == Some(false), index(call, "index"), &text(call, "method"))
-        .map_err(|e| realtime_error(&e))
+    Transport::<(), (), ()>::check_matcher(
+        returned.as_bool() == Some(false),
+        index(call, "index"),
+        &text(call, "method"),
+    )
+    .map_err(|e| realtime_error(&e))
 }
 
 /// The recorded form of a transport call: the snapshot of `{ method, …data }` with `index`
@@ -402,7 +486,11 @@ pub fn realtime_record(snapshot: &JsValue, index: u32) -> Result<JsValue, JsValu
     for key in js::keys(snapshot)?.iter() {
         js::define(&out, &key, &js::get_key(snapshot, &key)?)?;
     }
-    js::define(&out, &js::key("index"), &JsValue::from_f64(f64::from(index)))?;
+    js::define(
+        &out,
+        &js::key("index"),
+        &JsValue::from_f64(f64::from(index)),
+    )?;
     js::freeze(&out)
 }
 
@@ -414,6 +502,10 @@ pub fn realtime_connect_data(options: &JsValue) -> Result<JsValue, JsValue> {
     for k in ["model", "url", "callId", "initialSessionConfig"] {
         js::set(&o, k, &js::get(options, k)?);
     }
-    js::set(&o, "apiKeyProvided", &JsValue::from_bool(!js::get(options, "apiKey")?.is_undefined()));
+    js::set(
+        &o,
+        "apiKeyProvided",
+        &JsValue::from_bool(!js::get(options, "apiKey")?.is_undefined()),
+    );
     Ok(o)
 }

@@ -19,12 +19,26 @@ fn sandbox_error(e: &SandboxError) -> JsValue {
     let message = e.to_string();
     let opt = |s: &Option<String>| s.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str);
     match e {
-        SandboxError::InvalidStep { reason, input_index, method, .. } => engine_error(
+        SandboxError::InvalidStep {
+            reason,
+            input_index,
+            method,
+            ..
+        } => engine_error(
             e.name(),
             &message,
-            &[("reason", JsValue::from_str(reason.as_str())), ("inputIndex", js::num(*input_index)), ("method", opt(method))],
+            &[
+                ("reason", JsValue::from_str(reason.as_str())),
+                ("inputIndex", js::num(*input_index)),
+                ("method", opt(method)),
+            ],
         ),
-        SandboxError::Unexpected { call_index, actual, expected, remaining } => engine_error(
+        SandboxError::Unexpected {
+            call_index,
+            actual,
+            expected,
+            remaining,
+        } => engine_error(
             e.name(),
             &message,
             &[
@@ -34,12 +48,22 @@ fn sandbox_error(e: &SandboxError) -> JsValue {
                 ("remainingSteps", js::num(*remaining)),
             ],
         ),
-        SandboxError::Matcher { call_index, method } => {
-            engine_error(e.name(), &message, &[("callIndex", js::num(*call_index)), ("method", JsValue::from_str(method))])
-        }
-        SandboxError::Unconsumed { pending } => {
-            engine_error(e.name(), &message, &[("remainingSteps", js::num(pending.len())), ("pendingMethods", strings(pending))])
-        }
+        SandboxError::Matcher { call_index, method } => engine_error(
+            e.name(),
+            &message,
+            &[
+                ("callIndex", js::num(*call_index)),
+                ("method", JsValue::from_str(method)),
+            ],
+        ),
+        SandboxError::Unconsumed { pending } => engine_error(
+            e.name(),
+            &message,
+            &[
+                ("remainingSteps", js::num(pending.len())),
+                ("pendingMethods", strings(pending)),
+            ],
+        ),
     }
 }
 
@@ -47,7 +71,12 @@ fn sandbox_error(e: &SandboxError) -> JsValue {
 #[wasm_bindgen(js_name = sandboxErrorMessage)]
 pub fn sandbox_error_message(class: &str, fields: &JsValue) -> String {
     let text = |k: &str| js::get(fields, k).ok().and_then(|v| v.as_string());
-    let index = |k: &str| js::get(fields, k).ok().and_then(|v| v.as_f64()).map_or(0, |n| n.max(0.0) as usize);
+    let index = |k: &str| {
+        js::get(fields, k)
+            .ok()
+            .and_then(|v| v.as_f64())
+            .map_or(0, |n| n.max(0.0) as usize)
+    };
     let e = match class {
         "UnexpectedSandboxCallError" => SandboxError::Unexpected {
             call_index: index("callIndex"),
@@ -55,10 +84,21 @@ pub fn sandbox_error_message(class: &str, fields: &JsValue) -> String {
             expected: text("expectedMethod"),
             remaining: index("remainingSteps"),
         },
-        "SandboxCallMatcherError" => SandboxError::Matcher { call_index: index("index"), method: text("method").unwrap_or_default() },
+        "SandboxCallMatcherError" => SandboxError::Matcher {
+            call_index: index("index"),
+            method: text("method").unwrap_or_default(),
+        },
         _ => {
-            let pending = js::get(fields, "pendingMethods").ok().map(|v| Array::from(&v)).unwrap_or_default();
-            SandboxError::Unconsumed { pending: pending.iter().map(|m| m.as_string().unwrap_or_default()).collect() }
+            let pending = js::get(fields, "pendingMethods")
+                .ok()
+                .map(|v| Array::from(&v))
+                .unwrap_or_default();
+            SandboxError::Unconsumed {
+                pending: pending
+                    .iter()
+                    .map(|m| m.as_string().unwrap_or_default())
+                    .collect(),
+            }
         }
     };
     e.to_string()
@@ -76,7 +116,11 @@ impl StepView for JsStep<'_> {
     }
     fn matcher(&mut self) -> Js<Option<bool>> {
         let m = js::get(self.0, "match")?;
-        Ok(if m.is_undefined() { None } else { Some(m.is_function()) })
+        Ok(if m.is_undefined() {
+            None
+        } else {
+            Some(m.is_function())
+        })
     }
     fn has_own(&mut self, key: &str) -> Js<bool> {
         Ok(!js::own_descriptor(self.0, &js::key(key))?.is_undefined())
@@ -119,12 +163,19 @@ impl SandboxScript {
             js::set(&step, key, &value);
             steps.push((c.method, step));
         }
-        Ok(SandboxScript { script: Script::new(steps), records: Vec::new() })
+        Ok(SandboxScript {
+            script: Script::new(steps),
+            records: Vec::new(),
+        })
     }
 
     /// The methods the session has: those the script names, in first-use order.
     pub fn methods(&self) -> Array {
-        self.script.methods().into_iter().map(JsValue::from_str).collect()
+        self.script
+            .methods()
+            .into_iter()
+            .map(JsValue::from_str)
+            .collect()
     }
 
     #[wasm_bindgen(getter, js_name = remainingSteps)]
@@ -169,7 +220,12 @@ pub fn sandbox_method_is_sync(method: &str) -> bool {
 /// A frozen snapshot of a call's arguments; an `applyManifest` `Manifest` is replaced by the
 /// SDK's `cloneManifest` copy (which keeps mount-credential acknowledgements).
 #[wasm_bindgen(js_name = snapshotSandboxArgs)]
-pub fn snapshot_sandbox_args(method: &str, args: &JsValue, manifest_class: &JsValue, clone_manifest: &JsValue) -> Result<JsValue, JsValue> {
+pub fn snapshot_sandbox_args(
+    method: &str,
+    args: &JsValue,
+    manifest_class: &JsValue,
+    clone_manifest: &JsValue,
+) -> Result<JsValue, JsValue> {
     let copy = snapshot(&Array::from(args).into())?;
     if method == "applyManifest" {
         let first = js::get_key(&copy, &JsValue::from_f64(0.0))?;
@@ -183,9 +239,18 @@ pub fn snapshot_sandbox_args(method: &str, args: &JsValue, manifest_class: &JsVa
 
 /// A fresh frozen copy of a stored call record with freshly snapshotted arguments.
 #[wasm_bindgen(js_name = snapshotSandboxCall)]
-pub fn snapshot_sandbox_call(record: &JsValue, manifest_class: &JsValue, clone_manifest: &JsValue) -> Result<JsValue, JsValue> {
+pub fn snapshot_sandbox_call(
+    record: &JsValue,
+    manifest_class: &JsValue,
+    clone_manifest: &JsValue,
+) -> Result<JsValue, JsValue> {
     let method = js::get(record, "method")?.as_string().unwrap_or_default();
-    let args = snapshot_sandbox_args(&method, &js::get(record, "args")?, manifest_class, clone_manifest)?;
+    let args = snapshot_sandbox_args(
+        &method,
+        &js::get(record, "args")?,
+        manifest_class,
+        clone_manifest,
+    )?;
     let out = js::object();
     js::set(&out, "index", &js::get(record, "index")?);
     js::set(&out, "method", &JsValue::from_str(&method));
@@ -198,5 +263,6 @@ pub fn snapshot_sandbox_call(record: &JsValue, manifest_class: &JsValue, clone_m
 pub fn sandbox_matcher_verdict(returned: &JsValue, record: &JsValue) -> Result<(), JsValue> {
     let call_index = js::get(record, "index")?.as_f64().unwrap_or(0.0) as usize;
     let method = js::get(record, "method")?.as_string().unwrap_or_default();
-    rules::check_matcher(returned.as_bool() == Some(false), call_index, &method).map_err(|e| sandbox_error(&e))
+    rules::check_matcher(returned.as_bool() == Some(false), call_index, &method)
+        .map_err(|e| sandbox_error(&e))
 }

@@ -21,7 +21,8 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
     } else {
         schema.clone()
     };
-    let is_schema = json_schema.is_object() && !Array::is_array(&json_schema) || json_schema.as_bool().is_some();
+    let is_schema = json_schema.is_object() && !Array::is_array(&json_schema)
+        || json_schema.as_bool().is_some();
     if !is_schema {
         return Err(engine_error("UserError", "parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.", &[]));
     }
@@ -43,12 +44,17 @@ thread_local! {
 /// The schema parsed from its JSON text, from the cache when the same text was seen lately
 /// (replies are parsed many times against one schema).
 fn parsed_schema(text: JsValue) -> Result<Rc<serde_json::Value>, JsValue> {
-    if let Some(hit) = SCHEMAS.with(|c| c.borrow().iter().find(|(t, _)| *t == text).map(|(_, v)| v.clone())) {
+    if let Some(hit) = SCHEMAS.with(|c| {
+        c.borrow()
+            .iter()
+            .find(|(t, _)| *t == text)
+            .map(|(_, v)| v.clone())
+    }) {
         return Ok(hit);
     }
     let owned = text.as_string().unwrap_or_default();
-    let value: serde_json::Value =
-        serde_json::from_str(&owned).map_err(|e| engine_error("UserError", &format!("The schema is not JSON: {e}"), &[]))?;
+    let value: serde_json::Value = serde_json::from_str(&owned)
+        .map_err(|e| engine_error("UserError", &format!("The schema is not JSON: {e}"), &[]))?;
     let value = Rc::new(value);
     SCHEMAS.with(|c| {
         let mut c = c.borrow_mut();
@@ -62,7 +68,14 @@ fn parsed_schema(text: JsValue) -> Result<Rc<serde_json::Value>, JsValue> {
 
 fn failure(e: ParseFailure) -> JsValue {
     let candidates = super::to_js(&e.candidates);
-    engine_error("StructuredParseError", &e.message, &[("reason", JsValue::from_str(e.reason)), ("candidates", candidates)])
+    engine_error(
+        "StructuredParseError",
+        &e.message,
+        &[
+            ("reason", JsValue::from_str(e.reason)),
+            ("candidates", candidates),
+        ],
+    )
 }
 
 fn option_error(message: String) -> JsValue {
@@ -77,7 +90,9 @@ fn options(value: &JsValue) -> Result<Options, JsValue> {
         return Ok(out);
     }
     if !value.is_object() {
-        return Err(option_error("parseStructured options must be an object.".into()));
+        return Err(option_error(
+            "parseStructured options must be an object.".into(),
+        ));
     }
     for key in super::js::keys(value)?.iter() {
         let key = key.as_string().unwrap_or_default();
@@ -122,7 +137,11 @@ fn options(value: &JsValue) -> Result<Options, JsValue> {
 /// itself), else JSON text for the facade to parse (one
 /// native `JSON.parse` beats building the objects across the boundary), or, for a Standard
 /// Schema, the object whose `value` its `validate` produced.
-fn parse_structured(text: &str, schema: &JsValue, options_value: &JsValue) -> Result<JsValue, JsValue> {
+fn parse_structured(
+    text: &str,
+    schema: &JsValue,
+    options_value: &JsValue,
+) -> Result<JsValue, JsValue> {
     let options = options(options_value)?;
     let (json_schema, standard) = guide(schema)?;
     if sap::fast::conforms_as_is(text, &json_schema) {
@@ -159,7 +178,11 @@ fn parse_partial(text: &str, schema: &JsValue) -> Result<String, JsValue> {
 
 /// [`parse_structured`] for the reply in the input buffer (`len` bytes).
 #[wasm_bindgen(js_name = parseStructuredInput)]
-pub fn parse_structured_input(len: usize, schema: &JsValue, options: &JsValue) -> Result<JsValue, JsValue> {
+pub fn parse_structured_input(
+    len: usize,
+    schema: &JsValue,
+    options: &JsValue,
+) -> Result<JsValue, JsValue> {
     // Copied out first: a Standard Schema's code runs during the call.
     parse_structured(&super::take_input(len)?, schema, options)
 }

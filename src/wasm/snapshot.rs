@@ -50,7 +50,10 @@ impl Snapshot {
             let i = frame.next;
             frame.next += 1;
             let (key, entry) = match &frame.keys {
-                None => (JsValue::from_f64(f64::from(i)), js::get_key(&frame.source, &JsValue::from_f64(f64::from(i)))?),
+                None => (
+                    JsValue::from_f64(f64::from(i)),
+                    js::get_key(&frame.source, &JsValue::from_f64(f64::from(i)))?,
+                ),
                 Some(keys) => {
                     let key = keys.get(i);
                     let descriptor = js::own_descriptor(&frame.source, &key)?;
@@ -98,10 +101,16 @@ impl Snapshot {
             let offset = js::get(value, "byteOffset")?;
             let copy = if tag == "[object DataView]" {
                 let data_view = js::get(&js_sys::global(), "DataView")?;
-                js::construct(&data_view, &[&buffer, &offset, &js::get(value, "byteLength")?])?
+                js::construct(
+                    &data_view,
+                    &[&buffer, &offset, &js::get(value, "byteLength")?],
+                )?
             } else {
                 let typed_array = js::get(value, "constructor")?;
-                js::construct(&typed_array, &[&buffer, &offset, &js::get(value, "length")?])?
+                js::construct(
+                    &typed_array,
+                    &[&buffer, &offset, &js::get(value, "length")?],
+                )?
             };
             self.seen.set(value, &copy);
             return Ok(Visit::Done(copy));
@@ -110,7 +119,16 @@ impl Snapshot {
             let copy: JsValue = Array::new().into();
             self.seen.set(value, &copy);
             let len = js::get(value, "length")?.as_f64().unwrap_or(0.0) as u32;
-            return Ok(Visit::Fill(copy.clone(), Frame { source: value.clone(), copy, keys: None, len, next: 0 }));
+            return Ok(Visit::Fill(
+                copy.clone(),
+                Frame {
+                    source: value.clone(),
+                    copy,
+                    keys: None,
+                    len,
+                    next: 0,
+                },
+            ));
         }
         let prototype = js::prototype_of(value)?;
         if !is_plain_prototype(&prototype)? {
@@ -120,7 +138,16 @@ impl Snapshot {
         self.seen.set(value, &copy);
         let keys = js::own_keys(value)?;
         let len = keys.length();
-        Ok(Visit::Fill(copy.clone(), Frame { source: value.clone(), copy, keys: Some(keys), len, next: 0 }))
+        Ok(Visit::Fill(
+            copy.clone(),
+            Frame {
+                source: value.clone(),
+                copy,
+                keys: Some(keys),
+                len,
+                next: 0,
+            },
+        ))
     }
 }
 
@@ -138,7 +165,8 @@ fn is_plain_prototype(prototype: &JsValue) -> Js<bool> {
     if !ctor.is_function() {
         return Ok(false);
     }
-    let (fn_to_string, object_source) = js::with_realm(|r| (r.fn_to_string.clone(), r.object_source.clone()));
+    let (fn_to_string, object_source) =
+        js::with_realm(|r| (r.fn_to_string.clone(), r.object_source.clone()));
     Ok(js::call(&fn_to_string, &ctor, &[])? == object_source)
 }
 
@@ -178,7 +206,10 @@ fn clone_json(value: &JsValue, ancestors: &mut Vec<JsValue>) -> Js<Option<JsValu
     if let Some(n) = value.as_f64() {
         return Ok(n.is_finite().then(|| value.clone()));
     }
-    if !js::is_object(value) || ancestors.iter().any(|a| a == value) || ancestors.len() >= RAW_USAGE_MAX_DEPTH {
+    if !js::is_object(value)
+        || ancestors.iter().any(|a| a == value)
+        || ancestors.len() >= RAW_USAGE_MAX_DEPTH
+    {
         return Ok(None);
     }
     ancestors.push(value.clone());
@@ -192,7 +223,10 @@ fn clone_container(value: &JsValue, ancestors: &mut Vec<JsValue>) -> Js<Option<J
         let copy = Array::new();
         let len = js::get(value, "length")?.as_f64().unwrap_or(0.0) as u32;
         for i in 0..len {
-            match clone_json(&js::get_key(value, &JsValue::from_f64(f64::from(i)))?, ancestors)? {
+            match clone_json(
+                &js::get_key(value, &JsValue::from_f64(f64::from(i)))?,
+                ancestors,
+            )? {
                 Some(v) => copy.push(&v),
                 None => return Ok(None),
             };

@@ -37,7 +37,9 @@ fn js_string(v: &JsValue) -> Result<String, JsValue> {
             Reflect::get(&js_sys::global(), &JsValue::from_str("String")).map(|f| f.unchecked_into());
     }
     STRING.with(|f| match f {
-        Ok(f) => f.call1(&JsValue::UNDEFINED, v).map(|s| s.as_string().unwrap_or_default()),
+        Ok(f) => f
+            .call1(&JsValue::UNDEFINED, v)
+            .map(|s| s.as_string().unwrap_or_default()),
         Err(e) => Err(e.clone()),
     })
 }
@@ -58,7 +60,10 @@ fn marker(value: &JsValue) -> bool {
 }
 
 fn capabilities(value: &JsValue) -> Capabilities {
-    let mut caps = Capabilities { marker: marker(value), ..Capabilities::default() };
+    let mut caps = Capabilities {
+        marker: marker(value),
+        ..Capabilities::default()
+    };
     if !caps.marker {
         return caps;
     }
@@ -112,26 +117,43 @@ pub fn standard_schema_to_json_schema(schema: &JsValue, io: &str) -> Result<JsVa
         let json_schema = get_opt(&standard, "jsonSchema")?;
         let convert = get_opt(&json_schema, io.as_str())?;
         let Some(convert) = convert.dyn_ref::<Function>() else {
-            return Err(js_sys::TypeError::new(&format!("~standard.jsonSchema.{} is not a function", io.as_str())).into());
+            return Err(js_sys::TypeError::new(&format!(
+                "~standard.jsonSchema.{} is not a function",
+                io.as_str()
+            ))
+            .into());
         };
         let options = js_sys::Object::new();
-        Reflect::set(&options, &JsValue::from_str("target"), &JsValue::from_str(rules::JSON_SCHEMA_TARGET))?;
+        Reflect::set(
+            &options,
+            &JsValue::from_str("target"),
+            &JsValue::from_str(rules::JSON_SCHEMA_TARGET),
+        )?;
         convert.call1(&json_schema, &options)
     };
     call().map_err(|thrown| {
-        let detail = thrown.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message()));
+        let detail = thrown
+            .dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()));
         standard_error(rules::conversion_error(detail))
     })
 }
 
 /// `assertStandardSchemaObjectRoot(jsonSchema, surface)`.
 #[wasm_bindgen(js_name = assertStandardSchemaObjectRoot)]
-pub fn assert_standard_schema_object_root(json_schema: &JsValue, surface: &str) -> Result<(), JsValue> {
+pub fn assert_standard_schema_object_root(
+    json_schema: &JsValue,
+    surface: &str,
+) -> Result<(), JsValue> {
     if json_schema.is_null() || json_schema.is_undefined() {
-        return Err(js_sys::TypeError::new("Cannot read properties of a nullish JSON Schema (reading 'type')").into());
+        return Err(js_sys::TypeError::new(
+            "Cannot read properties of a nullish JSON Schema (reading 'type')",
+        )
+        .into());
     }
     let root_type = get_opt(json_schema, "type")?;
-    rules::assert_object_root(root_type.as_string().as_deref() == Some("object"), surface).map_err(standard_error)
+    rules::assert_object_root(root_type.as_string().as_deref() == Some("object"), surface)
+        .map_err(standard_error)
 }
 
 fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
@@ -144,14 +166,22 @@ fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
         };
         let mut out = Vec::with_capacity(segments.length() as usize);
         for segment in segments.iter() {
-            let key = if is_object_like(&segment) && !segment.is_function() { get(&segment, "key")? } else { segment };
+            let key = if is_object_like(&segment) && !segment.is_function() {
+                get(&segment, "key")?
+            } else {
+                segment
+            };
             out.push(js_string(&key)?);
         }
         Some(out)
     };
     let message = get_opt(issue, "message")?;
     let message_nullish = message.is_null() || message.is_undefined();
-    Ok(IssueText { path, message: js_string(&message)?, message_nullish })
+    Ok(IssueText {
+        path,
+        message: js_string(&message)?,
+        message_nullish,
+    })
 }
 
 /// `validateStandardSchema(schema, value)`: calls `~standard.validate(value)` once,
@@ -161,25 +191,38 @@ pub fn validate_standard_schema(schema: &JsValue, value: &JsValue) -> Result<JsV
     let standard = get_opt(schema, "~standard")?;
     let validate = get_opt(&standard, "validate")?;
     let Some(validate) = validate.dyn_ref::<Function>() else {
-        return Err(js_sys::TypeError::new("schema['~standard'].validate is not a function").into());
+        return Err(
+            js_sys::TypeError::new("schema['~standard'].validate is not a function").into(),
+        );
     };
     let result = validate.call1(&standard, value)?;
     if is_object_like(&result) && get(&result, "then")?.is_function() {
         swallow(&result);
-        return Err(standard_error(rules::judge(&ValidateResult::Thenable).unwrap_err()));
+        return Err(standard_error(
+            rules::judge(&ValidateResult::Thenable).unwrap_err(),
+        ));
     }
     if result.is_null() || result.is_undefined() {
-        return Err(js_sys::TypeError::new("Standard Schema validate returned no result object").into());
+        return Err(
+            js_sys::TypeError::new("Standard Schema validate returned no result object").into(),
+        );
     }
     let issues = get_opt(&result, "issues")?;
     if issues.is_truthy() {
         let Some(list) = issues.dyn_ref::<Array>() else {
             return Err(js_sys::TypeError::new("result.issues.map is not a function").into());
         };
-        let texts = list.iter().map(|i| issue_text(&i)).collect::<Result<Vec<_>, _>>()?;
+        let texts = list
+            .iter()
+            .map(|i| issue_text(&i))
+            .collect::<Result<Vec<_>, _>>()?;
         let error = rules::judge(&ValidateResult::Issues(texts)).unwrap_err();
         let message = error.to_string();
-        return Err(engine_error("StandardSchemaValidationError", &message, &[("issues", issues)]));
+        return Err(engine_error(
+            "StandardSchemaValidationError",
+            &message,
+            &[("issues", issues)],
+        ));
     }
     get_opt(&result, "value")
 }
