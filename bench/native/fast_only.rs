@@ -6,5 +6,8 @@ fn main() {
     for _ in 0..40 {
         assert!(understudy::sap::fast::conforms_as_is(&text, &schema));
     }
-    println!("{:.1} MB/s", 40.0 * text.len() as f64 / (1 << 20) as f64 / t.elapsed().as_secs_f64());
+    println!(
+        "{:.1} MB/s",
+        40.0 * text.len() as f64 / (1 << 20) as f64 / t.elapsed().as_secs_f64()
+    );
 }

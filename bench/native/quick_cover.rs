@@ -9,7 +9,10 @@ fn main() {
     let (mut quick_total, mut full_total) = (0.0, 0.0);
     for line in std::fs::read_to_string(path).unwrap().lines() {
         let case: serde_json::Value = serde_json::from_str(line).unwrap();
-        let (name, text) = (case["name"].as_str().unwrap(), case["text"].as_str().unwrap());
+        let (name, text) = (
+            case["name"].as_str().unwrap(),
+            case["text"].as_str().unwrap(),
+        );
         let validator = compile(&case["schema"]).unwrap();
         let proved = validator.proves_valid(text);
         let n = 20_000;
@@ -20,13 +23,17 @@ fn main() {
         let quick = t.elapsed().as_secs_f64() * 1e9 / n as f64;
         let t = Instant::now();
         for _ in 0..n {
-            let value: serde_json::Value = serde_json::from_str(std::hint::black_box(text)).unwrap();
+            let value: serde_json::Value =
+                serde_json::from_str(std::hint::black_box(text)).unwrap();
             std::hint::black_box(validator.validate(&value));
         }
         let full = t.elapsed().as_secs_f64() * 1e9 / n as f64;
         quick_total += quick;
         full_total += full;
-        println!("{}\t{name}\t{quick:.0} ns\t{full:.0} ns", if proved { "fast" } else { "FULL" });
+        println!(
+            "{}\t{name}\t{quick:.0} ns\t{full:.0} ns",
+            if proved { "fast" } else { "FULL" }
+        );
     }
     println!("total: validate_json {quick_total:.0} ns, full path {full_total:.0} ns");
 }

@@ -9,7 +9,10 @@ fn main() {
             std::hint::black_box(serde_json::to_string(&parsed).unwrap());
         }
         if round == 2 {
-            println!("{:.2} µs per reply (parse + JSON text out)", t.elapsed().as_secs_f64() * 1e6 / replies.len() as f64);
+            println!(
+                "{:.2} µs per reply (parse + JSON text out)",
+                t.elapsed().as_secs_f64() * 1e6 / replies.len() as f64
+            );
         }
     }
 }

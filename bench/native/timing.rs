@@ -10,14 +10,27 @@ fn main() {
     let d = json::parse(&text).unwrap();
     let p = prepare(&d, 0, Mode::Convert).unwrap();
     let phases: [(&str, &dyn Fn()); 3] = [
-        ("parse", &|| { std::hint::black_box(json::parse(&text).unwrap()); }),
-        ("prepare", &|| { std::hint::black_box(prepare(&d, 0, Mode::Convert).unwrap()); }),
-        ("serialize", &|| { std::hint::black_box(json::to_string(&p.doc, p.root)); }),
+        ("parse", &|| {
+            std::hint::black_box(json::parse(&text).unwrap());
+        }),
+        ("prepare", &|| {
+            std::hint::black_box(prepare(&d, 0, Mode::Convert).unwrap());
+        }),
+        ("serialize", &|| {
+            std::hint::black_box(json::to_string(&p.doc, p.root));
+        }),
     ];
     for (name, f) in phases {
-        if !only.is_empty() && only != name { continue; }
+        if !only.is_empty() && only != name {
+            continue;
+        }
         let t = Instant::now();
-        for _ in 0..n { f(); }
-        println!("{name} {:.2} us", t.elapsed().as_secs_f64() * 1e6 / n as f64);
+        for _ in 0..n {
+            f();
+        }
+        println!(
+            "{name} {:.2} us",
+            t.elapsed().as_secs_f64() * 1e6 / n as f64
+        );
     }
 }
