@@ -184,17 +184,21 @@ export function prepareStrictJsonSchema<T extends JsonSchema>(schema: T): Prepar
 
 /**
  * `prepareStrictJsonSchema(schema).normalizeInput(value)` in one call. `schema` may also be a
- * Standard Schema with JSON (a Zod 4 schema, Valibot with its adapter, ArkType): its input
- * JSON Schema is used. A `schema` that is not an object returns `value` untouched.
+ * Standard Schema with JSON (a Zod 4 schema, Valibot with its adapter, ArkType): then, as the
+ * reference's `stripStrictNullsForZodSchema`, a `null` for an optional property that does not
+ * accept `null` is removed wherever it stands (objects, arrays, tuples, records, the union
+ * branch that accepts the result), without a strict conversion of the schema. A `schema` that
+ * is not an object returns `value` untouched.
  *
  * @throws {UnsupportedStandardSchemaError} a Standard Schema without JSON Schema conversion.
  */
 export function stripStrictNulls(schema: unknown, value: unknown): unknown {
-  const jsonSchema = call((e) => e.nullStrippingSchema(schema));
-  if (jsonSchema === null) return value;
+  const stripping = call((e) => e.nullStrippingSchema(schema)) as [unknown, boolean] | null;
+  if (stripping === null) return value;
+  const [jsonSchema, standard] = stripping;
   const schemaText = encodeSchema(jsonSchema);
   const valueText = encodeValue(value);
-  return decode(call((e) => e.strictStripNulls(...inputPair(e, schemaText, valueText))));
+  return decode(call((e) => e.strictStripNulls(...inputPair(e, schemaText, valueText), standard)));
 }
 
 /**
@@ -419,7 +423,8 @@ export type ParseFixKind =
   | 'array_to_object' | 'array_to_single' | 'boolean_to_string' | 'candidate_chosen' | 'closed_at_end'
   | 'comment_removed' | 'curly_quotes' | 'enum_case' | 'enum_from_prose' | 'extra_key_dropped'
   | 'fence_stripped' | 'inner_quote_kept' | 'invalid_escape_kept' | 'null_dropped' | 'null_filled'
-  | 'number_to_string' | 'prose_skipped' | 'python_literal' | 'raw_control_character' | 'single_quotes'
+  | 'number_repaired' | 'number_to_string' | 'prose_skipped' | 'python_literal' | 'raw_control_character'
+  | 'scalar_from_prose' | 'single_quotes'
   | 'single_to_array' | 'string_to_boolean' | 'string_to_number' | 'text_as_string'
   | 'trailing_comma_removed' | 'triple_quotes' | 'unquoted_key' | 'unquoted_value' | 'values_collected';
 

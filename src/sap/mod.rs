@@ -210,7 +210,7 @@ fn schema_type(schema: &Json, root: &Json) -> Option<String> {
 }
 
 /// Every repair kind a [`Fix`] can have (what `allowFixes` may name).
-pub const FIX_KINDS: [&str; 29] = [
+pub const FIX_KINDS: [&str; 31] = [
     "array_to_object",
     "array_to_single",
     "boolean_to_string",
@@ -226,10 +226,12 @@ pub const FIX_KINDS: [&str; 29] = [
     "invalid_escape_kept",
     "null_dropped",
     "null_filled",
+    "number_repaired",
     "number_to_string",
     "prose_skipped",
     "python_literal",
     "raw_control_character",
+    "scalar_from_prose",
     "single_quotes",
     "single_to_array",
     "string_to_boolean",
@@ -462,6 +464,15 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
     if let Some(Json::Array(options)) = resolved.get("enum") {
         return enum_in_prose(text, options, refused);
     }
+    // A boolean or number schema and a reply that states its value in prose.
+    if matches!(
+        root_type.as_deref(),
+        Some("boolean" | "integer" | "number")
+    ) {
+        if let Some(result) = scalar_in_prose(text, schema, &found, &refused) {
+            return result;
+        }
+    }
     // A string schema and a reply that is plain text.
     if root_type.as_deref() == Some("string") && found.is_empty() && !text.trim().is_empty() {
         return Ok(Parsed {
@@ -481,6 +492,84 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
         "The reply holds no JSON value.",
         refused,
     ))
+}
+
+/// A boolean, integer or number stated in prose (`"…the answer is: true"`, `"The total count
+/// is 17."`): the words of the text outside every candidate that read as a value of the
+/// schema. One value (however often it is written) is the result; two different values are an
+/// ambiguity; none gives `None`, and the caller reports why nothing fits.
+fn scalar_in_prose(
+    text: &str,
+    schema: &Json,
+    found: &[Candidate],
+    refused: &[Refusal],
+) -> Option<Result<Parsed, ParseFailure>> {
+    let mut values: Vec<Json> = Vec::new();
+    let mut prose_start = 0;
+    let mut spans: Vec<(usize, usize)> = found
+        .iter()
+        .map(|c| (c.scanned.start, c.scanned.end))
+        .collect();
+    spans.sort_unstable();
+    spans.push((text.len(), text.len()));
+    for (start, end) in spans {
+        if start > prose_start {
+            for word in text[prose_start..start]
+                .split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | ',' | '-' | '+' | '$' | '_')))
+            {
+                // Sentence punctuation after the value (`17.`, `true,`) is not part of it.
+                let word = word.trim_end_matches(['.', ',']);
+                if word.is_empty() {
+                    continue;
+                }
+                let value = match word.to_ascii_lowercase().as_str() {
+                    "true" => Value::Bool(true),
+                    "false" => Value::Bool(false),
+                    _ if word.bytes().any(|b| b.is_ascii_digit()) => Value::Str {
+                        text: word.to_string(),
+                        complete: true,
+                    },
+                    _ => continue,
+                };
+                let mut aligner = Aligner {
+                    root: schema,
+                    fixes: Vec::new(),
+                };
+                let mode = Mode {
+                    coerce: true,
+                    partial: false,
+                };
+                if let Ok(Some(v)) = aligner.align(&value, schema, &Path::ROOT, mode, 0) {
+                    if !values.contains(&v) {
+                        values.push(v);
+                    }
+                }
+            }
+        }
+        prose_start = prose_start.max(end);
+    }
+    match values.len() {
+        0 => None,
+        1 => {
+            let value = values.pop().expect("one");
+            Some(Ok(Parsed {
+                fixes: vec![fix("scalar_from_prose", value.to_string())],
+                value,
+            }))
+        }
+        n => Some(Err(failure(
+            "ambiguous",
+            format!(
+                "The reply states {n} different values that fit the schema: {}.",
+                values
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            refused.to_vec(),
+        ))),
+    }
 }
 
 fn enum_in_prose(

@@ -433,6 +433,9 @@ impl Scanner<'_> {
             return Ok((v, false));
         }
         if is_number(word) {
+            if has_bare_point(word) {
+                self.fix("number_repaired", word.to_string());
+            }
             return Ok((
                 Value::Num {
                     text: word.to_string(),
@@ -527,7 +530,12 @@ impl Scanner<'_> {
                         && !self.text[after..].starts_with(char::is_whitespace)
                 } else {
                     // `"He said "hi" to me"`: a quote not followed by structure is content.
+                    // A comment after the string (`"eu-west" /* default */`) counts as
+                    // structure: the comment is skipped like whitespace.
+                    let rest = self.text[after..].trim_start_matches([' ', '\t', '\r', '\n']);
                     !matches!(next, None | Some(',' | '}' | ']' | ':'))
+                        && !rest.starts_with("//")
+                        && !rest.starts_with("/*")
                 };
                 if content {
                     once(self, "inner_quote_kept", c.to_string());
@@ -640,7 +648,8 @@ fn literal(word: &str) -> Option<Value> {
     })
 }
 
-/// A JSON number, optionally with a leading `+`.
+/// A number as models write it: JSON's, optionally with a leading `+`, and with digits on only
+/// one side of the decimal point (`.5`, `-.25`, `5.`).
 pub fn is_number(word: &str) -> bool {
     let b = word.strip_prefix(['-', '+']).unwrap_or(word).as_bytes();
     let mut i = 0;
@@ -651,14 +660,15 @@ pub fn is_number(word: &str) -> bool {
         }
         *i > s
     };
-    if !digits(&mut i) {
-        return false;
-    }
+    let whole = digits(&mut i);
+    let mut fraction = false;
     if i < b.len() && b[i] == b'.' {
         i += 1;
-        if !digits(&mut i) {
-            return false;
-        }
+        fraction = digits(&mut i);
+    }
+    // `.5` and `5.` are numbers (what the model meant); `.` alone is not.
+    if !whole && !fraction {
+        return false;
     }
     if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
         i += 1;
@@ -670,4 +680,15 @@ pub fn is_number(word: &str) -> bool {
         }
     }
     i == b.len()
+}
+
+/// A number whose decimal point has digits on one side only (`.5`, `5.`, `-.25e2`).
+pub fn has_bare_point(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        c == b'.'
+            && (i == 0
+                || !b[i - 1].is_ascii_digit()
+                || !b.get(i + 1).is_some_and(u8::is_ascii_digit))
+    })
 }

@@ -342,8 +342,82 @@ fn r11_errors() {
     assert_eq!(err("null", person()), "type_mismatch");
     assert_eq!(
         err("The answer is 4 or 5", json!({"type":"integer"})),
-        "no_json"
+        "ambiguous"
     );
+}
+
+// A boolean, integer or number stated in prose (issue 14): one value, however often it is
+// written, is read; two different values are ambiguous; words that are not values are not.
+#[test]
+fn scalars_in_prose() {
+    let boolean = json!({"type":"boolean"});
+    let integer = json!({"type":"integer"});
+    let number = json!({"type":"number"});
+    for (text, schema, value) in [
+        ("After checking the logs, the answer is: true", &boolean, json!(true)),
+        ("**False** - the build is green.", &boolean, json!(false)),
+        ("The total count is 17.", &integer, json!(17)),
+        ("I count 17 tickets; yes, 17.", &integer, json!(17)),
+        ("Roughly -2.5 degrees, I think", &number, json!(-2.5)),
+        ("Total: $1,234.50 after tax", &number, json!(1234.5)),
+        ("It takes .5 seconds", &number, json!(0.5)),
+        // a date or a version is not a number, 3.5 is not an integer
+        ("Since 2024-01-02 (v2) there were 3 outages, at 3.5 hours each", &integer, json!(3)),
+    ] {
+        assert_eq!(ok(text, schema.clone()), value, "{text}");
+        assert_eq!(kinds(text, schema.clone()), ["scalar_from_prose"], "{text}");
+    }
+    assert_eq!(err("It is true for a, false for b.", boolean.clone()), "ambiguous");
+    assert_eq!(err("Between 3 and 4 tickets.", integer.clone()), "ambiguous");
+    assert_eq!(err("No idea, sorry.", integer.clone()), "no_json");
+    assert_eq!(err("maybe", boolean), "no_json");
+    // the numbers inside a JSON candidate are not prose
+    assert_eq!(err(r#"Here: {"count": 5}"#, integer.clone()), "type_mismatch");
+    // a string schema is not read this way (the whole text is the string)
+    assert_eq!(ok("The count is 17.", json!({"type":"string"})), json!("The count is 17."));
+}
+
+// Numbers with a decimal point and digits on one side only (issue 14).
+#[test]
+fn numbers_with_a_bare_decimal_point() {
+    let s = json!({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"},"c":{"type":"number"},"d":{"type":"integer"}}});
+    assert_eq!(
+        ok("{a: .5, b: -.25, c: 5., d: 3.}", s.clone()),
+        json!({"a":0.5,"b":-0.25,"c":5,"d":3})
+    );
+    let fixes = parse_structured("{\"a\": .5}", &s).unwrap().fixes;
+    assert_eq!((fixes[0].kind, fixes[0].pointer.as_str()), ("number_repaired", "/a"));
+    assert_eq!(ok("[.5e1, +.5]", json!({"type":"array","items":{"type":"number"}})), json!([5, 0.5]));
+    // as a string, it keeps the text as written
+    assert_eq!(ok(r#"{"v": .5}"#, json!({"type":"object","properties":{"v":{"type":"string"}}})), json!({"v":".5"}));
+    // a lone point or sign is no number
+    assert_eq!(ok(r#"{"v": .}"#, json!({"type":"object","properties":{"v":{"type":"string"}}})), json!({"v":"."}));
+    assert!(!super::scan::is_number("."));
+    assert!(!super::scan::is_number("-."));
+    assert!(!super::scan::is_number(".e5"));
+    // cut right after the point: more digits may follow (rule 16)
+    assert_eq!(partial(r#"{"a": 1, "b": 5."#, &s), Some(json!({"a":1})));
+}
+
+// A comment right after a string's closing quote ends the string (issue 14).
+#[test]
+fn comments_after_a_closing_quote() {
+    let s = json!({"type":"object","properties":{"region":{"type":"string"},"zone":{"type":"string"}}});
+    assert_eq!(
+        ok("{\"region\": \"eu-west\" /* default */, \"zone\": \"b\" // the second\n}", s.clone()),
+        json!({"region":"eu-west","zone":"b"})
+    );
+    assert_eq!(
+        ok("{\"region\": \"eu-west\"/* default */}", s.clone()),
+        json!({"region":"eu-west"})
+    );
+    assert!(kinds("{\"region\": \"eu\" /* x */}", s.clone()).contains(&"comment_removed"));
+    // a quote followed by other text is still content, and slashes inside strings are text
+    assert_eq!(
+        ok(r#"{"region": "say "hi" /now/ please"}"#, s.clone()),
+        json!({"region":"say \"hi\" /now/ please"})
+    );
+    assert_eq!(ok(r#"{"region": "a // b"}"#, s), json!({"region":"a // b"}));
 }
 
 // Rules 12-18: truncation.
