@@ -225,6 +225,29 @@ describe('Standard Schemas feed the strict pipeline', () => {
     assert.deepStrictEqual(stripStrictNulls(valibotUser, { name: 'x', age: null }), { name: 'x' });
     assert.deepStrictEqual(stripStrictNulls(arkUser, { name: 'x', age: null }), { name: 'x' });
   });
+  test('stripStrictNulls of a Zod schema agrees with the reference\'s Zod walk (tuples, records, unions, arrays)', () => {
+    const optionalA = z.object({ a: z.string().optional() });
+    // One deliberate difference: a `null` for a field with a default (`tags` here) is stripped
+    // so the default applies (the reference keeps it, and Zod then refuses the null).
+    assert.deepStrictEqual(stripStrictNulls(zodUser, { name: 'Ada', age: null, tags: null }), { name: 'Ada' });
+    assert.deepStrictEqual(reference.strict.stripStrictNullsForZodSchema(zodUser, { name: 'Ada', age: null, tags: null }), { name: 'Ada', tags: null });
+    const cases = [
+      [zodUser, { name: 'Ada', age: null }],
+      [z.object({ t: z.tuple([z.string(), optionalA]) }), { t: ['x', { a: null }] }],
+      [z.object({ r: z.record(z.string(), optionalA) }), { r: { k: { a: null }, j: { a: 'y' } } }],
+      [z.object({ u: z.union([optionalA, z.object({ b: z.number() })]) }), { u: { a: null } }],
+      [z.object({ u: z.union([z.object({ b: z.number() }), optionalA]) }), { u: { a: null } }],
+      [z.object({ u: z.discriminatedUnion('k', [z.object({ k: z.literal('x'), a: z.string().optional() }), z.object({ k: z.literal('y'), a: z.string().nullable().optional() })]) }), { u: { k: 'y', a: null } }],
+      [z.object({ arr: z.array(optionalA), n: z.string().nullable().optional() }), { arr: [{ a: null }, { a: 'q' }], n: null }],
+      [z.object({ a: z.string().optional(), b: z.number().optional() }), { a: null, b: null, extra: null }],
+      [z.object({ nested: z.object({ deep: z.tuple([z.object({ x: z.number().optional() })]).optional() }) }), { nested: { deep: [{ x: null }] } }],
+    ];
+    for (const [schema, value] of cases) {
+      const before = structuredClone(value);
+      assert.deepStrictEqual(stripStrictNulls(schema, value), reference.strict.stripStrictNullsForZodSchema(schema, value), JSON.stringify(value));
+      assert.deepStrictEqual(value, before, 'the input is not mutated');
+    }
+  });
   test('tool-parameter flow: input JSON Schema → root check → prepare → normalize → validate', () => {
     const json = standardSchemaToJsonSchema(zodUser, 'input');
     assertStandardSchemaObjectRoot(json, 'Tool parameter');

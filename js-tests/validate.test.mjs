@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { compileJsonSchema, InvalidJsonSchemaError, UserError } from '@understudy/agents';
 import { corpus } from './corpus/schemas.mjs';
 import { sample, variants } from './corpus/values.mjs';
@@ -108,33 +109,86 @@ describe('validate and validateJson', () => {
     assert.throws(() => v.validateJson('{}'), UserError);
   });
 
-  test('agrees with ajv on which corpus values are valid', () => {
-    const ajv = new Ajv2020.default({ strict: false, validateFormats: false });
-    let compared = 0;
-    for (const { schema } of corpus) {
-      if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || JSON.stringify(schema).length > 50_000) continue;
-      let theirs;
-      let ours;
-      try {
-        theirs = ajv.compile(schema);
-        ours = compileJsonSchema(schema);
-      } catch {
-        continue;
+  for (const formats of [true, false]) {
+    test(`agrees with ajv on which corpus values are valid (formats: ${formats})`, () => {
+      const ajv = newAjv(formats, {});
+      let compared = 0;
+      for (const { schema } of corpus) {
+        if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || JSON.stringify(schema).length > 50_000) continue;
+        let theirs;
+        let ours;
+        try {
+          theirs = ajv.compile(schema);
+          ours = compileJsonSchema(schema, { formats });
+        } catch {
+          continue;
+        }
+        for (const value of [{}, null, 'x', [], { a: 'x' }, { name: 'Ada', email: 'a@b.c' }, { name: 'Ada', email: 'not an email' }, { value: 'x' }]) {
+          assert.equal(ours.validate(value).valid, theirs(value), `${JSON.stringify(schema).slice(0, 80)} on ${JSON.stringify(value)}`);
+          compared++;
+        }
+        ours.free();
       }
-      for (const value of [{}, null, 'x', [], { a: 'x' }, { name: 'Ada', email: 'a@b.c' }, { value: 'x' }]) {
-        assert.equal(ours.validate(value).valid, theirs(value), `${JSON.stringify(schema).slice(0, 80)} on ${JSON.stringify(value)}`);
-        compared++;
+      assert.ok(compared > 300, `${compared}`);
+    });
+  }
+
+  test('formats assert by default and are annotations with { formats: false }', () => {
+    const cases = [
+      ['date', '2024-02-29', '2024-13-45'],
+      ['email', 'ada@example.com', 'spaces not allowed here'],
+      ['date-time', '2024-01-02T03:04:05Z', '@@@'],
+      ['time', '03:04:05Z', '25:00:00Z'],
+      ['duration', 'P3DT4H', '3 days'],
+      ['hostname', 'api.example.com', 'bad_host!'],
+      ['ipv4', '192.168.0.1', '192.168.0.256'],
+      ['ipv6', '::1', ':::1'],
+      ['uuid', '123e4567-e89b-12d3-a456-426614174000', '123e4567'],
+      ['uri', 'https://example.com/a?b=c', 'not a uri'],
+      ['regex', '^a+$', '(unclosed'],
+    ];
+    const ajv = newAjv(true, {});
+    for (const [format, good, bad] of cases) {
+      const schema = { type: 'object', properties: { v: { type: 'string', format } } };
+      const asserting = compileJsonSchema(schema);
+      const annotating = compileJsonSchema(schema, { formats: false });
+      const theirs = ajv.compile(schema);
+      for (const [value, ok] of [[good, true], [bad, false]]) {
+        const text = JSON.stringify({ v: value });
+        assert.equal(theirs({ v: value }), ok, `ajv-formats ${format} ${value}`);
+        assert.equal(asserting.validateJson(text).valid, ok, `${format} validateJson ${value}`);
+        assert.equal(asserting.validate({ v: value }).valid, ok, `${format} validate ${value}`);
+        assert.equal(annotating.validateJson(text).valid, true, `${format} as an annotation ${value}`);
       }
-      ours.free();
+      const issue = asserting.validate({ v: bad }).issues[0];
+      assert.equal(issue.keyword, 'format');
+      assert.equal(issue.instancePath, '/v');
+      assert.equal(issue.schemaPath, '/properties/v/format');
+      asserting.free();
+      annotating.free();
     }
-    assert.ok(compared > 300, `${compared}`);
+  });
+
+  test('compileJsonSchema options are checked', () => {
+    for (const options of ['x', 1, [], { format: false }, { formats: 'no' }]) {
+      assert.throws(() => compileJsonSchema({}, options), (e) => e instanceof UserError && /compileJsonSchema/.test(e.message), JSON.stringify(options));
+    }
+    compileJsonSchema({}, { formats: undefined }).free();
+    compileJsonSchema({}, null).free();
   });
 });
 
-test('validate and validateJson agree with ajv on corpus values and their one-change variants (fast path and full path)', () => {
+/** ajv for draft 2020-12, asserting formats (with ajv-formats) or not. */
+function newAjv(formats, options) {
+  const ajv = new Ajv2020.default({ strict: false, validateFormats: formats, ...options });
+  if (formats) addFormats.default(ajv);
+  return ajv;
+}
+
+for (const formats of [true, false]) test(`validate and validateJson agree with ajv on corpus values and their one-change variants (fast path and full path, formats: ${formats})`, () => {
   // Valid texts are proved valid in one streaming pass without building the value; anything
   // else goes to the full validator. Both must give ajv's verdict, and the same issues.
-  const ajv = new Ajv2020.default({ strict: false, validateFormats: false, allErrors: true });
+  const ajv = newAjv(formats, { allErrors: true });
   let valid = 0;
   let invalid = 0;
   for (const { name, schema } of corpus) {
@@ -143,7 +197,7 @@ test('validate and validateJson agree with ajv on corpus values and their one-ch
     let ours;
     try {
       theirs = ajv.compile(schema);
-      ours = compileJsonSchema(schema); // the two disagree on a few reference forms (anchors)
+      ours = compileJsonSchema(schema, { formats }); // the two disagree on a few reference forms (anchors)
     } catch {
       continue;
     }

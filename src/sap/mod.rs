@@ -465,10 +465,7 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
         return enum_in_prose(text, options, refused);
     }
     // A boolean or number schema and a reply that states its value in prose.
-    if matches!(
-        root_type.as_deref(),
-        Some("boolean" | "integer" | "number")
-    ) {
+    if matches!(root_type.as_deref(), Some("boolean" | "integer" | "number")) {
         if let Some(result) = scalar_in_prose(text, schema, &found, &refused) {
             return result;
         }
@@ -514,9 +511,9 @@ fn scalar_in_prose(
     spans.push((text.len(), text.len()));
     for (start, end) in spans {
         if start > prose_start {
-            for word in text[prose_start..start]
-                .split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | ',' | '-' | '+' | '$' | '_')))
-            {
+            for word in text[prose_start..start].split(|c: char| {
+                !(c.is_alphanumeric() || matches!(c, '.' | ',' | '-' | '+' | '$' | '_'))
+            }) {
                 // Sentence punctuation after the value (`17.`, `true,`) is not part of it.
                 let word = word.trim_end_matches(['.', ',']);
                 if word.is_empty() {

@@ -354,7 +354,11 @@ fn scalars_in_prose() {
     let integer = json!({"type":"integer"});
     let number = json!({"type":"number"});
     for (text, schema, value) in [
-        ("After checking the logs, the answer is: true", &boolean, json!(true)),
+        (
+            "After checking the logs, the answer is: true",
+            &boolean,
+            json!(true),
+        ),
         ("**False** - the build is green.", &boolean, json!(false)),
         ("The total count is 17.", &integer, json!(17)),
         ("I count 17 tickets; yes, 17.", &integer, json!(17)),
@@ -362,19 +366,35 @@ fn scalars_in_prose() {
         ("Total: $1,234.50 after tax", &number, json!(1234.5)),
         ("It takes .5 seconds", &number, json!(0.5)),
         // a date or a version is not a number, 3.5 is not an integer
-        ("Since 2024-01-02 (v2) there were 3 outages, at 3.5 hours each", &integer, json!(3)),
+        (
+            "Since 2024-01-02 (v2) there were 3 outages, at 3.5 hours each",
+            &integer,
+            json!(3),
+        ),
     ] {
         assert_eq!(ok(text, schema.clone()), value, "{text}");
         assert_eq!(kinds(text, schema.clone()), ["scalar_from_prose"], "{text}");
     }
-    assert_eq!(err("It is true for a, false for b.", boolean.clone()), "ambiguous");
-    assert_eq!(err("Between 3 and 4 tickets.", integer.clone()), "ambiguous");
+    assert_eq!(
+        err("It is true for a, false for b.", boolean.clone()),
+        "ambiguous"
+    );
+    assert_eq!(
+        err("Between 3 and 4 tickets.", integer.clone()),
+        "ambiguous"
+    );
     assert_eq!(err("No idea, sorry.", integer.clone()), "no_json");
     assert_eq!(err("maybe", boolean), "no_json");
     // the numbers inside a JSON candidate are not prose
-    assert_eq!(err(r#"Here: {"count": 5}"#, integer.clone()), "type_mismatch");
+    assert_eq!(
+        err(r#"Here: {"count": 5}"#, integer.clone()),
+        "type_mismatch"
+    );
     // a string schema is not read this way (the whole text is the string)
-    assert_eq!(ok("The count is 17.", json!({"type":"string"})), json!("The count is 17."));
+    assert_eq!(
+        ok("The count is 17.", json!({"type":"string"})),
+        json!("The count is 17.")
+    );
 }
 
 // Numbers with a decimal point and digits on one side only (issue 14).
@@ -386,12 +406,33 @@ fn numbers_with_a_bare_decimal_point() {
         json!({"a":0.5,"b":-0.25,"c":5,"d":3})
     );
     let fixes = parse_structured("{\"a\": .5}", &s).unwrap().fixes;
-    assert_eq!((fixes[0].kind, fixes[0].pointer.as_str()), ("number_repaired", "/a"));
-    assert_eq!(ok("[.5e1, +.5]", json!({"type":"array","items":{"type":"number"}})), json!([5, 0.5]));
+    assert_eq!(
+        (fixes[0].kind, fixes[0].pointer.as_str()),
+        ("number_repaired", "/a")
+    );
+    assert_eq!(
+        ok(
+            "[.5e1, +.5]",
+            json!({"type":"array","items":{"type":"number"}})
+        ),
+        json!([5, 0.5])
+    );
     // as a string, it keeps the text as written
-    assert_eq!(ok(r#"{"v": .5}"#, json!({"type":"object","properties":{"v":{"type":"string"}}})), json!({"v":".5"}));
+    assert_eq!(
+        ok(
+            r#"{"v": .5}"#,
+            json!({"type":"object","properties":{"v":{"type":"string"}}})
+        ),
+        json!({"v":".5"})
+    );
     // a lone point or sign is no number
-    assert_eq!(ok(r#"{"v": .}"#, json!({"type":"object","properties":{"v":{"type":"string"}}})), json!({"v":"."}));
+    assert_eq!(
+        ok(
+            r#"{"v": .}"#,
+            json!({"type":"object","properties":{"v":{"type":"string"}}})
+        ),
+        json!({"v":"."})
+    );
     assert!(!super::scan::is_number("."));
     assert!(!super::scan::is_number("-."));
     assert!(!super::scan::is_number(".e5"));
@@ -402,9 +443,13 @@ fn numbers_with_a_bare_decimal_point() {
 // A comment right after a string's closing quote ends the string (issue 14).
 #[test]
 fn comments_after_a_closing_quote() {
-    let s = json!({"type":"object","properties":{"region":{"type":"string"},"zone":{"type":"string"}}});
+    let s =
+        json!({"type":"object","properties":{"region":{"type":"string"},"zone":{"type":"string"}}});
     assert_eq!(
-        ok("{\"region\": \"eu-west\" /* default */, \"zone\": \"b\" // the second\n}", s.clone()),
+        ok(
+            "{\"region\": \"eu-west\" /* default */, \"zone\": \"b\" // the second\n}",
+            s.clone()
+        ),
         json!({"region":"eu-west","zone":"b"})
     );
     assert_eq!(

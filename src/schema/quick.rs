@@ -77,6 +77,17 @@ impl Pattern {
         jsonschema::options().build(&schema).ok().map(Pattern)
     }
 
+    /// A one-keyword validator for an asserted `format` (`{"format": …}`), with the options the
+    /// full path uses, so a format means exactly what it means there (unknown ones pass).
+    fn format(draft: Draft, name: &Json) -> Option<Pattern> {
+        let schema = serde_json::json!({ "$schema": draft.uri(), "format": name.as_str()? });
+        jsonschema::options()
+            .should_validate_formats(true)
+            .build(&schema)
+            .ok()
+            .map(Pattern)
+    }
+
     fn matches(&self, text: &str) -> bool {
         self.0.is_valid(&Json::String(text.to_owned()))
     }
@@ -97,6 +108,8 @@ struct Node {
     min_len: usize,
     max_len: usize,
     pattern: Option<Pattern>,
+    /// The asserted `format` (only when formats are validated).
+    format: Option<Pattern>,
     /// Inclusive and exclusive bounds (±∞ when absent).
     minimum: f64,
     maximum: f64,
@@ -154,6 +167,7 @@ impl Node {
             min_len: 0,
             max_len: usize::MAX,
             pattern: None,
+            format: None,
             minimum: f64::NEG_INFINITY,
             maximum: f64::INFINITY,
             exclusive_minimum: f64::NEG_INFINITY,
@@ -256,6 +270,7 @@ impl Node {
             || self.min_len != 0
             || self.max_len != usize::MAX
             || self.pattern.is_some()
+            || self.format.is_some()
             || self.bounded_number()
             || !self.prefix.is_empty()
             || self.items.is_some()
@@ -309,7 +324,7 @@ const ANNOTATIONS: &[&str] = &[
 impl Plan {
     /// The plan of `schema`, or `None` when its draft is not one the plan models (the full path
     /// then handles every text).
-    pub fn compile(schema: &Json) -> Option<Plan> {
+    pub fn compile(schema: &Json, formats: bool) -> Option<Plan> {
         let draft = match schema.get("$schema") {
             None => Draft::D2020,
             Some(Json::String(s)) => match s.trim_end_matches('#') {
@@ -329,6 +344,7 @@ impl Plan {
         let mut builder = Builder {
             root: schema,
             draft,
+            formats,
             nodes: vec![Node::new()],
             memo: FastMap::default(),
         };
@@ -356,6 +372,8 @@ impl Plan {
 struct Builder<'s> {
     root: &'s Json,
     draft: Draft,
+    /// Whether `format` asserts (as the full path's validator was built).
+    formats: bool,
     nodes: Vec<Node>,
     memo: FastMap<usize, usize>,
 }
@@ -437,7 +455,8 @@ impl<'s> Builder<'s> {
             match keyword.as_str() {
                 "$ref" | "then" | "else" => {}
                 "$schema" | "$id" if is_root => {}
-                "format" if self.draft == Draft::D2020 => {}
+                "format" if self.formats => node.format = Some(Pattern::format(self.draft, value)?),
+                "format" => {}
                 k if ANNOTATIONS.contains(&k) => {}
                 "type" => {
                     node.kinds = match value {
@@ -920,8 +939,9 @@ impl<'de> Visitor<'de> for Check<'_> {
                 return Err(self.walk.invalid());
             }
         }
-        match &node.pattern {
-            Some(p) if !p.matches(s) => Err(self.walk.invalid()),
+        match (&node.pattern, &node.format) {
+            (Some(p), _) if !p.matches(s) => Err(self.walk.invalid()),
+            (_, Some(f)) if !f.matches(s) => Err(self.walk.invalid()),
             _ => Ok(()),
         }
     }
@@ -1096,17 +1116,25 @@ mod tests {
     use super::*;
 
     fn plan(schema: &str) -> Plan {
-        Plan::compile(&serde_json::from_str(schema).unwrap()).expect("a plan")
+        Plan::compile(&serde_json::from_str(schema).unwrap(), true).expect("a plan")
     }
 
-    /// Asserts the plan's verdict on `text` and that a "valid" agrees with `jsonschema`.
+    /// Asserts the plan's verdict on `text` and that a "valid" agrees with `jsonschema` (formats
+    /// asserted, as `compileJsonSchema` builds it by default).
     fn verdict(schema: &str, text: &str) -> bool {
+        verdict_with(schema, text, true)
+    }
+
+    fn verdict_with(schema: &str, text: &str, formats: bool) -> bool {
         let value: Json = serde_json::from_str(schema).unwrap();
-        let got = plan(schema).proves_valid(text);
+        let got = Plan::compile(&value, formats)
+            .expect("a plan")
+            .proves_valid(text);
         if got {
             let instance: Json = serde_json::from_str(text).unwrap();
             assert!(
                 jsonschema::options()
+                    .should_validate_formats(formats)
                     .build(&value)
                     .unwrap()
                     .is_valid(&instance),
@@ -1234,9 +1262,10 @@ mod tests {
             r##"{"$schema":"http://json-schema.org/draft-07/schema","definitions":{"x":{}},"$ref":"#/definitions/x","type":"string"}"##,
             "1"
         ));
-        assert!(verdict(
+        assert!(verdict_with(
             r##"{"$schema":"https://json-schema.org/draft/2020-12/schema#","type":"string","format":"email"}"##,
-            r#""x""#
+            r#""x""#,
+            false
         ));
     }
 
@@ -1314,14 +1343,14 @@ mod tests {
             r#"{"uniqueItems":true}"#,
             r#"{"multipleOf":2}"#,
             r#"{"nullable":true}"#,
-            r#"{"$schema":"http://json-schema.org/draft-07/schema#","format":"email"}"#,
             r##"{"$ref":"#anchor"}"##,
             r##"{"$ref":"other.json"}"##,
         ] {
             assert!(!verdict(s, r#""a""#) && !verdict(s, r#"{"a":1}"#), "{s}");
         }
         assert!(Plan::compile(
-            &serde_json::json!({"$schema": "http://json-schema.org/draft-04/schema#"})
+            &serde_json::json!({"$schema": "http://json-schema.org/draft-04/schema#"}),
+            true
         )
         .is_none());
         // A malformed pointer escape resolves nothing (as for strict schemas): opaque.
@@ -1330,16 +1359,51 @@ mod tests {
         assert!(plan(r##"{"$defs":{"a/b":{}},"$ref":"#/$defs/a~1b"}"##).proves_valid("1"));
         // A base URI below the root changes what `#/…` means inside it.
         assert!(Plan::compile(
-            &serde_json::json!({"properties": {"a": {"$id": "x", "$ref": "#/b"}}})
+            &serde_json::json!({"properties": {"a": {"$id": "x", "$ref": "#/b"}}}),
+            true
         )
         .is_none());
-        assert!(Plan::compile(&serde_json::json!({"$defs": {"a": {"$anchor": "x"}}})).is_none());
-        assert!(Plan::compile(&serde_json::json!({"$id": "https://example.com/s.json"})).is_some());
-        // Format is an annotation in 2020-12.
-        assert!(verdict(
-            r#"{"type":"string","format":"email"}"#,
-            r#""not an email""#
+        assert!(
+            Plan::compile(&serde_json::json!({"$defs": {"a": {"$anchor": "x"}}}), true).is_none()
+        );
+        assert!(Plan::compile(
+            &serde_json::json!({"$id": "https://example.com/s.json"}),
+            true
+        )
+        .is_some());
+        // Formats assert (both drafts) unless compiled with `formats: false`; only strings are
+        // checked, and an unknown format passes, as in the full path.
+        for draft in [
+            "https://json-schema.org/draft/2020-12/schema",
+            "http://json-schema.org/draft-07/schema#",
+        ] {
+            for (format, good, bad) in [
+                ("email", "a@example.com", "spaces not allowed here"),
+                ("date", "2024-02-29", "2024-13-45"),
+                ("date-time", "2024-01-02T03:04:05Z", "@@@"),
+                ("uuid", "123e4567-e89b-12d3-a456-426614174000", "123"),
+                ("ipv4", "10.0.0.1", "10.0.0.256"),
+            ] {
+                let s = format!(r#"{{"$schema":"{draft}","format":"{format}"}}"#);
+                if format == "uuid" && draft.contains("draft-07") {
+                    // Draft 7 has no `uuid` format: unknown, so it passes.
+                    assert!(verdict(&s, &format!("{bad:?}")), "{s} {bad}");
+                    continue;
+                }
+                assert!(verdict(&s, &format!("{good:?}")), "{s} {good}");
+                assert!(!verdict(&s, &format!("{bad:?}")), "{s} {bad}");
+                assert!(verdict_with(&s, &format!("{bad:?}"), false), "{s} {bad}");
+                assert!(verdict(&s, "17") && verdict(&s, r#"{"a":1}"#), "{s}");
+            }
+            let unknown = format!(r#"{{"$schema":"{draft}","format":"not-a-format"}}"#);
+            assert!(verdict(&unknown, r#""x""#));
+        }
+        // The verdict turns around under `not`.
+        assert!(!verdict(
+            r#"{"not":{"format":"email"}}"#,
+            r#""a@example.com""#
         ));
+        assert!(verdict(r#"{"not":{"format":"email"}}"#, r#""nope""#));
     }
 
     #[test]
@@ -1356,7 +1420,7 @@ mod tests {
         for _ in 0..200 {
             deep = serde_json::json!({ "anyOf": [deep] });
         }
-        assert!(!Plan::compile(&deep).unwrap().proves_valid("1"));
+        assert!(!Plan::compile(&deep, true).unwrap().proves_valid("1"));
         // Thirty levels that each read the value twice: 2^30 reads without the budget.
         let mut defs = serde_json::Map::new();
         defs.insert("l0".into(), serde_json::json!({"type": "integer"}));
@@ -1365,12 +1429,12 @@ mod tests {
             defs.insert(format!("l{i}"), serde_json::json!({"anyOf": [{"type": "string"}, {"allOf": [{"$ref": below}, {"$ref": below}]}]}));
         }
         let budget = serde_json::json!({"$defs": defs, "$ref": "#/$defs/l30"});
-        assert!(!Plan::compile(&budget).unwrap().proves_valid("1"));
+        assert!(!Plan::compile(&budget, true).unwrap().proves_valid("1"));
         defs.insert(
             "l31".into(),
             serde_json::json!({"allOf": [{"$ref": "#/$defs/l3"}]}),
         );
         let shallow = serde_json::json!({"$defs": defs, "$ref": "#/$defs/l31"});
-        assert!(Plan::compile(&shallow).unwrap().proves_valid("1"));
+        assert!(Plan::compile(&shallow, true).unwrap().proves_valid("1"));
     }
 }

@@ -63,9 +63,19 @@ impl std::fmt::Debug for Compiled {
     }
 }
 
-/// Compiles `schema`. A schema that is not a valid JSON Schema is an error naming the pointer
-/// of the offending node.
+/// Compiles `schema` with formats asserted. A schema that is not a valid JSON Schema is an
+/// error naming the pointer of the offending node.
 pub fn compile(schema: &serde_json::Value) -> Result<Compiled, InvalidSchemaError> {
+    compile_with(schema, true)
+}
+
+/// [`compile`]; `formats` says whether `format` asserts (the formats `jsonschema` knows: dates,
+/// times, durations, email, hostnames, IP addresses, UUIDs, URIs, regexes, …; unknown formats
+/// pass) or is an annotation, in every draft.
+pub fn compile_with(
+    schema: &serde_json::Value,
+    formats: bool,
+) -> Result<Compiled, InvalidSchemaError> {
     if !matches!(
         schema,
         serde_json::Value::Object(_) | serde_json::Value::Bool(_)
@@ -79,10 +89,11 @@ pub fn compile(schema: &serde_json::Value) -> Result<Compiled, InvalidSchemaErro
         });
     }
     jsonschema::options()
+        .should_validate_formats(formats)
         .build(schema)
         .map(|validator| Compiled {
             validator,
-            plan: Plan::compile(schema),
+            plan: Plan::compile(schema, formats),
         })
         .map_err(|e| {
             let pointer = e.instance_path().to_string();
@@ -93,13 +104,18 @@ pub fn compile(schema: &serde_json::Value) -> Result<Compiled, InvalidSchemaErro
         })
 }
 
-/// Compiles the JSON text of a schema.
+/// Compiles the JSON text of a schema, formats asserted.
 pub fn compile_json(text: &str) -> Result<Compiled, InvalidSchemaError> {
+    compile_json_with(text, true)
+}
+
+/// [`compile_json`] with the `formats` choice of [`compile_with`].
+pub fn compile_json_with(text: &str, formats: bool) -> Result<Compiled, InvalidSchemaError> {
     let schema: serde_json::Value = serde_json::from_str(text).map_err(|e| InvalidSchemaError {
         pointer: String::new(),
         message: format!("The schema is not valid JSON: {e}"),
     })?;
-    compile(&schema)
+    compile_with(&schema, formats)
 }
 
 fn kind_of(v: &serde_json::Value) -> &'static str {
