@@ -8,6 +8,7 @@
  */
 import { Usage } from '@openai/agents-core';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
+import { expectFields, expectOptions, expectString } from './args.js';
 import { call as engine, encodeValue } from './core.js';
 import { UserError, fromEngine, registerEngineErrors } from './errors.js';
 import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
@@ -71,6 +72,7 @@ export class InvalidCassetteError extends UserError {
   readonly pointer: string;
   constructor(message: string, fields: { reason: InvalidCassetteReason; pointer: string }) {
     super(message);
+    fields = expectFields(new.target.name, fields);
     this.reason = fields.reason;
     this.pointer = fields.pointer;
   }
@@ -91,6 +93,7 @@ export class CassetteMismatchError extends UserError {
   readonly live?: string;
   constructor(message: string, fields: { callIndex: number; hash: string; closestStep?: number; pointer?: string; recorded?: string; live?: string }) {
     super(message);
+    fields = expectFields(new.target.name, fields);
     this.callIndex = fields.callIndex;
     this.hash = fields.hash;
     this.closestStep = fields.closestStep;
@@ -141,6 +144,7 @@ export class RecordingModel implements Model {
   readonly #path: string | undefined;
 
   constructor(realModel: Model, options: RecordingOptions = {}) {
+    options = expectOptions('recordingModel', options);
     this.#real = realModel;
     this.#recorder = engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options)));
     this.#path = options.path;
@@ -243,7 +247,17 @@ function toInput(step: ReplayStep): ScriptedModelInput {
 }
 
 function readCassette(source: string | Cassette): string {
-  if (typeof source !== 'string') return JSON.stringify(source);
+  if (typeof source === 'object' && source !== null) {
+    try {
+      return JSON.stringify(source);
+    } catch (thrown) {
+      if (thrown instanceof RangeError || (thrown instanceof TypeError && /circular/i.test(thrown.message))) {
+        throw fromEngine(engine((e) => e.cassetteUnencodableError()));
+      }
+      throw thrown;
+    }
+  }
+  expectString('ScriptedModel.fromCassette', 'source (a cassette object or the path of its file)', source);
   const fs = requireFs('Reading a cassette file');
   if (!fs.existsSync(source)) throw fromEngine(engine((e) => e.cassetteMissingError(source, RECORD_ENV)));
   return fs.readFileSync(source, 'utf8');
@@ -251,6 +265,7 @@ function readCassette(source: string | Cassette): string {
 
 /** @internal `ScriptedModel.fromCassette`. */
 export function replayCassette(source: string | Cassette, options: ReplayOptions = {}): ScriptedModel {
+  options = expectOptions('ScriptedModel.fromCassette', options);
   const replay: Replay = engine((e) => new e.CassetteReplay(readCassette(source)));
   if ((options.match ?? 'order') === 'order') {
     const steps = JSON.parse(replay.steps()) as ReplayStep[];
@@ -275,6 +290,8 @@ export function replayCassette(source: string | Cassette, options: ReplayOptions
  * every call; otherwise it replays that cassette with no network and no key.
  */
 export function cassette(name: string, realModel: () => Model, options: CassetteOptions = {}): Model {
+  expectString('cassette', 'name', name);
+  options = expectOptions('cassette', options);
   const dir = options.dir ?? 'cassettes';
   const path = `${dir.replace(/[\\/]+$/, '')}/${name}.cassette.json`;
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[RECORD_ENV];

@@ -3,6 +3,7 @@
  * engine, calls it, decodes the answer and throws the engine's error as its class. Rules and
  * messages live in the Rust engine.
  */
+import { expectString } from './args.js';
 import { fromEngine, UserError } from './errors.js';
 import type { StandardSchemaIssue } from './errors.js';
 
@@ -266,6 +267,7 @@ class CompiledValidator implements JsonSchemaValidator {
     return toResult(call((e) => handle.validateInput(input(e, text))));
   }
   validateJson(text: string): ValidationResult {
+    expectString('validateJson', 'text', text);
     const handle = this.#live();
     // The engine answers a boolean and hands over the issues only for an invalid text.
     const valid = call((e) => handle.checkJsonInput(input(e, text)));
@@ -283,13 +285,26 @@ class CompiledValidator implements JsonSchemaValidator {
 }
 
 /**
- * Compiles a JSON Schema (draft 2020-12, or draft 7 by `$schema`) into a validator.
+ * Compiles a JSON Schema (draft 2020-12, or draft 7 by `$schema`) into a validator. `format`
+ * asserts unless `options.formats` is `false` (see {@link CompileOptions}).
  *
  * @throws {InvalidJsonSchemaError} a schema that is not a valid JSON Schema (`pointer`).
  */
-export function compileJsonSchema(schema: JsonSchema): JsonSchemaValidator {
+export function compileJsonSchema(schema: JsonSchema, options?: CompileOptions): JsonSchemaValidator {
   const text = encodeSchema(schema);
-  return new CompiledValidator(call((e) => e.compileSchema(input(e, text))));
+  return new CompiledValidator(call((e) => e.compileSchema(input(e, text), options)));
+}
+
+/** Options of {@link compileJsonSchema}. Unknown options are refused with a `UserError`. */
+export interface CompileOptions {
+  /**
+   * Whether `format` asserts (default `true`, in every draft): the formats OpenAI strict mode
+   * documents (`date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`,
+   * `uuid`) and the others the engine knows (`uri`, `uri-reference`, `iri`, `json-pointer`,
+   * `regex`, …; draft 7 has no `uuid` or `duration`). An unknown format passes. `false` makes
+   * `format` an annotation again.
+   */
+  formats?: boolean;
 }
 
 // --- Standard Schema --------------------------------------------------------------------------
@@ -473,6 +488,7 @@ type ParsedType<S> = S extends StandardSchemaWithJSON<any, infer O> ? O : unknow
  * @throws {StandardSchemaValidationError} the Standard Schema refused the aligned value.
  */
 export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S, options?: ParseOptions): StructuredResult<ParsedType<S>> {
+  expectString('parseStructured', 'text', text);
   const out = call((e) => e.parseStructuredInput(input(e, text), schema, options));
   // undefined: the engine found the reply to be its own value, with nothing to repair.
   if (out === undefined) return { value: JSON.parse(text), fixes: [] } as StructuredResult<ParsedType<S>>;
@@ -487,6 +503,7 @@ export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(t
  * @throws {StructuredParseError} what arrived already contradicts the schema.
  */
 export function parsePartial<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S): PartialResult<ParsedType<S>> {
+  expectString('parsePartial', 'text', text);
   const { value, complete, fixes } = JSON.parse(call((e) => e.parsePartialInput(input(e, text), schema)));
   return { value, complete, fixes };
 }
@@ -499,4 +516,14 @@ export function parsePartial<S extends JsonSchema | StandardSchemaWithJSON>(text
  */
 export function engineMemoryBytes(): number {
   return bindings().engineMemoryBytes();
+}
+
+/**
+ * How many engine objects are alive: compiled validators, prepared schemas, and the scripts and
+ * cassettes behind the test doubles. Each is freed by `free()`, `Symbol.dispose`, or the garbage
+ * collector's finalizer once its JavaScript owner is gone, so a figure that returns to where it
+ * was shows that nothing is held.
+ */
+export function engineLiveHandles(): number {
+  return bindings().engineLiveHandles();
 }

@@ -14,6 +14,7 @@ export {
   parseStructured,
   parsePartial,
   engineMemoryBytes,
+  engineLiveHandles,
 } from './core.js';
 export type {
   JsonSchema,
@@ -21,6 +22,7 @@ export type {
   ValidationIssue,
   ValidationResult,
   JsonSchemaValidator,
+  CompileOptions,
   StandardJsonSchemaOptions,
   StandardSchemaResult,
   StandardSchemaWithJSON,

@@ -2,6 +2,7 @@
  * Error classes. The engine decides which error is raised, with which message and fields; these
  * classes only give each kind its `instanceof` and its typed fields.
  */
+import { expectFields } from './args.js';
 
 /** A configuration problem: a schema or option the library cannot use. */
 export class UserError extends Error {
@@ -43,6 +44,7 @@ export class StrictSchemaError extends UserError {
   readonly keyword?: string;
   constructor(message: string, fields: { reason: StrictSchemaErrorReason; pointer: string; keyword?: string }) {
     super(message);
+    fields = expectFields(new.target.name, fields);
     this.reason = fields.reason;
     this.pointer = fields.pointer;
     if (fields.keyword !== undefined) this.keyword = fields.keyword;
@@ -58,6 +60,7 @@ export class InvalidJsonSchemaError extends UserError {
   readonly pointer: string;
   constructor(message: string, fields: { pointer: string }) {
     super(message);
+    fields = expectFields(new.target.name, fields);
     this.pointer = fields.pointer;
   }
 }
@@ -82,6 +85,7 @@ export class StandardSchemaValidationError extends Error {
   readonly issues: ReadonlyArray<StandardSchemaIssue>;
   constructor(message: string, fields: { issues: ReadonlyArray<StandardSchemaIssue> }) {
     super(message);
+    fields = expectFields(new.target.name, fields);
     this.name = new.target.name;
     this.issues = fields.issues;
   }
@@ -117,6 +121,7 @@ export class StructuredParseError extends UserError {
   readonly candidates: RefusedCandidate[];
   constructor(message: string, fields: { reason: StructuredParseErrorReason; candidates: RefusedCandidate[] }) {
     super(message);
+    fields = expectFields(new.target.name, fields);
     this.reason = fields.reason;
     this.candidates = fields.candidates;
   }

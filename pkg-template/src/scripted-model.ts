@@ -330,8 +330,11 @@ export class ScriptedModel implements Model {
   }
 
   async getRetryAdvice(request: ModelRetryAdviceRequest): Promise<ModelRetryAdvice | undefined> {
+    // Read in the reference's order (error, stream, request), so a bad request fails alike.
+    const error = request.error;
+    const stream = request.stream;
     const advised = request.request;
-    const picked = this.#script.takeAdvice(request.error, request.stream, advised, [
+    const picked = this.#script.takeAdvice(error, stream, advised, [
       advised?.input,
       advised?.modelSettings,
       advised?.tools,

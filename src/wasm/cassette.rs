@@ -70,6 +70,7 @@ fn strings(list: &Array) -> Vec<String> {
 pub struct CassetteRecorder {
     redaction: Redaction,
     steps: Vec<Value>,
+    _live: super::Live,
 }
 
 #[wasm_bindgen]
@@ -82,6 +83,7 @@ impl CassetteRecorder {
         Ok(CassetteRecorder {
             redaction,
             steps: Vec::new(),
+            _live: super::Live::new(),
         })
     }
 
@@ -134,6 +136,7 @@ impl CassetteRecorder {
 pub struct CassetteReplay {
     cassette: Cassette,
     matcher: Matcher,
+    _live: super::Live,
 }
 
 #[wasm_bindgen]
@@ -150,7 +153,11 @@ impl CassetteReplay {
         })?;
         let cassette = rules::load(doc).map_err(|e| cassette_error(&e))?;
         let matcher = Matcher::new(&cassette);
-        Ok(CassetteReplay { cassette, matcher })
+        Ok(CassetteReplay {
+            cassette,
+            matcher,
+            _live: super::Live::new(),
+        })
     }
 
     /// The steps as `[{ kind: 'response' | 'stream' | 'error', response?, events?, error? }]`
@@ -231,4 +238,15 @@ pub fn cassette_missing_error(path: &str, variable: &str) -> JsValue {
             ("pointer", JsValue::from_str("")),
         ],
     )
+}
+
+/// The error for a cassette object the host could not encode: cyclic, or nested deeper than
+/// `JSON.stringify` can follow.
+#[wasm_bindgen(js_name = cassetteUnencodableError)]
+pub fn cassette_unencodable_error() -> JsValue {
+    cassette_error(&CassetteError {
+        reason: "invalid_cassette",
+        pointer: String::new(),
+        message: "Invalid cassette: the object is cyclic or nested too deeply to be JSON.".into(),
+    })
 }

@@ -36,6 +36,40 @@ extern "C" {
     fn object_keys(target: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(js_namespace = Object, js_name = freeze, catch)]
     fn object_freeze(target: &JsValue) -> Result<JsValue, JsValue>;
+    /// The global `String(value)` (runs `toString`; throws for a symbol's description-less form).
+    #[wasm_bindgen(js_name = String, catch)]
+    fn global_string(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
+}
+
+/// `String(value)`; the host's exception (a throwing `toString`) comes back as `Err`.
+pub(crate) fn to_js_string(value: &JsValue) -> Js<js_sys::JsString> {
+    global_string(value)
+}
+
+/// A short description of a non-string value's kind for a message (`a number (5)`,
+/// `undefined`), read without running the value's own code.
+pub(crate) fn describe(value: &JsValue) -> String {
+    if value.is_undefined() {
+        "undefined".into()
+    } else if value.is_null() {
+        "null".into()
+    } else if let Some(n) = value.as_f64() {
+        format!("a number ({n})")
+    } else if let Some(b) = value.as_bool() {
+        format!("a boolean ({b})")
+    } else if value.is_string() {
+        "a string".into()
+    } else if value.is_bigint() {
+        "a bigint".into()
+    } else if value.is_symbol() {
+        "a symbol".into()
+    } else if value.is_function() {
+        "a function".into()
+    } else if array_is_array(value).unwrap_or(false) {
+        "an array".into()
+    } else {
+        "an object".into()
+    }
 }
 
 pub(crate) type Js<T> = Result<T, JsValue>;

@@ -195,6 +195,7 @@ pub fn strict_convert(len: usize) -> Result<String, JsValue> {
 #[wasm_bindgen]
 pub struct PreparedSchema {
     inner: Prepared,
+    _live: Live,
 }
 
 #[wasm_bindgen]
@@ -213,19 +214,37 @@ impl PreparedSchema {
     }
 }
 
+fn normalize_error(e: NormalizeError) -> JsValue {
+    let pointer = match &e {
+        NormalizeError::NotJson { pointer, .. } => JsValue::from_str(pointer),
+        NormalizeError::TooDeep { .. } => JsValue::from_str(""),
+    };
+    engine_error("UserError", &e.to_string(), &[("pointer", pointer)])
+}
+
 fn normalize_with(prepared: &Prepared, value: &str) -> Result<Option<String>, JsValue> {
     let mut doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
     let root = doc.root();
-    let out = prepared.normalize_input(&mut doc, root).map_err(|e| {
-        let pointer = match &e {
-            NormalizeError::NotJson { pointer, .. } => JsValue::from_str(pointer),
-            NormalizeError::TooDeep { .. } => JsValue::from_str(""),
-        };
-        engine_error("UserError", &e.to_string(), &[("pointer", pointer)])
-    })?;
+    let out = prepared
+        .normalize_input(&mut doc, root)
+        .map_err(normalize_error)?;
+    finish_normalized(&doc, out)
+}
+
+/// `stripStrictNulls` of a Standard Schema's input JSON Schema (`schema::nulls`).
+fn standard_strip_nulls(schema: &str, value: &str) -> Result<Option<String>, JsValue> {
+    let schema = parse_schema(schema)?;
+    let mut doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
+    let root = doc.root();
+    let out = crate::schema::nulls::strip_nulls(&schema, schema.root(), &mut doc, root)
+        .map_err(normalize_error)?;
+    finish_normalized(&doc, out)
+}
+
+fn finish_normalized(doc: &json::Doc, out: json::Id) -> Result<Option<String>, JsValue> {
     Ok(match doc.node(out) {
         json::Node::Undefined => None,
-        _ => Some(json::to_string(&doc, out)),
+        _ => Some(json::to_string(doc, out)),
     })
 }
 
@@ -233,7 +252,10 @@ fn normalize_with(prepared: &Prepared, value: &str) -> Result<Option<String>, Js
 #[wasm_bindgen(js_name = strictPrepare)]
 pub fn strict_prepare(len: usize) -> Result<PreparedSchema, JsValue> {
     let inner = with_input(len, |schema| prepare_text(schema, Mode::Prepare))??;
-    Ok(PreparedSchema { inner })
+    Ok(PreparedSchema {
+        inner,
+        _live: Live::new(),
+    })
 }
 
 /// The strict schema of `prepareStrictJsonSchema` (its checks included), as JSON text, without
@@ -247,7 +269,11 @@ pub fn strict_prepare_schema(len: usize) -> Result<String, JsValue> {
 /// `stripStrictNulls` for a JSON Schema: prepare, then normalize, without a handle to free.
 /// The input buffer holds the schema (`schema_len` bytes), then the value.
 #[wasm_bindgen(js_name = strictStripNulls)]
-pub fn strict_strip_nulls(schema_len: usize, value_len: usize) -> Result<Option<String>, JsValue> {
+pub fn strict_strip_nulls(
+    schema_len: usize,
+    value_len: usize,
+    standard: bool,
+) -> Result<Option<String>, JsValue> {
     with_input(schema_len + value_len, |text| {
         let (schema, value) = text.split_at_checked(schema_len).ok_or_else(|| {
             engine_error(
@@ -256,6 +282,9 @@ pub fn strict_strip_nulls(schema_len: usize, value_len: usize) -> Result<Option<
                 &[],
             )
         })?;
+        if standard {
+            return standard_strip_nulls(schema, value);
+        }
         let prepared = prepare_text(schema, Mode::Prepare)?;
         normalize_with(&prepared, value)
     })?
@@ -292,6 +321,7 @@ pub struct Validator {
     compiled: Compiled,
     /// Issues kept by `checkJsonInput` for `takeIssues`.
     issues: Option<Vec<validate::Issue>>,
+    _live: Live,
 }
 
 pub(crate) fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
@@ -349,9 +379,40 @@ impl Validator {
     }
 }
 
-/// `compileJsonSchema`.
+/// Reads `compileJsonSchema`'s options, `{ formats?: boolean }` (default: formats assert);
+/// anything else is refused, so a misspelled option never passes silently.
+fn compile_formats(options: &JsValue) -> Result<bool, JsValue> {
+    let refuse = |message: &str| Err(engine_error("UserError", message, &[]));
+    if options.is_undefined() || options.is_null() {
+        return Ok(true);
+    }
+    if !options.is_object() || js_sys::Array::is_array(options) {
+        return refuse("compileJsonSchema options must be an object such as { formats: false }.");
+    }
+    let mut formats = true;
+    for key in js::keys(options)?.iter() {
+        let key = key.as_string().unwrap_or_default();
+        let value = Reflect::get(options, &JsValue::from_str(&key))?;
+        match key.as_str() {
+            "formats" => match value.as_bool() {
+                Some(b) => formats = b,
+                None if value.is_undefined() => {}
+                None => return refuse("compileJsonSchema option `formats` must be a boolean."),
+            },
+            other => {
+                return refuse(&format!(
+                    "compileJsonSchema has no option `{other}`; its only option is `formats`."
+                ))
+            }
+        }
+    }
+    Ok(formats)
+}
+
+/// `compileJsonSchema`; `options.formats: false` makes `format` an annotation.
 #[wasm_bindgen(js_name = compileSchema)]
-pub fn compile_schema(len: usize) -> Result<Validator, JsValue> {
+pub fn compile_schema(len: usize, options: &JsValue) -> Result<Validator, JsValue> {
+    let formats = compile_formats(options)?;
     let doc = with_input(len, parse_schema)??;
     if let Some((_, pointer, _)) = crate::schema::pointer::first_opaque(&doc, doc.root()) {
         return Err(invalid_schema_error(InvalidSchemaError {
@@ -361,12 +422,42 @@ pub fn compile_schema(len: usize) -> Result<Validator, JsValue> {
             pointer,
         }));
     }
-    let compiled =
-        validate::compile_json(&json::to_string(&doc, doc.root())).map_err(invalid_schema_error)?;
+    let compiled = validate::compile_json_with(&json::to_string(&doc, doc.root()), formats)
+        .map_err(invalid_schema_error)?;
     Ok(Validator {
         compiled,
         issues: None,
+        _live: Live::new(),
     })
+}
+
+thread_local! {
+    static LIVE_HANDLES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts an exported object while it lives: every `#[wasm_bindgen]` struct holds one, so
+/// [`engine_live_handles`] tells a leak test exactly when the collector's finalizers have
+/// freed what it forgot, instead of guessing from timing.
+pub(crate) struct Live(());
+
+impl Live {
+    pub(crate) fn new() -> Live {
+        LIVE_HANDLES.with(|n| n.set(n.get() + 1));
+        Live(())
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        LIVE_HANDLES.with(|n| n.set(n.get().saturating_sub(1)));
+    }
+}
+
+/// How many engine objects (validators, prepared schemas, scripts, cassettes) are alive: for
+/// leak tests and diagnostics.
+#[wasm_bindgen(js_name = engineLiveHandles)]
+pub fn engine_live_handles() -> u32 {
+    LIVE_HANDLES.with(|n| n.get()) as u32
 }
 
 /// Bytes of linear memory the engine holds (it only grows): for leak tests and diagnostics.

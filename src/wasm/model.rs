@@ -340,6 +340,7 @@ pub struct ModelScript {
     script: Script<JsValue>,
     records: Vec<JsValue>,
     advice: Vec<Advice>,
+    _live: super::Live,
 }
 
 impl Default for ModelScript {
@@ -356,6 +357,7 @@ impl ModelScript {
             script: Script::default(),
             records: Vec::new(),
             advice: Vec::new(),
+            _live: super::Live::new(),
         }
     }
 

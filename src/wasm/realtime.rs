@@ -173,6 +173,7 @@ pub struct RealtimeScript {
     /// Event → registrations, in first-registration order of events (a `Map`).
     listeners: Vec<(JsValue, Vec<Registration>)>,
     next_id: u32,
+    _live: super::Live,
 }
 
 impl Default for RealtimeScript {
@@ -202,6 +203,7 @@ impl RealtimeScript {
             muted: JsValue::FALSE,
             listeners: Vec::new(),
             next_id: 0,
+            _live: super::Live::new(),
         }
     }
 
@@ -212,17 +214,23 @@ impl RealtimeScript {
 
     /// Assigning `status` directly, as the reference's public field allows.
     #[wasm_bindgen(setter)]
-    pub fn set_status(&mut self, status: &str) -> Result<(), JsValue> {
-        match Status::parse(status) {
+    pub fn set_status(&mut self, status: &JsValue) -> Result<(), JsValue> {
+        match status.as_string().as_deref().and_then(Status::parse) {
             Some(s) => {
                 self.transport.status = s;
                 Ok(())
             }
-            None => Err(engine_error(
-                "UserError",
-                &format!("ScriptedRealtimeTransport status must be disconnected, connecting, connected or disconnecting, not {status:?}."),
-                &[],
-            )),
+            None => {
+                let got = match status.as_string() {
+                    Some(text) => format!("{text:?}"),
+                    None => js::describe(status),
+                };
+                Err(engine_error(
+                    "UserError",
+                    &format!("ScriptedRealtimeTransport status must be disconnected, connecting, connected or disconnecting, not {got}."),
+                    &[],
+                ))
+            }
         }
     }
 
@@ -300,9 +308,19 @@ impl RealtimeScript {
         self.transport.calls().iter().collect()
     }
 
+    /// `failNextCall(method, error)`; a method name that is not a string could never match a
+    /// call, so it is refused with a `TypeError`.
     #[wasm_bindgen(js_name = failNext)]
-    pub fn fail_next(&mut self, method: &str, error: JsValue) {
-        self.transport.fail_next(method, error);
+    pub fn fail_next(&mut self, method: &JsValue, error: JsValue) -> Result<(), JsValue> {
+        let Some(name) = method.as_string() else {
+            return Err(js_sys::TypeError::new(&format!(
+                "failNextCall: method must be the name of a transport method (a string), got {}.",
+                js::describe(method)
+            ))
+            .into());
+        };
+        self.transport.fail_next(&name, error);
+        Ok(())
     }
 
     /// Reserves the next injected failure of `method`: `{ error }` or `undefined`.
@@ -348,8 +366,10 @@ impl RealtimeScript {
     }
 
     /// Queues an expectation (`payload` holds its matcher and promise settlers).
-    pub fn queue(&mut self, order: f64, method: &str, payload: JsValue) {
-        self.transport.queue(order as u64, method, payload);
+    pub fn queue(&mut self, order: f64, method: &JsValue, payload: JsValue) -> Result<(), JsValue> {
+        let method = method_name(method)?;
+        self.transport.queue(order as u64, &method, payload);
+        Ok(())
     }
 
     #[wasm_bindgen(js_name = hasPending)]
@@ -462,9 +482,20 @@ impl RealtimeScript {
 
 /// Checks a call against the expectation's method (throws `UnexpectedRealtimeCallError`).
 #[wasm_bindgen(js_name = realtimeCheckMethod)]
-pub fn realtime_check_method(expected: &str, call: &JsValue) -> Result<(), JsValue> {
-    Transport::<(), (), ()>::check_method(expected, &text(call, "method"), index(call, "index"))
+pub fn realtime_check_method(expected: &JsValue, call: &JsValue) -> Result<(), JsValue> {
+    let expected = method_name(expected)?;
+    Transport::<(), (), ()>::check_method(&expected, &text(call, "method"), index(call, "index"))
         .map_err(|e| realtime_error(&e))
+}
+
+/// The method an expectation names, as the reference writes it into its messages (`String()`
+/// of it: a number is "5"; a symbol throws the host's `TypeError`, as the reference's template
+/// string does).
+fn method_name(method: &JsValue) -> Result<String, JsValue> {
+    match method.as_string() {
+        Some(name) => Ok(name),
+        None => Ok(js::to_js_string(method)?.into()),
+    }
 }
 
 /// A matcher's verdict: exactly `false` throws `RealtimeCallMatcherError`.

@@ -135,6 +135,7 @@ impl StepView for JsStep<'_> {
 pub struct SandboxScript {
     script: Script<JsValue>,
     records: Vec<JsValue>,
+    _live: super::Live,
 }
 
 #[wasm_bindgen]
@@ -166,6 +167,7 @@ impl SandboxScript {
         Ok(SandboxScript {
             script: Script::new(steps),
             records: Vec::new(),
+            _live: super::Live::new(),
         })
     }
 

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use js_sys::{Array, Reflect, JSON};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::{engine_error, standard};
 use crate::sap::{self, Options, ParseFailure, FIX_KINDS};
@@ -26,7 +27,22 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
     if !is_schema {
         return Err(engine_error("UserError", "parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.", &[]));
     }
-    let text = JSON::stringify(&json_schema)?;
+    let text = JSON::stringify(&json_schema).map_err(|thrown| {
+        // A cycle or a nesting deeper than the host's stack; a throwing `toJSON` is the
+        // caller's own exception and goes back unchanged.
+        let circular = thrown
+            .dyn_ref::<js_sys::TypeError>()
+            .is_some_and(|e| String::from(e.message()).contains("circular"));
+        if thrown.is_instance_of::<js_sys::RangeError>() || circular {
+            engine_error(
+                "UserError",
+                "parseStructured expects a JSON Schema it can read as JSON; this one is cyclic or nested too deeply.",
+                &[],
+            )
+        } else {
+            thrown
+        }
+    })?;
     Ok((parsed_schema(text.into())?, standard))
 }
 

@@ -95,6 +95,23 @@ pub fn is_standard_schema_with_json(value: &JsValue) -> bool {
     capabilities(value).with_json()
 }
 
+/// `target[key]` as JavaScript reads it without optional chaining: a nullish target is the
+/// host's `TypeError`.
+fn read_unchecked(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
+    if target.is_null() || target.is_undefined() {
+        let what = if target.is_null() {
+            "null"
+        } else {
+            "undefined"
+        };
+        return Err(js_sys::TypeError::new(&format!(
+            "Cannot read properties of {what} (reading '{key}')"
+        ))
+        .into());
+    }
+    get_opt(target, key)
+}
+
 /// `unsupportedStandardSchemaError()`: returns (does not throw) the error object.
 #[wasm_bindgen(js_name = unsupportedStandardSchemaError)]
 pub fn unsupported_standard_schema_error() -> JsValue {
@@ -104,14 +121,30 @@ pub fn unsupported_standard_schema_error() -> JsValue {
 /// `standardSchemaToJsonSchema(schema, io)`: calls `~standard.jsonSchema[io]({ target:
 /// 'draft-2020-12' })` and returns its result as is.
 #[wasm_bindgen(js_name = standardSchemaToJsonSchema)]
-pub fn standard_schema_to_json_schema(schema: &JsValue, io: &str) -> Result<JsValue, JsValue> {
-    let Some(io) = Io::parse(io) else {
+pub fn standard_schema_to_json_schema_js(
+    schema: &JsValue,
+    io: &JsValue,
+) -> Result<JsValue, JsValue> {
+    let Some(io) = io.as_string().as_deref().and_then(Io::parse) else {
+        let got = match io.as_string() {
+            Some(text) => format!("'{text}'"),
+            None => super::js::describe(io),
+        };
         return Err(engine_error(
             "UserError",
-            &format!("standardSchemaToJsonSchema expects 'input' or 'output', not '{io}'."),
+            &format!("standardSchemaToJsonSchema expects 'input' or 'output', not {got}."),
             &[],
         ));
     };
+    standard_schema_to_json_schema(schema, io.as_str())
+}
+
+/// The JSON Schema of a Standard Schema's `io` (`"input"` or `"output"`).
+pub(crate) fn standard_schema_to_json_schema(
+    schema: &JsValue,
+    io: &str,
+) -> Result<JsValue, JsValue> {
+    let io = Io::parse(io).unwrap_or(Io::Input);
     let call = || -> Result<JsValue, JsValue> {
         let standard = get_opt(schema, "~standard")?;
         let json_schema = get_opt(&standard, "jsonSchema")?;
@@ -143,17 +176,32 @@ pub fn standard_schema_to_json_schema(schema: &JsValue, io: &str) -> Result<JsVa
 #[wasm_bindgen(js_name = assertStandardSchemaObjectRoot)]
 pub fn assert_standard_schema_object_root(
     json_schema: &JsValue,
-    surface: &str,
+    surface: &JsValue,
 ) -> Result<(), JsValue> {
     if json_schema.is_null() || json_schema.is_undefined() {
-        return Err(js_sys::TypeError::new(
-            "Cannot read properties of a nullish JSON Schema (reading 'type')",
-        )
+        // The reference reads `jsonSchema.type` unchecked; its TypeError, word for word.
+        let what = if json_schema.is_null() {
+            "null"
+        } else {
+            "undefined"
+        };
+        return Err(js_sys::TypeError::new(&format!(
+            "Cannot read properties of {what} (reading 'type')"
+        ))
         .into());
     }
     let root_type = get_opt(json_schema, "type")?;
-    rules::assert_object_root(root_type.as_string().as_deref() == Some("object"), surface)
-        .map_err(standard_error)
+    let is_object = root_type.as_string().as_deref() == Some("object");
+    if is_object {
+        return Ok(());
+    }
+    // The surface only names the place in the message; like the reference, any value that
+    // converts to a string will do (a symbol throws the host's TypeError).
+    let surface = match surface.as_string() {
+        Some(text) => text,
+        None => String::from(super::js::to_js_string(surface)?),
+    };
+    rules::assert_object_root(false, &surface).map_err(standard_error)
 }
 
 fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
@@ -188,12 +236,12 @@ fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
 /// synchronously, and returns the validated output.
 #[wasm_bindgen(js_name = validateStandardSchema)]
 pub fn validate_standard_schema(schema: &JsValue, value: &JsValue) -> Result<JsValue, JsValue> {
-    let standard = get_opt(schema, "~standard")?;
-    let validate = get_opt(&standard, "validate")?;
+    // The reference calls `schema['~standard'].validate(value)` unchecked: a wrong schema gets
+    // the host's TypeError for that expression, word for word.
+    let standard = read_unchecked(schema, "~standard")?;
+    let validate = read_unchecked(&standard, "validate")?;
     let Some(validate) = validate.dyn_ref::<Function>() else {
-        return Err(
-            js_sys::TypeError::new("schema['~standard'].validate is not a function").into(),
-        );
+        return Err(js_sys::TypeError::new("schema.~standard.validate is not a function").into());
     };
     let result = validate.call1(&standard, value)?;
     if is_object_like(&result) && get(&result, "then")?.is_function() {
@@ -227,9 +275,12 @@ pub fn validate_standard_schema(schema: &JsValue, value: &JsValue) -> Result<JsV
     get_opt(&result, "value")
 }
 
-/// The JSON Schema `stripStrictNulls` works from: a Standard Schema with JSON gives its input
-/// JSON Schema; a plain (non-array) object is used as is; anything else is `null` (the value is
-/// returned untouched). A Standard Schema without JSON conversion is refused.
+/// The JSON Schema `stripStrictNulls` works from and the walk it takes, as
+/// `[jsonSchema, standard]`: a Standard Schema with JSON gives its input JSON Schema and
+/// `standard: true` (the reference's Zod walk, `schema::nulls`); a plain (non-array) object is
+/// used as is with `standard: false` (a prepared strict schema's `normalizeInput`); anything
+/// else is `null` (the value is returned untouched). A Standard Schema without JSON conversion
+/// is refused.
 #[wasm_bindgen(js_name = nullStrippingSchema)]
 pub fn null_stripping_schema(schema: &JsValue) -> Result<JsValue, JsValue> {
     let caps = capabilities(schema);
@@ -240,5 +291,9 @@ pub fn null_stripping_schema(schema: &JsValue) -> Result<JsValue, JsValue> {
         schema.clone()
     };
     let record = json_schema.is_object() && !Array::is_array(&json_schema);
-    Ok(if record { json_schema } else { JsValue::NULL })
+    Ok(if record {
+        Array::of2(&json_schema, &JsValue::from_bool(caps.marker)).into()
+    } else {
+        JsValue::NULL
+    })
 }
