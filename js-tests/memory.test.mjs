@@ -1,10 +1,15 @@
 // Wasm-owned objects are released: by free(), by Symbol.dispose, and by the garbage collector
-// when forgotten. Runs under `node --expose-gc`. Wasm memory only grows, so a flat figure over
-// many cycles means nothing leaks.
+// when forgotten. Runs under `node --expose-gc`. Two figures, both exact:
+// - engineLiveHandles() counts the engine objects alive: after a round of forgotten objects the
+//   test collects until it is back where it was (a finalizer runs when the host gets to it, so
+//   waiting for it, not for a fixed time, keeps the test independent of the machine's load);
+//   an object that is never freed keeps the count up and fails the test with the count;
+// - engineMemoryBytes(): wasm memory only grows, so with everything freed between rounds, a
+//   flat figure over many rounds means freed memory is reused and nothing leaks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { compileJsonSchema, engineMemoryBytes, prepareStrictJsonSchema } from '@understudy/agents';
+import { compileJsonSchema, engineLiveHandles, engineMemoryBytes, prepareStrictJsonSchema } from '@understudy/agents';
 
 assert.equal(typeof globalThis.gc, 'function', 'run under node --expose-gc');
 
@@ -14,20 +19,24 @@ const schema = {
   required: ['id'],
 };
 
-async function collect() {
-  for (let i = 0; i < 4; i++) {
+/** Collects until the engine holds `live` objects again (or gives up after 30 s and says so). */
+async function collect(live) {
+  const deadline = Date.now() + 30_000;
+  do {
     globalThis.gc();
-    await sleep(5);
-  }
+    await sleep(1);
+  } while (engineLiveHandles() > live && Date.now() < deadline);
+  assert.equal(engineLiveHandles(), live, `${engineLiveHandles() - live} engine objects were never freed`);
 }
 
 async function growth(cycle, rounds) {
+  const live = engineLiveHandles();
   for (let i = 0; i < 2000; i++) cycle(); // warm up: the allocator settles on its working set
-  await collect();
+  await collect(live);
   const before = engineMemoryBytes();
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < 2000; i++) cycle();
-    await collect();
+    await collect(live);
   }
   return engineMemoryBytes() - before;
 }
@@ -47,8 +56,7 @@ test('forgotten validators and prepared schemas are collected', async () => {
     compileJsonSchema(schema).validate({ id: 'x' });
     prepareStrictJsonSchema(schema).normalizeInput({ id: 'x', note: null });
   }, 10);
-  // A forgotten handle is freed when the finalizer runs; allow one page of slack for timing.
-  assert.ok(grew <= 65536, `grew by ${grew} bytes over 20,000 forgotten handles`);
+  assert.equal(grew, 0, `grew by ${grew} bytes over 20,000 forgotten handles`);
 });
 
 test('forgotten test doubles (model, sandbox, transport, cassette) are collected', async () => {
@@ -68,6 +76,18 @@ test('forgotten test doubles (model, sandbox, transport, cassette) are collected
     new ScriptedRealtimeTransport().failNextCall('sendEvent', long);
     recordingModel({ getResponse() {}, getStreamedResponse() {} });
   }, 10);
-  // Freed by the bindings' own finalizers once their owner is gone; one page of slack for timing.
-  assert.ok(grew <= 65536, `grew by ${grew} bytes over 20,000 forgotten doubles`);
+  // Freed by the bindings' own finalizers once their owner is gone.
+  assert.equal(grew, 0, `grew by ${grew} bytes over 20,000 forgotten doubles`);
+});
+
+test('engineLiveHandles counts what is alive and what free() releases', () => {
+  const live = engineLiveHandles();
+  const v = compileJsonSchema(schema);
+  const p = prepareStrictJsonSchema(schema);
+  p.normalizeInput({ id: 'x' }); // the prepared schema's handle is made on first use
+  assert.equal(engineLiveHandles(), live + 2);
+  v.free();
+  assert.equal(engineLiveHandles(), live + 1);
+  v.free(); // twice is harmless
+  assert.equal(engineLiveHandles(), live + 1);
 });

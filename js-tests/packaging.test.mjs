@@ -19,8 +19,11 @@ function project(name, manifest, files) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, ...manifest }));
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
-  // The testing entries drive the user's own @openai/agents (a peer dependency).
-  sh('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball, '@openai/agents@0.20.0'], dir);
+  // The testing entries drive the user's own @openai/agents (a peer dependency). Not
+  // `--offline`: a fresh machine's npm cache holds the tarballs the workspace install fetched
+  // but not the registry metadata a new project resolves against, so npm asks the registry for
+  // what it lacks and takes the rest from the cache.
+  sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, '@openai/agents@0.20.0'], dir);
   return dir;
 }
 
