@@ -6,10 +6,11 @@ import { dirname, join } from 'node:path';
 import { fmt } from './lib.mjs';
 import * as strict from './strict.mjs';
 import * as validate from './validate.mjs';
+import * as standard from './standard.mjs';
 import * as sap from './sap.mjs';
 import * as accuracy from './accuracy.mjs';
 
-const rows = [...strict.run(), ...validate.run()];
+const rows = [...strict.run(), ...validate.run(), ...standard.run()];
 console.log('| benchmark | ours (ops/s) | anchor (ops/s) | ratio |');
 console.log('| --- | ---: | ---: | ---: |');
 for (const r of rows) console.log(`| ${r.what} | ${fmt(r.ours)} | ${fmt(r.reference)} | ${r.ratio.toFixed(2)}x |`);

@@ -17,6 +17,32 @@ let engine: Bindings | undefined;
 /** @internal Installs the loaded wasm bindings (the Node entry does it at import time). */
 export function installEngine(bindings: unknown): void {
   engine = bindings as Bindings;
+  engine.installStandardCall(standardCall, takeStandardPayload);
+}
+
+// The mechanics of a Standard Schema call, run for the engine in one crossing: the reference's
+// own expression (so a wrong schema gets its TypeError word for word) and the reads of the
+// result. The engine decides what each outcome means (STANDARD_* below are its codes, see
+// src/wasm/standard.rs).
+let standardPayload: unknown;
+function standardCall(schema: any, value: unknown): number {
+  const result = schema['~standard'].validate(value);
+  if ((typeof result === 'object' || typeof result === 'function') && result !== null && typeof result.then === 'function') {
+    standardPayload = result;
+    return 1; // STANDARD_THENABLE
+  }
+  const issues = result.issues;
+  if (issues) {
+    standardPayload = issues;
+    return 2; // STANDARD_ISSUES
+  }
+  standardPayload = result.value;
+  return 0; // STANDARD_VALUE
+}
+function takeStandardPayload(): unknown {
+  const payload = standardPayload;
+  standardPayload = undefined;
+  return payload;
 }
 
 function bindings(): Bindings {

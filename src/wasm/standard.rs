@@ -13,8 +13,37 @@ fn is_object_like(v: &JsValue) -> bool {
     (v.is_object() || v.is_function()) && !v.is_null()
 }
 
+/// The property names this bridge reads, made JavaScript strings once: a key made anew for
+/// every read is decoded out of linear memory each time, which cost more than the whole
+/// reference call (`validateStandardSchema` on a valid value: 11.6 µs with fresh keys).
+const KEYS: [&str; 15] = [
+    "~standard",
+    "version",
+    "validate",
+    "jsonSchema",
+    "input",
+    "output",
+    "then",
+    "issues",
+    "value",
+    "type",
+    "path",
+    "key",
+    "message",
+    "target",
+    "String",
+];
+
+thread_local! {
+    static KEY_VALUES: Vec<JsValue> = KEYS.iter().map(|k| JsValue::from_str(k)).collect();
+}
+
+/// `target[key]` for a key of [`KEYS`] (any other key is made on the spot).
 fn get(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
-    Reflect::get(target, &JsValue::from_str(key))
+    match KEYS.iter().position(|k| *k == key) {
+        Some(i) => KEY_VALUES.with(|keys| Reflect::get(target, &keys[i])),
+        None => Reflect::get(target, &JsValue::from_str(key)),
+    }
 }
 
 /// `target?.[key]` with JavaScript's primitive semantics: `undefined` for nullish targets;
@@ -56,7 +85,7 @@ fn swallow(p: &JsValue) {
 }
 
 fn marker(value: &JsValue) -> bool {
-    is_object_like(value) && Reflect::has(value, &JsValue::from_str("~standard")).unwrap_or(false)
+    is_object_like(value) && KEY_VALUES.with(|keys| Reflect::has(value, &keys[0]).unwrap_or(false))
 }
 
 fn capabilities(value: &JsValue) -> Capabilities {
@@ -93,23 +122,6 @@ pub fn has_standard_schema_marker(value: &JsValue) -> bool {
 #[wasm_bindgen(js_name = isStandardSchemaWithJSON)]
 pub fn is_standard_schema_with_json(value: &JsValue) -> bool {
     capabilities(value).with_json()
-}
-
-/// `target[key]` as JavaScript reads it without optional chaining: a nullish target is the
-/// host's `TypeError`.
-fn read_unchecked(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
-    if target.is_null() || target.is_undefined() {
-        let what = if target.is_null() {
-            "null"
-        } else {
-            "undefined"
-        };
-        return Err(js_sys::TypeError::new(&format!(
-            "Cannot read properties of {what} (reading '{key}')"
-        ))
-        .into());
-    }
-    get_opt(target, key)
 }
 
 /// `unsupportedStandardSchemaError()`: returns (does not throw) the error object.
@@ -232,47 +244,80 @@ fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
     })
 }
 
+thread_local! {
+    /// The facade's `standardCall(schema, value)` and `takeStandardPayload()` (see
+    /// [`install_standard_call`]).
+    static STANDARD_CALL: std::cell::RefCell<Option<(Function, Function)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// What the facade's `standardCall` found (it reads; the engine decides).
+const STANDARD_VALUE: u32 = 0;
+const STANDARD_THENABLE: u32 = 1;
+const STANDARD_ISSUES: u32 = 2;
+
+/// Installs the facade's helpers for [`validate_standard_schema`]: `call(schema, value)` runs
+/// `schema['~standard'].validate(value)` and reads the result in one pass, answering
+/// [`STANDARD_VALUE`], [`STANDARD_THENABLE`] or [`STANDARD_ISSUES`]; `take()` hands over the
+/// value, the thenable or the issues. One crossing per validation instead of a reflective read
+/// per property (11.6 µs → about 1 µs for a valid value).
+#[wasm_bindgen(js_name = installStandardCall)]
+pub fn install_standard_call(call: Function, take: Function) {
+    STANDARD_CALL.with(|slot| *slot.borrow_mut() = Some((call, take)));
+}
+
 /// `validateStandardSchema(schema, value)`: calls `~standard.validate(value)` once,
-/// synchronously, and returns the validated output.
+/// synchronously, and returns the validated output. A thenable is refused (and its rejection
+/// swallowed), issues become a `StandardSchemaValidationError` with the reference's message.
 #[wasm_bindgen(js_name = validateStandardSchema)]
 pub fn validate_standard_schema(schema: &JsValue, value: &JsValue) -> Result<JsValue, JsValue> {
-    // The reference calls `schema['~standard'].validate(value)` unchecked: a wrong schema gets
-    // the host's TypeError for that expression, word for word.
-    let standard = read_unchecked(schema, "~standard")?;
-    let validate = read_unchecked(&standard, "validate")?;
-    let Some(validate) = validate.dyn_ref::<Function>() else {
-        return Err(js_sys::TypeError::new("schema.~standard.validate is not a function").into());
-    };
-    let result = validate.call1(&standard, value)?;
-    if is_object_like(&result) && get(&result, "then")?.is_function() {
-        swallow(&result);
-        return Err(standard_error(
-            rules::judge(&ValidateResult::Thenable).unwrap_err(),
-        ));
-    }
-    if result.is_null() || result.is_undefined() {
-        return Err(
-            js_sys::TypeError::new("Standard Schema validate returned no result object").into(),
-        );
-    }
-    let issues = get_opt(&result, "issues")?;
-    if issues.is_truthy() {
-        let Some(list) = issues.dyn_ref::<Array>() else {
-            return Err(js_sys::TypeError::new("result.issues.map is not a function").into());
+    let (kind, payload) = STANDARD_CALL.with(|slot| -> Result<(u32, JsValue), JsValue> {
+        let slot = slot.borrow();
+        let Some((call, take)) = slot.as_ref() else {
+            return Err(engine_error(
+                "UserError",
+                "understudy's Standard Schema bridge is not installed (load the package through its entry).",
+                &[],
+            ));
         };
-        let texts = list
-            .iter()
-            .map(|i| issue_text(&i))
-            .collect::<Result<Vec<_>, _>>()?;
-        let error = rules::judge(&ValidateResult::Issues(texts)).unwrap_err();
-        let message = error.to_string();
-        return Err(engine_error(
-            "StandardSchemaValidationError",
-            &message,
-            &[("issues", issues)],
-        ));
+        let kind = call.call2(&JsValue::UNDEFINED, schema, value)?;
+        let payload = take.call0(&JsValue::UNDEFINED)?;
+        Ok((kind.as_f64().unwrap_or(0.0) as u32, payload))
+    })?;
+    match kind {
+        STANDARD_VALUE => Ok(payload),
+        STANDARD_THENABLE => {
+            swallow(&payload);
+            Err(standard_error(
+                rules::judge(&ValidateResult::Thenable).unwrap_err(),
+            ))
+        }
+        STANDARD_ISSUES => {
+            let Some(list) = payload.dyn_ref::<Array>() else {
+                return Err(js_sys::TypeError::new("result.issues.map is not a function").into());
+            };
+            let texts = list
+                .iter()
+                .map(|i| issue_text(&i))
+                .collect::<Result<Vec<_>, _>>()?;
+            let error = rules::judge(&ValidateResult::Issues(texts)).unwrap_err();
+            let message = error.to_string();
+            Err(engine_error(
+                "StandardSchemaValidationError",
+                &message,
+                &[("issues", payload)],
+            ))
+        }
+        _ => unreachable_kind(kind),
     }
-    get_opt(&result, "value")
+}
+
+fn unreachable_kind(kind: u32) -> Result<JsValue, JsValue> {
+    Err(engine_error(
+        "UserError",
+        &format!("understudy's Standard Schema bridge answered an unknown outcome {kind}."),
+        &[],
+    ))
 }
 
 /// The JSON Schema `stripStrictNulls` works from and the walk it takes, as
