@@ -1,66 +1,41 @@
 //! Typed errors, one enum per area. Every error carries structured fields; the message text of
 //! strict-schema and Standard Schema errors equals the reference's, word for word.
 
-use serde::Serialize;
-
-/// Stable machine-readable cause of a strict-schema rejection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StrictReason {
-    /// Nesting deeper than 100 (physically, or logically through `$ref`).
-    Depth,
-    /// A schema position holds something other than an object or a boolean.
-    NonSchemaNode,
-    /// A non-root node declares `$id`.
-    NestedId,
-    /// A keyword strict mode cannot represent (`allOf`, `oneOf`, `if`, …).
-    UnsupportedKeyword,
-    /// `$ref` is not a string.
-    NonStringRef,
-    /// `$ref` is external or does not resolve inside the root document.
-    UnresolvedRef,
-    /// `anyOf` is not a non-empty array.
-    InvalidAnyOf,
-    /// `$ref` combined with an assertion keyword.
-    RefSibling,
-    /// `anyOf` combined with an assertion keyword.
-    AnyOfSibling,
-    /// An `anyOf` branch holds optional properties that input normalization cannot map back.
-    AmbiguousAnyOf,
-    /// An open object (MCP check) whose accepted values strict mode would change.
-    OpenObject,
-    /// An optional property whose acceptance of `null` cannot be decided.
-    UnknownNullability,
-    /// An object schema without `type` that is open.
-    TypelessOpenObject,
-    /// The root `$defs` is not an object, so references cannot be hoisted.
-    DefsNotObject,
-    /// A value JSON cannot carry (function, symbol, bigint, NaN/Infinity) inside the schema.
-    NotJson,
-    /// More nodes than the engine processes in one call.
-    TooLarge,
-}
-
-impl StrictReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StrictReason::Depth => "depth",
-            StrictReason::NonSchemaNode => "non_schema_node",
-            StrictReason::NestedId => "nested_id",
-            StrictReason::UnsupportedKeyword => "unsupported_keyword",
-            StrictReason::NonStringRef => "non_string_ref",
-            StrictReason::UnresolvedRef => "unresolved_ref",
-            StrictReason::InvalidAnyOf => "invalid_any_of",
-            StrictReason::RefSibling => "ref_sibling",
-            StrictReason::AnyOfSibling => "any_of_sibling",
-            StrictReason::AmbiguousAnyOf => "ambiguous_any_of",
-            StrictReason::OpenObject => "open_object",
-            StrictReason::UnknownNullability => "unknown_nullability",
-            StrictReason::TypelessOpenObject => "typeless_open_object",
-            StrictReason::DefsNotObject => "defs_not_object",
-            StrictReason::NotJson => "not_json",
-            StrictReason::TooLarge => "too_large",
-        }
+crate::codes! {
+    /// Stable machine-readable cause of a strict-schema rejection.
+    pub enum StrictReason {
+        /// Nesting deeper than 100 (physically, or logically through `$ref`).
+        Depth = "depth",
+        /// A schema position holds something other than an object or a boolean.
+        NonSchemaNode = "non_schema_node",
+        /// A non-root node declares `$id`.
+        NestedId = "nested_id",
+        /// A keyword strict mode cannot represent (`allOf`, `oneOf`, `if`, …).
+        UnsupportedKeyword = "unsupported_keyword",
+        /// `$ref` is not a string.
+        NonStringRef = "non_string_ref",
+        /// `$ref` is external or does not resolve inside the root document.
+        UnresolvedRef = "unresolved_ref",
+        /// `anyOf` is not a non-empty array.
+        InvalidAnyOf = "invalid_any_of",
+        /// `$ref` combined with an assertion keyword.
+        RefSibling = "ref_sibling",
+        /// `anyOf` combined with an assertion keyword.
+        AnyOfSibling = "any_of_sibling",
+        /// An `anyOf` branch holds optional properties that input normalization cannot map back.
+        AmbiguousAnyOf = "ambiguous_any_of",
+        /// An open object (MCP check) whose accepted values strict mode would change.
+        OpenObject = "open_object",
+        /// An optional property whose acceptance of `null` cannot be decided.
+        UnknownNullability = "unknown_nullability",
+        /// An object schema without `type` that is open.
+        TypelessOpenObject = "typeless_open_object",
+        /// The root `$defs` is not an object, so references cannot be hoisted.
+        DefsNotObject = "defs_not_object",
+        /// A value JSON cannot carry (function, symbol, bigint, NaN/Infinity) inside the schema.
+        NotJson = "not_json",
+        /// More nodes than the engine processes in one call.
+        TooLarge = "too_large",
     }
 }
 

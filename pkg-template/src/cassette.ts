@@ -11,6 +11,9 @@ import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAd
 import { expectFields, expectOptions, expectString } from './args.js';
 import { call as engine, encodeValue } from './core.js';
 import { UserError, fromEngine, registerEngineErrors } from './errors.js';
+import type { InvalidCassetteReason } from './codes.js';
+
+export type { InvalidCassetteReason } from './codes.js';
 import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
 
 /** The environment variable that switches {@link cassette} to recording. */
@@ -62,8 +65,6 @@ export interface CassetteOptions extends RedactionOptions, ReplayOptions {
   record?: boolean;
 }
 
-/** Stable codes of {@link InvalidCassetteError.reason}. */
-export type InvalidCassetteReason = 'invalid_cassette' | 'unsupported_version' | 'invalid_pattern' | 'missing';
 
 /** A cassette (or a redaction pattern) cannot be used. */
 export class InvalidCassetteError extends UserError {

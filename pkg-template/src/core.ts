@@ -4,6 +4,9 @@
  * messages live in the Rust engine.
  */
 import { expectString } from './args.js';
+import type { ParseFixKind } from './codes.js';
+
+export type { ParseFixKind } from './codes.js';
 import { fromEngine, UserError } from './errors.js';
 import type { StandardSchemaIssue } from './errors.js';
 
@@ -459,15 +462,6 @@ export interface ParseFix {
   detail: string;
 }
 
-/** Repair kinds {@link ParseFix.kind} can have (what `allowFixes` may name). */
-export type ParseFixKind =
-  | 'array_to_object' | 'array_to_single' | 'boolean_to_string' | 'candidate_chosen' | 'closed_at_end'
-  | 'comment_removed' | 'curly_quotes' | 'enum_case' | 'enum_from_prose' | 'extra_key_dropped'
-  | 'fence_stripped' | 'inner_quote_kept' | 'invalid_escape_kept' | 'null_dropped' | 'null_filled'
-  | 'number_repaired' | 'number_to_string' | 'prose_skipped' | 'python_literal' | 'raw_control_character'
-  | 'scalar_from_prose' | 'single_quotes'
-  | 'single_to_array' | 'string_to_boolean' | 'string_to_number' | 'text_as_string'
-  | 'trailing_comma_removed' | 'triple_quotes' | 'unquoted_key' | 'unquoted_value' | 'values_collected';
 
 /** Options of {@link parseStructured}. Unknown options are refused with a `UserError`. */
 export interface ParseOptions {

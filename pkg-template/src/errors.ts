@@ -3,6 +3,9 @@
  * classes only give each kind its `instanceof` and its typed fields.
  */
 import { expectFields } from './args.js';
+import type { StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';
+
+export type { StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';
 
 /** A configuration problem: a schema or option the library cannot use. */
 export class UserError extends Error {
@@ -15,24 +18,6 @@ export class UserError extends Error {
   }
 }
 
-/** Stable codes of {@link StrictSchemaError.reason}. */
-export type StrictSchemaErrorReason =
-  | 'depth'
-  | 'non_schema_node'
-  | 'nested_id'
-  | 'unsupported_keyword'
-  | 'non_string_ref'
-  | 'unresolved_ref'
-  | 'invalid_any_of'
-  | 'ref_sibling'
-  | 'any_of_sibling'
-  | 'ambiguous_any_of'
-  | 'open_object'
-  | 'unknown_nullability'
-  | 'typeless_open_object'
-  | 'defs_not_object'
-  | 'not_json'
-  | 'too_large';
 
 /** A schema strict mode refuses. The message is the reference's; the fields say where and why. */
 export class StrictSchemaError extends UserError {
@@ -102,17 +87,6 @@ export interface RefusedCandidate {
   message: string;
 }
 
-/** Stable codes of {@link StructuredParseError.reason}. */
-export type StructuredParseErrorReason =
-  | 'no_json'
-  | 'type_mismatch'
-  | 'not_in_enum'
-  | 'missing_required'
-  | 'extra_key'
-  | 'ambiguous'
-  | 'too_deep'
-  | 'partial'
-  | 'fix_not_allowed';
 
 /** Text a model returned could not be read as a value of the schema. */
 export class StructuredParseError extends UserError {

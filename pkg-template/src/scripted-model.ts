@@ -19,6 +19,9 @@ import type {
   StreamEvent,
 } from '@openai/agents-core';
 import { call, type Bindings } from './core.js';
+import type { InvalidScriptedModelStepReason } from './codes.js';
+
+export type { InvalidScriptedModelStepReason } from './codes.js';
 import { registerEngineErrors } from './errors.js';
 import { replayCassette, type Cassette, type ReplayOptions } from './cassette.js';
 
@@ -87,16 +90,6 @@ export type FunctionCallOptions = {
   providerData?: Record<string, unknown>;
 };
 
-/** Stable codes of {@link InvalidScriptedModelStepError.reason}. */
-export type InvalidScriptedModelStepReason =
-  | 'invalid_input'
-  | 'unknown_step_type'
-  | 'missing_response'
-  | 'invalid_response'
-  | 'missing_error'
-  | 'missing_responder'
-  | 'invalid_stream'
-  | 'incompatible_call';
 
 function engine<T>(run: (e: Bindings) => T): T {
   return call(run);

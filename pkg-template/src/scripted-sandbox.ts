@@ -11,6 +11,9 @@ import { Manifest, cloneManifest } from '@openai/agents-core/sandbox';
 import type { SandboxSession } from '@openai/agents-core/sandbox';
 import { call as engine } from './core.js';
 import { registerEngineErrors } from './errors.js';
+import type { InvalidScriptedSandboxStepReason } from './codes.js';
+
+export type { InvalidScriptedSandboxStepReason } from './codes.js';
 
 type AnyFunction = (...args: any[]) => any;
 
@@ -82,8 +85,6 @@ export type ScriptedSandboxSession<TMethod extends ScriptedSandboxMethod = never
     assertComplete(): void;
   };
 
-/** Stable codes of {@link InvalidScriptedSandboxStepError.reason}. */
-export type InvalidScriptedSandboxStepReason = 'invalid_input' | 'unknown_method' | 'invalid_matcher' | 'invalid_outcome';
 
 /** A step given to `scriptedSandboxSession` is malformed. */
 export class InvalidScriptedSandboxStepError extends Error {

@@ -44,31 +44,17 @@ impl StepType {
     }
 }
 
-/// `InvalidScriptedModelStepError.reason`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StepReason {
-    InvalidInput,
-    UnknownStepType,
-    MissingResponse,
-    InvalidResponse,
-    MissingError,
-    MissingResponder,
-    InvalidStream,
-    IncompatibleCall,
-}
-
-impl StepReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StepReason::InvalidInput => "invalid_input",
-            StepReason::UnknownStepType => "unknown_step_type",
-            StepReason::MissingResponse => "missing_response",
-            StepReason::InvalidResponse => "invalid_response",
-            StepReason::MissingError => "missing_error",
-            StepReason::MissingResponder => "missing_responder",
-            StepReason::InvalidStream => "invalid_stream",
-            StepReason::IncompatibleCall => "incompatible_call",
-        }
+crate::codes! {
+    /// `InvalidScriptedModelStepError.reason`.
+    pub enum StepReason {
+        InvalidInput = "invalid_input",
+        UnknownStepType = "unknown_step_type",
+        MissingResponse = "missing_response",
+        InvalidResponse = "invalid_response",
+        MissingError = "missing_error",
+        MissingResponder = "missing_responder",
+        InvalidStream = "invalid_stream",
+        IncompatibleCall = "incompatible_call",
     }
 }
 

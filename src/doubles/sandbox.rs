@@ -50,23 +50,13 @@ pub fn mode(method: &str) -> Option<Mode> {
         .map(|(_, mode)| *mode)
 }
 
-/// `InvalidScriptedSandboxStepError.reason`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StepReason {
-    InvalidInput,
-    UnknownMethod,
-    InvalidMatcher,
-    InvalidOutcome,
-}
-
-impl StepReason {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StepReason::InvalidInput => "invalid_input",
-            StepReason::UnknownMethod => "unknown_method",
-            StepReason::InvalidMatcher => "invalid_matcher",
-            StepReason::InvalidOutcome => "invalid_outcome",
-        }
+crate::codes! {
+    /// `InvalidScriptedSandboxStepError.reason`.
+    pub enum StepReason {
+        InvalidInput = "invalid_input",
+        UnknownMethod = "unknown_method",
+        InvalidMatcher = "invalid_matcher",
+        InvalidOutcome = "invalid_outcome",
     }
 }
 

@@ -1,0 +1,92 @@
+// Generated from the engine's code lists (src/codes.rs) by
+// `UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`; a test fails when it is stale.
+
+/** Stable codes of `StrictSchemaError.reason`. */
+export type StrictSchemaErrorReason =
+  | 'depth'
+  | 'non_schema_node'
+  | 'nested_id'
+  | 'unsupported_keyword'
+  | 'non_string_ref'
+  | 'unresolved_ref'
+  | 'invalid_any_of'
+  | 'ref_sibling'
+  | 'any_of_sibling'
+  | 'ambiguous_any_of'
+  | 'open_object'
+  | 'unknown_nullability'
+  | 'typeless_open_object'
+  | 'defs_not_object'
+  | 'not_json'
+  | 'too_large';
+
+/** Stable codes of `StructuredParseError.reason`. */
+export type StructuredParseErrorReason =
+  | 'no_json'
+  | 'type_mismatch'
+  | 'not_in_enum'
+  | 'missing_required'
+  | 'extra_key'
+  | 'ambiguous'
+  | 'too_deep'
+  | 'partial'
+  | 'fix_not_allowed';
+
+/** Repair kinds a `ParseFix.kind` can have (what `allowFixes` may name). */
+export type ParseFixKind =
+  | 'array_to_object'
+  | 'array_to_single'
+  | 'boolean_to_string'
+  | 'candidate_chosen'
+  | 'closed_at_end'
+  | 'comment_removed'
+  | 'curly_quotes'
+  | 'enum_case'
+  | 'enum_from_prose'
+  | 'extra_key_dropped'
+  | 'fence_stripped'
+  | 'inner_quote_kept'
+  | 'invalid_escape_kept'
+  | 'null_dropped'
+  | 'null_filled'
+  | 'number_repaired'
+  | 'number_to_string'
+  | 'prose_skipped'
+  | 'python_literal'
+  | 'raw_control_character'
+  | 'scalar_from_prose'
+  | 'single_quotes'
+  | 'single_to_array'
+  | 'string_to_boolean'
+  | 'string_to_number'
+  | 'text_as_string'
+  | 'trailing_comma_removed'
+  | 'triple_quotes'
+  | 'unquoted_key'
+  | 'unquoted_value'
+  | 'values_collected';
+
+/** Stable codes of `InvalidScriptedModelStepError.reason`. */
+export type InvalidScriptedModelStepReason =
+  | 'invalid_input'
+  | 'unknown_step_type'
+  | 'missing_response'
+  | 'invalid_response'
+  | 'missing_error'
+  | 'missing_responder'
+  | 'invalid_stream'
+  | 'incompatible_call';
+
+/** Stable codes of `InvalidScriptedSandboxStepError.reason`. */
+export type InvalidScriptedSandboxStepReason =
+  | 'invalid_input'
+  | 'unknown_method'
+  | 'invalid_matcher'
+  | 'invalid_outcome';
+
+/** Stable codes of `InvalidCassetteError.reason`. */
+export type InvalidCassetteReason =
+  | 'invalid_cassette'
+  | 'unsupported_version'
+  | 'invalid_pattern'
+  | 'missing';
