@@ -36,7 +36,7 @@ extern "C" {
     fn object_keys(target: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(js_namespace = Object, js_name = freeze, catch)]
     fn object_freeze(target: &JsValue) -> Result<JsValue, JsValue>;
-    /// The global `String(value)` (runs `toString`; throws for a symbol's description-less form).
+    /// The global `String(value)` (runs `toString`, which may throw; a symbol gives `Symbol(…)`).
     #[wasm_bindgen(js_name = String, catch)]
     fn global_string(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
 }

@@ -16,7 +16,7 @@ fn is_object_like(v: &JsValue) -> bool {
 /// The property names this bridge reads, made JavaScript strings once: a key made anew for
 /// every read is decoded out of linear memory each time, which cost more than the whole
 /// reference call (`validateStandardSchema` on a valid value: 11.6 µs with fresh keys).
-const KEYS: [&str; 15] = [
+const KEYS: [&str; 14] = [
     "~standard",
     "version",
     "validate",
@@ -31,7 +31,6 @@ const KEYS: [&str; 15] = [
     "key",
     "message",
     "target",
-    "String",
 ];
 
 thread_local! {
@@ -56,21 +55,12 @@ fn get_opt(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
     }
 }
 
-/// `String(v)` through the global `String` function (throws for symbols, as JavaScript does).
+/// `String(v)` (throws for symbols, as JavaScript does).
 fn js_string(v: &JsValue) -> Result<String, JsValue> {
-    if let Some(s) = v.as_string() {
-        return Ok(s);
+    match v.as_string() {
+        Some(s) => Ok(s),
+        None => super::js::to_js_string(v).map(String::from),
     }
-    thread_local! {
-        static STRING: Result<Function, JsValue> =
-            Reflect::get(&js_sys::global(), &JsValue::from_str("String")).map(|f| f.unchecked_into());
-    }
-    STRING.with(|f| match f {
-        Ok(f) => f
-            .call1(&JsValue::UNDEFINED, v)
-            .map(|s| s.as_string().unwrap_or_default()),
-        Err(e) => Err(e.clone()),
-    })
 }
 
 /// Attaches a no-op rejection handler so an abandoned thenable never reports an unhandled
