@@ -31,9 +31,11 @@ before(() => {
   const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', scratch, join(root, 'build', 'npm')], root));
   tarball = join(scratch, packed[0].filename);
   const files = packed[0].files.map((f) => f.path);
-  for (const required of ['package.json', 'README.md', 'esm/node.js', 'esm/browser.js', 'cjs/node-cjs.js', 'wasm/node/understudy_bg.wasm', 'wasm/web/understudy_bg.wasm', 'esm/node.d.ts', 'cjs/node-cjs.d.ts']) {
+  for (const required of ['package.json', 'README.md', 'esm/node.js', 'esm/browser.js', 'cjs/node-cjs.js', 'wasm/understudy_bg.wasm', 'wasm/node/understudy.js', 'wasm/web/understudy.js', 'esm/node.d.ts', 'cjs/node-cjs.d.ts']) {
     assert.ok(files.includes(required), `tarball lacks ${required}`);
   }
+  // The node and web glue share one engine file.
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), ['wasm/understudy_bg.wasm']);
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));

@@ -129,6 +129,18 @@ export const steps = {
         filter: (src) => !/(^|[\\/])(package\.json|\.gitignore)$/.test(src),
       });
     }
+    // One engine file for both glues: wasm-bindgen writes the same module for each target
+    // (only the glue differs), so the package ships it once, in wasm/, and each glue is pointed
+    // one folder up (3.3 MB less to install).
+    const shared = join(npmDir, 'wasm', 'understudy_bg.wasm');
+    const nodeWasm = join(npmDir, 'wasm', 'node', 'understudy_bg.wasm');
+    const webWasm = join(npmDir, 'wasm', 'web', 'understudy_bg.wasm');
+    if (!readFileSync(nodeWasm).equals(readFileSync(webWasm))) throw new Error('the node and web builds hold different .wasm files');
+    cpSync(webWasm, shared);
+    rmSync(nodeWasm);
+    rmSync(webWasm);
+    repoint(join(npmDir, 'wasm', 'node', 'understudy.js'), '`${__dirname}/understudy_bg.wasm`', '`${__dirname}/../understudy_bg.wasm`');
+    repoint(join(npmDir, 'wasm', 'web', 'understudy.js'), "new URL('understudy_bg.wasm', import.meta.url)", "new URL('../understudy_bg.wasm', import.meta.url)");
     // The nodejs glue is CommonJS inside a "type": "module" package.
     writeFileSync(join(npmDir, 'wasm', 'node', 'package.json'), '{ "type": "commonjs" }\n');
     const manifest = JSON.parse(readFileSync(join(root, 'pkg-template', 'package.json'), 'utf8'));
@@ -165,7 +177,7 @@ export const steps = {
 
   async sizes() {
     const m = await matrix();
-    const wasm = readFileSync(join(npmDir, 'wasm', 'web', 'understudy_bg.wasm'));
+    const wasm = readFileSync(join(npmDir, 'wasm', 'understudy_bg.wasm'));
     const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
     const gzip = gzipSync(wasm, { level: 9 }).length;
     const brotli = brotliCompressSync(wasm).length;
@@ -177,6 +189,13 @@ export const steps = {
     return { raw: wasm.length, gzip, brotli };
   },
 };
+
+/** Replaces the one occurrence of `from` in a generated glue file (fails if there is not one). */
+function repoint(file, from, to) {
+  const text = readFileSync(file, 'utf8');
+  if (text.split(from).length !== 2) throw new Error(`${relative(root, file)}: expected one ${from} (wasm-bindgen's output changed?)`);
+  writeFileSync(file, text.replace(from, to));
+}
 
 export async function build(only) {
   const names = only ? [only] : Object.keys(steps);
