@@ -2,7 +2,7 @@
 // projects (ES module, CommonJS, TypeScript with nodenext resolution) and use it there.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -33,6 +33,16 @@ before(() => {
   const files = packed[0].files.map((f) => f.path);
   for (const required of ['package.json', 'README.md', 'esm/node.js', 'esm/browser.js', 'cjs/node-cjs.js', 'wasm/understudy_bg.wasm', 'wasm/node/understudy.js', 'wasm/web/understudy.js', 'esm/node.d.ts', 'cjs/node-cjs.d.ts']) {
     assert.ok(files.includes(required), `tarball lacks ${required}`);
+  }
+  // Modules that run code at import (installing the engine, registering error classes) are
+  // declared, so a bundler never drops them; every listed path exists.
+  const manifest = JSON.parse(readFileSync(join(root, 'build', 'npm', 'package.json'), 'utf8'));
+  assert.ok(Array.isArray(manifest.sideEffects), 'sideEffects lists the modules with import-time effects');
+  for (const entry of manifest.sideEffects.filter((e) => !e.includes('*'))) {
+    assert.ok(files.includes(entry.slice(2)), `sideEffects names ${entry}, which the tarball lacks`);
+  }
+  for (const file of ['esm/node.js', 'esm/scripted-model.js', 'esm/cassette.js', 'cjs/node-cjs.js']) {
+    assert.ok(manifest.sideEffects.some((e) => (e.includes('*') ? file.startsWith(e.slice(2, e.indexOf('*'))) : e.slice(2) === file)), `${file} runs code at import but is not in sideEffects`);
   }
   // The node and web glue share one engine file.
   assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), ['wasm/understudy_bg.wasm']);
@@ -72,6 +82,34 @@ test('CommonJS project requires it', () => {
     'main.js': `const lib = require('@understudy/agents');\nconst testing = require('@understudy/agents/testing');\nconst rt = require('@understudy/agents/realtime/testing');\nif (typeof rt.ScriptedRealtimeTransport !== 'function') throw new Error('no realtime transport');\nconst agents = require('@openai/agents');\n${use}\n(async () => {${scripted}})().catch((e) => { console.error(e); process.exit(1); });`,
   });
   assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
+});
+
+test('the published types compile with TypeScript\'s default lib and skipLibCheck: false', () => {
+  // They use Disposable and Symbol.dispose, which the default lib of es2022 lacks: the types
+  // reference the lib they need themselves.
+  const dir = project('ts-strict-libs', { type: 'module' }, {
+    'main.ts': `
+      import { compileJsonSchema, parseStructured } from '@understudy/agents';
+      import { ScriptedModel, assistantMessage } from '@understudy/agents/testing';
+      import { ScriptedRealtimeTransport } from '@understudy/agents/realtime/testing';
+      const v = compileJsonSchema({ type: 'object' }, { formats: false });
+      v[Symbol.dispose]();
+      export const parsed = parseStructured('{}', { type: 'object' }).value;
+      export const model = new ScriptedModel([[assistantMessage('a')]]);
+      export const transport = new ScriptedRealtimeTransport();
+    `,
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', types: [] } }),
+  });
+  let output = '';
+  try {
+    sh(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
+  } catch (error) {
+    output = `${error.stdout}${error.stderr}`;
+  }
+  // @openai/agents 0.20.0's own declarations do not compile without @types/node (three TS2416
+  // in its lifecycle and realtime types); only errors in ours or in the consumer count.
+  const ours = output.split('\n').filter((line) => /error TS/.test(line) && !line.startsWith('node_modules/@openai/'));
+  assert.deepEqual(ours, [], output);
 });
 
 test('TypeScript (nodenext) type-checks a consumer against the published types', () => {

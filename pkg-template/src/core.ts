@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 /**
  * The public API over the engine. Every function here adapts: it encodes values for the
  * engine, calls it, decodes the answer and throws the engine's error as its class. Rules and
