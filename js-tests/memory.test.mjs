@@ -56,7 +56,9 @@ test('forgotten validators and prepared schemas are collected', async () => {
     compileJsonSchema(schema).validate({ id: 'x' });
     prepareStrictJsonSchema(schema).normalizeInput({ id: 'x', note: null });
   }, 10);
-  assert.equal(grew, 0, `grew by ${grew} bytes over 20,000 forgotten handles`);
+  // Every object is freed by then (collect() waits for the count); the allocator may still
+  // take one more page while its free lists settle. A leak of 4 bytes per object would be 78 KiB.
+  assert.ok(grew <= 65536, `grew by ${grew} bytes over 20,000 forgotten handles`);
 });
 
 test('forgotten test doubles (model, sandbox, transport, cassette) are collected', async () => {
@@ -76,8 +78,8 @@ test('forgotten test doubles (model, sandbox, transport, cassette) are collected
     new ScriptedRealtimeTransport().failNextCall('sendEvent', long);
     recordingModel({ getResponse() {}, getStreamedResponse() {} });
   }, 10);
-  // Freed by the bindings' own finalizers once their owner is gone.
-  assert.equal(grew, 0, `grew by ${grew} bytes over 20,000 forgotten doubles`);
+  // Freed by the bindings' own finalizers once their owner is gone; one page of slack, as above.
+  assert.ok(grew <= 65536, `grew by ${grew} bytes over 20,000 forgotten doubles`);
 });
 
 test('engineLiveHandles counts what is alive and what free() releases', () => {
