@@ -9,6 +9,7 @@ import type { ParseFixKind } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
 import { fromEngine, UserError } from './errors.js';
+import { snapshotValue, standardCall, takeStandardPayload } from './walks.js';
 import type { StandardSchemaIssue } from './errors.js';
 
 /** @internal The wasm bindings' module type. */
@@ -21,33 +22,9 @@ let engine: Bindings | undefined;
 /** @internal Installs the loaded wasm bindings (the Node entry does it at import time). */
 export function installEngine(bindings: unknown): void {
   engine = bindings as Bindings;
-  engine.installStandardCall(standardCall, takeStandardPayload);
+  engine.installWalks(standardCall, takeStandardPayload, snapshotValue);
 }
 
-// The mechanics of a Standard Schema call, run for the engine in one crossing: the reference's
-// own expression (so a wrong schema gets its TypeError word for word) and the reads of the
-// result. The engine decides what each outcome means (STANDARD_* below are its codes, see
-// src/wasm/standard.rs).
-let standardPayload: unknown;
-function standardCall(schema: any, value: unknown): number {
-  const result = schema['~standard'].validate(value);
-  if ((typeof result === 'object' || typeof result === 'function') && result !== null && typeof result.then === 'function') {
-    standardPayload = result;
-    return 1; // STANDARD_THENABLE
-  }
-  const issues = result.issues;
-  if (issues) {
-    standardPayload = issues;
-    return 2; // STANDARD_ISSUES
-  }
-  standardPayload = result.value;
-  return 0; // STANDARD_VALUE
-}
-function takeStandardPayload(): unknown {
-  const payload = standardPayload;
-  standardPayload = undefined;
-  return payload;
-}
 
 function bindings(): Bindings {
   if (engine === undefined) {

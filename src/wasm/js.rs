@@ -12,8 +12,6 @@ extern "C" {
     fn reflect_get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = Reflect, js_name = has, catch)]
     fn reflect_has(target: &JsValue, key: &JsValue) -> Result<bool, JsValue>;
-    #[wasm_bindgen(js_namespace = Reflect, js_name = ownKeys, catch)]
-    fn reflect_own_keys(target: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(js_namespace = Reflect, js_name = getOwnPropertyDescriptor, catch)]
     fn reflect_own_descriptor(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = Reflect, js_name = getPrototypeOf, catch)]
@@ -30,8 +28,6 @@ extern "C" {
     fn reflect_apply(target: &JsValue, this: &JsValue, args: &Array) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
     fn array_is_array(value: &JsValue) -> Result<bool, JsValue>;
-    #[wasm_bindgen(js_namespace = Object, js_name = create, catch)]
-    fn object_create(prototype: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
     fn object_keys(target: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(js_namespace = Object, js_name = freeze, catch)]
@@ -106,10 +102,6 @@ pub(crate) fn is_array(v: &JsValue) -> Js<bool> {
     array_is_array(v)
 }
 
-pub(crate) fn own_keys(v: &JsValue) -> Js<Array> {
-    reflect_own_keys(v)
-}
-
 pub(crate) fn keys(v: &JsValue) -> Js<Array> {
     object_keys(v)
 }
@@ -136,16 +128,6 @@ pub(crate) fn call(f: &JsValue, this: &JsValue, args: &[&JsValue]) -> Js<JsValue
         list.push(a);
     }
     reflect_apply(f, this, &list)
-}
-
-/// Calls method `name` of `target`.
-pub(crate) fn call_method(target: &JsValue, name: &str, args: &[&JsValue]) -> Js<JsValue> {
-    let f = get(target, name)?;
-    call(&f, target, args)
-}
-
-pub(crate) fn object_with_prototype(prototype: &JsValue) -> Js<JsValue> {
-    object_create(prototype)
 }
 
 /// A new plain object.
@@ -185,12 +167,8 @@ pub(crate) fn freeze(v: &JsValue) -> Js<JsValue> {
     object_freeze(v)
 }
 
-/// `Function.prototype.toString`, `Object.prototype.toString`, `Object`'s source text and
 /// `Object.prototype`, read once.
 pub(crate) struct Realm {
-    pub fn_to_string: JsValue,
-    pub tag_of: JsValue,
-    pub object_source: JsValue,
     pub object_prototype: JsValue,
 }
 
@@ -198,23 +176,13 @@ thread_local! {
     static REALM: Realm = {
         let global = js_sys::global();
         let object = reflect_get(&global, &key("Object")).unwrap_or(JsValue::UNDEFINED);
-        let function = reflect_get(&global, &key("Function")).unwrap_or(JsValue::UNDEFINED);
         let object_prototype = reflect_get(&object, &key("prototype")).unwrap_or(JsValue::UNDEFINED);
-        let function_prototype = reflect_get(&function, &key("prototype")).unwrap_or(JsValue::UNDEFINED);
-        let fn_to_string = reflect_get(&function_prototype, &key("toString")).unwrap_or(JsValue::UNDEFINED);
-        let tag_of = reflect_get(&object_prototype, &key("toString")).unwrap_or(JsValue::UNDEFINED);
-        let object_source = call(&fn_to_string, &object, &[]).unwrap_or(JsValue::UNDEFINED);
-        Realm { fn_to_string, tag_of, object_source, object_prototype }
+        Realm { object_prototype }
     };
 }
 
 pub(crate) fn with_realm<T>(f: impl FnOnce(&Realm) -> T) -> T {
     REALM.with(f)
-}
-
-/// `Object.prototype.toString.call(v)` (may run a `Symbol.toStringTag` getter).
-pub(crate) fn tag(v: &JsValue) -> Js<String> {
-    with_realm(|r| call(&r.tag_of, v, &[])).map(|s| s.as_string().unwrap_or_default())
 }
 
 /// A non-null object with a callable `Symbol.iterator` or `Symbol.asyncIterator`.

@@ -431,6 +431,50 @@ pub fn compile_schema(len: usize, options: &JsValue) -> Result<Validator, JsValu
     })
 }
 
+/// The mechanical walks the facade hands over (`pkg-template/src/walks.ts`): each runs in
+/// JavaScript in one crossing, under the rule its caller states.
+pub(crate) struct Walks {
+    /// `standardCall(schema, value)`: runs `~standard.validate` and reads the result.
+    pub standard_call: js_sys::Function,
+    /// `takeStandardPayload()`: what `standardCall` found.
+    pub standard_take: js_sys::Function,
+    /// `snapshotValue(value)`: the snapshot rule of `snapshot.rs`.
+    pub snapshot: js_sys::Function,
+}
+
+thread_local! {
+    static WALKS: std::cell::RefCell<Option<std::rc::Rc<Walks>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs the facade's walks (every entry does it when it installs the engine).
+#[wasm_bindgen(js_name = installWalks)]
+pub fn install_walks(
+    standard_call: js_sys::Function,
+    standard_take: js_sys::Function,
+    snapshot: js_sys::Function,
+) {
+    let walks = Walks {
+        standard_call,
+        standard_take,
+        snapshot,
+    };
+    WALKS.with(|w| *w.borrow_mut() = Some(std::rc::Rc::new(walks)));
+}
+
+/// Runs `f` with the installed walks. No borrow is held while it runs: a walk runs user code,
+/// which may call back into the engine.
+pub(crate) fn with_walks<T>(f: impl FnOnce(&Walks) -> Result<T, JsValue>) -> Result<T, JsValue> {
+    let walks = WALKS.with(|w| w.borrow().clone());
+    match walks {
+        Some(walks) => f(&walks),
+        None => Err(engine_error(
+            "UserError",
+            "understudy's engine was loaded without its facade (import @understudy/agents, not its wasm files).",
+            &[],
+        )),
+    }
+}
+
 thread_local! {
     static LIVE_HANDLES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use super::engine_error;
 use super::js::{self, Js};
-use super::snapshot::{raw_usage, snapshot, Snapshot};
+use super::snapshot::{raw_usage, snapshot};
 use crate::doubles::model::{
     self as rules, choose_advice, AdviceRecord, Classified, InputView, ModelError, Refusal, Script,
     TypeTag,
@@ -691,5 +691,5 @@ pub fn auto_stream_done(response: &JsValue) -> Result<JsValue, JsValue> {
     js::set(&r, "rawUsage", &js::get(response, "rawUsage")?);
     js::set(&r, "providerData", &js::get(response, "providerData")?);
     js::set(&r, "output", &js::get(response, "output")?);
-    Snapshot::new().take(&step("response_done", &[("response", &r)]))
+    snapshot(&step("response_done", &[("response", &r)]))
 }
