@@ -18,7 +18,6 @@ export class UserError extends Error {
   }
 }
 
-
 /** A schema strict mode refuses. The message is the reference's; the fields say where and why. */
 export class StrictSchemaError extends UserError {
   /** Stable cause code. */
@@ -86,7 +85,6 @@ export interface RefusedCandidate {
   pointer: string;
   message: string;
 }
-
 
 /** Text a model returned could not be read as a value of the schema. */
 export class StructuredParseError extends UserError {
