@@ -12,9 +12,9 @@ import { expectFields, expectOptions, expectString } from './args.js';
 import { call as engine, encodeValue } from './core.js';
 import { UserError, fromEngine, registerEngineErrors } from './errors.js';
 import type { InvalidCassetteReason } from './codes.js';
+import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
 
 export type { InvalidCassetteReason } from './codes.js';
-import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
 
 /** The environment variable that switches {@link cassette} to recording. */
 export const RECORD_ENV = 'UNDERSTUDY_RECORD';

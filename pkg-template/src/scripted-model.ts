@@ -20,10 +20,10 @@ import type {
 } from '@openai/agents-core';
 import { call, type Bindings } from './core.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
-
-export type { InvalidScriptedModelStepReason } from './codes.js';
 import { registerEngineErrors } from './errors.js';
 import { replayCassette, type Cassette, type ReplayOptions } from './cassette.js';
+
+export type { InvalidScriptedModelStepReason } from './codes.js';
 
 /**
  * A complete normalized response or an output-only shorthand.
@@ -89,7 +89,6 @@ export type FunctionCallOptions = {
   namespace?: string;
   providerData?: Record<string, unknown>;
 };
-
 
 function engine<T>(run: (e: Bindings) => T): T {
   return call(run);
