@@ -9,7 +9,7 @@
 import { Usage } from '@openai/agents-core';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
 import { expectFields, expectOptions, expectString } from './args.js';
-import { call as engine, encodeValue } from './core.js';
+import { call as engine, encodeValue, isUnencodable } from './core.js';
 import { UserError, fromEngine, registerEngineErrors } from './errors.js';
 import type { InvalidCassetteReason } from './codes.js';
 import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
@@ -252,7 +252,7 @@ function readCassette(source: string | Cassette): string {
     try {
       return JSON.stringify(source);
     } catch (thrown) {
-      if (thrown instanceof RangeError || (thrown instanceof TypeError && /circular/i.test(thrown.message))) {
+      if (isUnencodable(thrown)) {
         throw fromEngine(engine((e) => e.cassetteUnencodableError()));
       }
       throw thrown;

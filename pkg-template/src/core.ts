@@ -114,11 +114,19 @@ function tagNonJson(_key: string, value: unknown): unknown {
  * or nesting deeper than the host's stack) is reported with the engine's error for that kind of
  * input; an exception thrown by the caller's own code (a getter, `toJSON`) propagates unchanged.
  */
+/**
+ * @internal Whether `JSON.stringify` failed on the input's shape (a cycle, or nesting deeper
+ * than the host's stack) rather than in the caller's own code (a getter, `toJSON`).
+ */
+export function isUnencodable(thrown: unknown): boolean {
+  return thrown instanceof RangeError || (thrown instanceof TypeError && /circular/i.test(thrown.message));
+}
+
 function encode(input: unknown, unencodable: (e: Bindings) => unknown): string {
   try {
     return JSON.stringify(input, tagNonJson);
   } catch (thrown) {
-    if (thrown instanceof RangeError || (thrown instanceof TypeError && /circular/i.test(thrown.message))) {
+    if (isUnencodable(thrown)) {
       throw fromEngine(unencodable(bindings()));
     }
     throw thrown;

@@ -37,9 +37,13 @@ extern "C" {
     fn global_string(value: &JsValue) -> Result<js_sys::JsString, JsValue>;
 }
 
-/// `String(value)`; the host's exception (a throwing `toString`) comes back as `Err`.
-pub(crate) fn to_js_string(value: &JsValue) -> Js<js_sys::JsString> {
-    global_string(value)
+/// `String(value)`, for messages built from user-supplied values (a symbol gives
+/// `Symbol(…)`); the host's exception (a throwing `toString`) comes back as `Err`.
+pub(crate) fn string(value: &JsValue) -> Js<String> {
+    match value.as_string() {
+        Some(s) => Ok(s),
+        None => global_string(value).map(String::from),
+    }
 }
 
 /// A short description of a non-string value's kind for a message (`a number (5)`,
@@ -217,14 +221,7 @@ pub(crate) fn instance_of(value: &JsValue, ctor: &JsValue) -> Js<bool> {
     Ok(false)
 }
 
-/// `String(v)` (for messages built from user-supplied values; a symbol gives its description).
+/// [`string`], with a throwing `toString` giving `""`.
 pub(crate) fn string_of(v: &JsValue) -> String {
-    if let Some(s) = v.as_string() {
-        return s;
-    }
-    let string = get(&js_sys::global(), "String").unwrap_or(JsValue::UNDEFINED);
-    call(&string, &JsValue::UNDEFINED, &[v])
-        .ok()
-        .and_then(|s| s.as_string())
-        .unwrap_or_default()
+    string(v).unwrap_or_default()
 }

@@ -488,14 +488,10 @@ pub fn realtime_check_method(expected: &JsValue, call: &JsValue) -> Result<(), J
         .map_err(|e| realtime_error(&e))
 }
 
-/// The method an expectation names, as the reference writes it into its messages (`String()`
-/// of it: a number is "5"; a symbol throws the host's `TypeError`, as the reference's template
-/// string does).
+/// The method an expectation names, as it is written into messages: `String()` of it (a
+/// number is "5"; a throwing `toString` propagates).
 fn method_name(method: &JsValue) -> Result<String, JsValue> {
-    match method.as_string() {
-        Some(name) => Ok(name),
-        None => Ok(js::to_js_string(method)?.into()),
-    }
+    js::string(method)
 }
 
 /// A matcher's verdict: exactly `false` throws `RealtimeCallMatcherError`.

@@ -55,14 +55,6 @@ fn get_opt(target: &JsValue, key: &str) -> Result<JsValue, JsValue> {
     }
 }
 
-/// `String(v)` (throws for symbols, as JavaScript does).
-fn js_string(v: &JsValue) -> Result<String, JsValue> {
-    match v.as_string() {
-        Some(s) => Ok(s),
-        None => super::js::to_js_string(v).map(String::from),
-    }
-}
-
 /// Attaches a no-op rejection handler so an abandoned thenable never reports an unhandled
 /// rejection (`Promise.resolve(p).catch(() => {})`).
 fn swallow(p: &JsValue) {
@@ -198,12 +190,8 @@ pub fn assert_standard_schema_object_root(
         return Ok(());
     }
     // The surface only names the place in the message; like the reference, any value that
-    // converts to a string will do (a symbol throws the host's TypeError).
-    let surface = match surface.as_string() {
-        Some(text) => text,
-        None => String::from(super::js::to_js_string(surface)?),
-    };
-    rules::assert_object_root(false, &surface).map_err(standard_error)
+    // converts to a string will do (a throwing `toString` propagates).
+    rules::assert_object_root(false, &super::js::string(surface)?).map_err(standard_error)
 }
 
 fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
@@ -221,7 +209,7 @@ fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
             } else {
                 segment
             };
-            out.push(js_string(&key)?);
+            out.push(super::js::string(&key)?);
         }
         Some(out)
     };
@@ -229,7 +217,7 @@ fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
     let message_nullish = message.is_null() || message.is_undefined();
     Ok(IssueText {
         path,
-        message: js_string(&message)?,
+        message: super::js::string(&message)?,
         message_nullish,
     })
 }
