@@ -19,6 +19,7 @@ import type {
   StreamEvent,
 } from '@openai/agents-core';
 import { call, type Bindings } from './core.js';
+import { frozenSnapshot } from './walks.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
 import { registerEngineErrors } from './errors.js';
 import { replayCassette, type Cassette, type ReplayOptions } from './cassette.js';
@@ -213,15 +214,22 @@ export function functionCall(name: string, args: string | Record<string, unknown
 
 type Handle = import('../wasm/node/understudy.js').ModelScript;
 type PreparedStep = { type: ScriptedModelStep['type']; response?: unknown; error?: unknown; respond?: (call: RecordedModelCall) => unknown; events?: ScriptedModelStream };
-type Begun = { record: RecordedModelCall; step: PreparedStep };
 
+/** The abort checkpoint: the reference reads `signal?.aborted`; the engine builds the error. */
 function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
-  engine((e) => e.modelAbortCheck(signal, callIndex));
+  if (signal?.aborted) engine((e) => e.modelAborted(callIndex));
+}
+
+/** A fresh frozen copy of a call record, its request snapshotted again (contract §3.7). */
+function snapshotCall(record: RecordedModelCall): RecordedModelCall {
+  return Object.freeze({ index: record.index, streamed: record.streamed, request: frozenSnapshot(record.request) });
 }
 
 /** A deterministic model test double that consumes one scripted step per call. */
 export class ScriptedModel implements Model {
   readonly #script: Handle;
+  /** The call log: frozen records, handed out as fresh snapshots. */
+  readonly #records: RecordedModelCall[] = [];
 
   constructor(inputs: Iterable<ScriptedModelInput> = []) {
     const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), Usage));
@@ -240,20 +248,19 @@ export class ScriptedModel implements Model {
 
   /** All calls recorded by this model in invocation order (fresh frozen snapshots on every read). */
   get calls(): readonly RecordedModelCall[] {
-    const records = this.#script.records();
-    return Object.freeze(records.map((record: unknown) => engine((e) => e.snapshotModelCall(record)) as RecordedModelCall));
+    return Object.freeze(this.#records.map(snapshotCall));
   }
 
   /** The first recorded call, if one has occurred. */
   get firstCall(): RecordedModelCall | undefined {
-    const records = this.#script.records();
-    return records.length === 0 ? undefined : engine((e) => e.snapshotModelCall(records[0]));
+    const records = this.#records;
+    return records.length === 0 ? undefined : snapshotCall(records[0]);
   }
 
   /** The most recent recorded call, if one has occurred. */
   get lastCall(): RecordedModelCall | undefined {
-    const records = this.#script.records();
-    return records.length === 0 ? undefined : engine((e) => e.snapshotModelCall(records[records.length - 1]));
+    const records = this.#records;
+    return records.length === 0 ? undefined : snapshotCall(records[records.length - 1]);
   }
 
   /** The number of scripted steps that have not been consumed. */
@@ -337,13 +344,17 @@ export class ScriptedModel implements Model {
     return typeof advice === 'function' ? await advice(request) : advice;
   }
 
+  /** Records the call (as the reference does, before taking its step), then takes the step. */
   #begin(request: ModelRequest, streamed: boolean): { call: RecordedModelCall; step: PreparedStep } {
-    const snapshot = engine((e) => e.snapshotModelRequest(request));
-    const { record, step } = engine(() => this.#script.begin(snapshot, streamed)) as Begun;
-    return { call: engine((e) => e.snapshotModelCall(record)), step };
+    const record = Object.freeze({ index: this.#records.length, streamed, request: frozenSnapshot(request) });
+    this.#records.push(record);
+    const step = engine(() => this.#script.take(streamed)) as PreparedStep;
+    return { call: snapshotCall(record), step };
   }
 
   #normalize(response: unknown, call: RecordedModelCall, streamed: boolean): ModelResponse {
-    return engine((e) => e.normalizeModelResponse(response, call, streamed, Usage));
+    const normalized = engine((e) => e.normalizeModelResponse(response, call.request, call.index, streamed, Usage));
+    checkpoint(call.request.signal, call.index);
+    return normalized;
   }
 }

@@ -39,14 +39,40 @@ export function takeStandardPayload(): unknown {
 
 const fnToString = Function.prototype.toString;
 const tagOf = Object.prototype.toString;
+const hasOwn = Object.prototype.hasOwnProperty;
+const isEnumerable = Object.prototype.propertyIsEnumerable;
 const objectSource = fnToString.call(Object);
+/** Constructors whose source was found to be `Object`'s (a function's source never changes). */
+const objectConstructors = new WeakSet<Function>();
 
 /** `null`, or a prototype whose own `constructor` has `Object`'s source (any realm). */
 function isPlainPrototype(prototype: object | null): boolean {
   if (prototype === null) return true;
-  if (Reflect.getOwnPropertyDescriptor(prototype, 'constructor') === undefined) return false;
+  if (!hasOwn.call(prototype, 'constructor')) return false;
   const ctor: unknown = Reflect.get(prototype, 'constructor');
-  return typeof ctor === 'function' && fnToString.call(ctor) === objectSource;
+  if (typeof ctor !== 'function') return false;
+  if (objectConstructors.has(ctor)) return true;
+  if (fnToString.call(ctor) !== objectSource) return false;
+  objectConstructors.add(ctor);
+  return true;
+}
+
+/** One descriptor object, reused: `defineProperty` reads it and keeps nothing. */
+const dataDescriptor: PropertyDescriptor = { value: undefined, writable: true, enumerable: true, configurable: true };
+
+/**
+ * Defines `key` on a fresh copy as a data property (no setter runs, `__proto__` included).
+ * Where the copy's prototype has no such property, assignment does exactly that, and fast;
+ * elsewhere (`constructor`, `__proto__`, a key someone put on `Object.prototype`) it defines.
+ */
+function define(target: object, prototype: object | null, key: string | symbol, value: unknown): void {
+  if (prototype === null || !(key in prototype)) {
+    (target as any)[key] = value;
+    return;
+  }
+  dataDescriptor.value = value;
+  Reflect.defineProperty(target, key, dataDescriptor);
+  dataDescriptor.value = undefined;
 }
 
 interface Frame {
@@ -56,68 +82,123 @@ interface Frame {
   keys: (string | symbol)[] | undefined;
   len: number;
   next: number;
+  /** The copy's prototype (a plain object's). */
+  prototype: object | null;
+}
+
+/** Below this depth the walk recurses (as fast as the reference's); deeper, it iterates. */
+const RECURSION_LIMIT = 256;
+
+const ARRAY = 1;
+const OBJECT = 2;
+
+/** One snapshot: the identity map, and what {@link Walk.shell} found out about its value. */
+class Walk {
+  readonly seen = new Map<object, unknown>();
+  /** Set by `shell`: `ARRAY` or `OBJECT` when the copy's entries are still to fill, else 0. */
+  kind = 0;
+  keys: (string | symbol)[] = [];
+  prototype: object | null = null;
+
+  /** A container's empty copy (registered in `seen`), or the value itself when it is kept. */
+  shell(v: object): unknown {
+    this.kind = 0;
+    if (Array.isArray(v)) {
+      const copy: unknown[] = [];
+      this.seen.set(v, copy);
+      this.kind = ARRAY;
+      return copy;
+    }
+    const tag = tagOf.call(v);
+    if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
+      const copy = (v as ArrayBuffer).slice(0);
+      this.seen.set(v, copy);
+      return copy;
+    }
+    if (ArrayBuffer.isView(v)) {
+      const buffer = this.value((v as ArrayBufferView).buffer, 0);
+      const offset = (v as ArrayBufferView).byteOffset;
+      const copy =
+        tag === '[object DataView]'
+          ? Reflect.construct(DataView, [buffer, offset, (v as DataView).byteLength])
+          : Reflect.construct((v as any).constructor, [buffer, offset, (v as any).length]);
+      this.seen.set(v, copy);
+      this.kind = 0;
+      return copy;
+    }
+    const prototype = Reflect.getPrototypeOf(v);
+    if (!isPlainPrototype(prototype)) return v;
+    const copy = Object.create(prototype);
+    this.seen.set(v, copy);
+    this.kind = OBJECT;
+    this.keys = Reflect.ownKeys(v);
+    this.prototype = prototype;
+    return copy;
+  }
+
+  /** The snapshot of `v`, recursing while `depth` is below {@link RECURSION_LIMIT}. */
+  value(v: unknown, depth: number): unknown {
+    if (typeof v !== 'object' || v === null) return v;
+    if (this.seen.has(v)) return this.seen.get(v);
+    if (depth >= RECURSION_LIMIT) return this.deep(v);
+    const copy = this.shell(v);
+    if (this.kind === ARRAY) {
+      const source = v as unknown[];
+      const len = source.length;
+      for (let i = 0; i < len; i++) (copy as unknown[]).push(this.value(Reflect.get(source, i), depth + 1));
+    } else if (this.kind === OBJECT) {
+      const { keys, prototype } = this;
+      for (const key of keys) {
+        if (!isEnumerable.call(v, key)) continue;
+        define(copy as object, prototype, key, this.value(Reflect.get(v, key), depth + 1));
+      }
+    }
+    return copy;
+  }
+
+  /** The same walk with an explicit stack, for subtrees deeper than the recursion limit. */
+  deep(value: object): unknown {
+    const stack: Frame[] = [];
+    const visit = (v: unknown): unknown => {
+      if (typeof v !== 'object' || v === null) return v;
+      if (this.seen.has(v)) return this.seen.get(v);
+      const copy = this.shell(v);
+      if (this.kind === ARRAY) stack.push({ source: v, copy, keys: undefined, len: (v as unknown[]).length, next: 0, prototype: null });
+      else if (this.kind === OBJECT) stack.push({ source: v, copy, keys: this.keys, len: this.keys.length, next: 0, prototype: this.prototype });
+      return copy;
+    };
+    const root = visit(value);
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      if (frame.next >= frame.len) {
+        stack.pop();
+        continue;
+      }
+      const i = frame.next++;
+      if (frame.keys === undefined) {
+        frame.copy.push(visit(Reflect.get(frame.source, i)));
+        continue;
+      }
+      const key = frame.keys[i];
+      if (!isEnumerable.call(frame.source, key)) continue;
+      define(frame.copy, frame.prototype, key, visit(Reflect.get(frame.source, key)));
+    }
+    return root;
+  }
 }
 
 /**
  * The snapshot rule of `src/wasm/snapshot.rs`: arrays, buffers, typed arrays, `DataView`s and
  * plain objects (prototype `null` or `Object`'s) are copied, with enumerable own keys (symbols
  * included) as data properties; any other object is kept by identity; cycles and shared
- * references map to one copy. Iterative, so depth costs heap, not stack. User code (getters,
- * proxy traps) may throw; the exception propagates.
+ * references map to one copy. Recursive to a bounded depth and iterative below it, so depth
+ * costs heap, not stack. User code (getters, proxy traps) may throw; the exception propagates.
  */
 export function snapshotValue(value: unknown): unknown {
-  const seen = new Map<object, unknown>();
-  const stack: Frame[] = [];
-  const visit = (v: unknown): unknown => {
-    if (typeof v !== 'object' || v === null) return v;
-    if (seen.has(v)) return seen.get(v);
-    const tag = tagOf.call(v);
-    if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') {
-      const copy = (v as ArrayBuffer).slice(0);
-      seen.set(v, copy);
-      return copy;
-    }
-    if (ArrayBuffer.isView(v)) {
-      const buffer = visit((v as ArrayBufferView).buffer);
-      const offset = (v as ArrayBufferView).byteOffset;
-      const copy =
-        tag === '[object DataView]'
-          ? Reflect.construct(DataView, [buffer, offset, (v as DataView).byteLength])
-          : Reflect.construct((v as any).constructor, [buffer, offset, (v as any).length]);
-      seen.set(v, copy);
-      return copy;
-    }
-    if (Array.isArray(v)) {
-      const copy: unknown[] = [];
-      seen.set(v, copy);
-      stack.push({ source: v, copy, keys: undefined, len: v.length, next: 0 });
-      return copy;
-    }
-    const prototype = Reflect.getPrototypeOf(v);
-    if (!isPlainPrototype(prototype)) return v;
-    const copy = Object.create(prototype);
-    seen.set(v, copy);
-    const keys = Reflect.ownKeys(v);
-    stack.push({ source: v, copy, keys, len: keys.length, next: 0 });
-    return copy;
-  };
-  const root = visit(value);
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1];
-    if (frame.next >= frame.len) {
-      stack.pop();
-      continue;
-    }
-    const i = frame.next++;
-    if (frame.keys === undefined) {
-      frame.copy.push(visit(Reflect.get(frame.source, i)));
-      continue;
-    }
-    const key = frame.keys[i];
-    const descriptor = Reflect.getOwnPropertyDescriptor(frame.source, key);
-    if (!descriptor?.enumerable) continue;
-    const entry = visit(Reflect.get(frame.source, key));
-    Reflect.defineProperty(frame.copy, key, { value: entry, writable: true, enumerable: true, configurable: true });
-  }
-  return root;
+  return new Walk().value(value, 0);
+}
+
+/** A frozen snapshot: what a double records of a request (contract §3.7). */
+export function frozenSnapshot<T>(value: T): T {
+  return Object.freeze(snapshotValue(value)) as T;
 }

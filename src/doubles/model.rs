@@ -233,14 +233,14 @@ pub trait InputView {
     /// `'type' in input` and, when present, its value.
     fn type_tag(&mut self) -> Result<Option<TypeTag>, Self::HostError>;
     /// `key in input`.
-    fn has(&mut self, key: &str) -> Result<bool, Self::HostError>;
+    fn has(&mut self, key: &'static str) -> Result<bool, Self::HostError>;
     /// `typeof input[key] === 'function'`.
-    fn is_function(&mut self, key: &str) -> Result<bool, Self::HostError>;
+    fn is_function(&mut self, key: &'static str) -> Result<bool, Self::HostError>;
     /// `input[key]` is a non-null object with `Symbol.iterator` or `Symbol.asyncIterator`.
-    fn is_iterable(&mut self, key: &str) -> Result<bool, Self::HostError>;
+    fn is_iterable(&mut self, key: &'static str) -> Result<bool, Self::HostError>;
     /// The response envelope check on `input[key]`, or on the input itself for `None`: an
     /// array, or an object whose `output` is an array and whose `usage` is a `Usage`.
-    fn is_response(&mut self, key: Option<&str>) -> Result<bool, Self::HostError>;
+    fn is_response(&mut self, key: Option<&'static str>) -> Result<bool, Self::HostError>;
 }
 
 /// Why an input was not queued: a scripted-model error, or an exception from the host.
@@ -525,19 +525,19 @@ mod tests {
             self.ask("type")?;
             Ok(self.tag.clone())
         }
-        fn has(&mut self, key: &str) -> Result<bool, String> {
+        fn has(&mut self, key: &'static str) -> Result<bool, String> {
             self.ask(&format!("has {key}"))?;
             Ok(self.keys.contains(&key))
         }
-        fn is_function(&mut self, key: &str) -> Result<bool, String> {
+        fn is_function(&mut self, key: &'static str) -> Result<bool, String> {
             self.ask(&format!("function {key}"))?;
             Ok(self.functions.contains(&key))
         }
-        fn is_iterable(&mut self, key: &str) -> Result<bool, String> {
+        fn is_iterable(&mut self, key: &'static str) -> Result<bool, String> {
             self.ask(&format!("iterable {key}"))?;
             Ok(self.iterables.contains(&key))
         }
-        fn is_response(&mut self, key: Option<&str>) -> Result<bool, String> {
+        fn is_response(&mut self, key: Option<&'static str>) -> Result<bool, String> {
             self.ask(&format!("response {}", key.unwrap_or("self")))?;
             Ok(self.responses.contains(&key))
         }

@@ -169,7 +169,7 @@ pub trait StepView {
     /// `typeof input.match`: `None` for `'undefined'`, else whether it is `'function'`.
     fn matcher(&mut self) -> Result<Option<bool>, Self::HostError>;
     /// Own-property checks for `result`, `respond`, `error`.
-    fn has_own(&mut self, key: &str) -> Result<bool, Self::HostError>;
+    fn has_own(&mut self, key: &'static str) -> Result<bool, Self::HostError>;
     /// `typeof input.respond === 'function'`.
     fn respond_is_function(&mut self) -> Result<bool, Self::HostError>;
 }
@@ -358,7 +358,7 @@ mod tests {
         fn matcher(&mut self) -> Result<Option<bool>, ()> {
             Ok(self.matcher)
         }
-        fn has_own(&mut self, key: &str) -> Result<bool, ()> {
+        fn has_own(&mut self, key: &'static str) -> Result<bool, ()> {
             Ok(self.own.contains(&key))
         }
         fn respond_is_function(&mut self) -> Result<bool, ()> {

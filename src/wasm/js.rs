@@ -74,8 +74,11 @@ pub(crate) fn describe(value: &JsValue) -> String {
 
 pub(crate) type Js<T> = Result<T, JsValue>;
 
-pub(crate) fn key(k: &str) -> JsValue {
-    JsValue::from_str(k)
+/// A property name the engine spells out (a literal): interned, so naming it again is a lookup
+/// in wasm-bindgen's cache instead of decoding the string out of linear memory. Names that come
+/// from data must not pass here (the cache would grow without bound); `'static` sees to that.
+pub(crate) fn key(k: &'static str) -> JsValue {
+    JsValue::from_str(wasm_bindgen::intern(k))
 }
 
 /// `typeof v === 'object' && v !== null`.
@@ -85,7 +88,7 @@ pub(crate) fn is_object(v: &JsValue) -> bool {
 
 /// `target[key]` (runs getters; `undefined` for primitives other than strings, like the
 /// optional chaining the reference uses).
-pub(crate) fn get(target: &JsValue, k: &str) -> Js<JsValue> {
+pub(crate) fn get(target: &JsValue, k: &'static str) -> Js<JsValue> {
     get_key(target, &key(k))
 }
 
@@ -98,7 +101,7 @@ pub(crate) fn get_key(target: &JsValue, k: &JsValue) -> Js<JsValue> {
 }
 
 /// `key in target` for an object.
-pub(crate) fn has(target: &JsValue, k: &str) -> Js<bool> {
+pub(crate) fn has(target: &JsValue, k: &'static str) -> Js<bool> {
     reflect_has(target, &key(k))
 }
 
@@ -147,7 +150,7 @@ pub(crate) fn define(target: &JsValue, k: &JsValue, value: &JsValue) -> Js<()> {
 
 fn data_descriptor(value: &JsValue) -> JsValue {
     let d = Object::new();
-    let set = |name: &str, v: &JsValue| {
+    let set = |name: &'static str, v: &JsValue| {
         let _ = js_sys::Reflect::set(&d, &key(name), v);
     };
     set("value", value);
@@ -158,12 +161,12 @@ fn data_descriptor(value: &JsValue) -> JsValue {
 }
 
 /// Sets a property on an object the engine created (no user code can run).
-pub(crate) fn set(target: &JsValue, k: &str, value: &JsValue) {
+pub(crate) fn set(target: &JsValue, k: &'static str, value: &JsValue) {
     let _ = js_sys::Reflect::set(target, &key(k), value);
 }
 
 /// Defines a property from a descriptor object as is (to copy accessors).
-pub(crate) fn define_descriptor(target: &JsValue, k: &str, descriptor: &JsValue) -> Js<()> {
+pub(crate) fn define_descriptor(target: &JsValue, k: &'static str, descriptor: &JsValue) -> Js<()> {
     reflect_define(target, &key(k), descriptor).map(|_| ())
 }
 

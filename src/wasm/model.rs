@@ -69,7 +69,7 @@ fn model_error(e: &ModelError) -> JsValue {
     }
 }
 
-fn index_field(fields: &JsValue, name: &str) -> Option<usize> {
+fn index_field(fields: &JsValue, name: &'static str) -> Option<usize> {
     js::get(fields, name)
         .ok()?
         .as_f64()
@@ -129,16 +129,16 @@ impl InputView for JsInput<'_> {
             None => TypeTag::Other,
         }))
     }
-    fn has(&mut self, key: &str) -> Js<bool> {
+    fn has(&mut self, key: &'static str) -> Js<bool> {
         js::has(self.value, key)
     }
-    fn is_function(&mut self, key: &str) -> Js<bool> {
+    fn is_function(&mut self, key: &'static str) -> Js<bool> {
         Ok(js::get(self.value, key)?.is_function())
     }
-    fn is_iterable(&mut self, key: &str) -> Js<bool> {
+    fn is_iterable(&mut self, key: &'static str) -> Js<bool> {
         js::is_iterable(&js::get(self.value, key)?)
     }
-    fn is_response(&mut self, key: Option<&str>) -> Js<bool> {
+    fn is_response(&mut self, key: Option<&'static str>) -> Js<bool> {
         match key {
             Some(k) => is_response(&js::get(self.value, k)?, self.usage_class),
             None => is_response(self.value, self.usage_class),
@@ -146,9 +146,9 @@ impl InputView for JsInput<'_> {
     }
 }
 
-fn step(kind: &str, fields: &[(&str, &JsValue)]) -> JsValue {
+fn step(kind: &'static str, fields: &[(&'static str, &JsValue)]) -> JsValue {
     let o = js::object();
-    js::set(&o, "type", &JsValue::from_str(kind));
+    js::set(&o, "type", &js::key(kind));
     for (k, v) in fields {
         js::set(&o, k, v);
     }
@@ -249,11 +249,22 @@ fn snapshot_response(response: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
     Ok(copy)
 }
 
+/// Steps made by [`prepare_model_steps`], each with its type, waiting for
+/// [`ModelScript::enqueue`] (which consumes them).
+#[wasm_bindgen]
+pub struct PreparedModelSteps {
+    steps: Vec<(rules::StepType, JsValue)>,
+    _live: super::Live,
+}
+
 /// Validates and snapshots constructor / `enqueue()` inputs into steps for
 /// [`ModelScript::enqueue`]. The first invalid input throws and nothing is returned.
 #[wasm_bindgen(js_name = prepareModelSteps)]
-pub fn prepare_model_steps(inputs: &Array, usage_class: &JsValue) -> Result<Array, JsValue> {
-    let out = Array::new();
+pub fn prepare_model_steps(
+    inputs: &Array,
+    usage_class: &JsValue,
+) -> Result<PreparedModelSteps, JsValue> {
+    let mut out = Vec::with_capacity(inputs.length() as usize);
     for (index, input) in inputs.iter().enumerate() {
         let classified = match rules::classify(
             &mut JsInput {
@@ -302,24 +313,12 @@ pub fn prepare_model_steps(inputs: &Array, usage_class: &JsValue) -> Result<Arra
                 step("stream", &[("events", &events)])
             }
         };
-        out.push(&prepared);
+        out.push((classified.step_type(), prepared));
     }
-    Ok(out)
-}
-
-fn step_type_of(prepared: &JsValue) -> rules::StepType {
-    use rules::StepType::*;
-    match js::get(prepared, "type")
-        .ok()
-        .and_then(|t| t.as_string())
-        .as_deref()
-    {
-        Some("error") => Error,
-        Some("responder") => Responder,
-        Some("stream") => Stream,
-        Some("stream_responder") => StreamResponder,
-        _ => Response,
-    }
+    Ok(PreparedModelSteps {
+        steps: out,
+        _live: super::Live::new(),
+    })
 }
 
 struct Advice {
@@ -338,7 +337,6 @@ fn same_key(a: &JsValue, b: &JsValue) -> bool {
 #[wasm_bindgen]
 pub struct ModelScript {
     script: Script<JsValue>,
-    records: Vec<JsValue>,
     advice: Vec<Advice>,
     _live: super::Live,
 }
@@ -355,16 +353,14 @@ impl ModelScript {
     pub fn new() -> ModelScript {
         ModelScript {
             script: Script::default(),
-            records: Vec::new(),
             advice: Vec::new(),
             _live: super::Live::new(),
         }
     }
 
     /// Queues steps made by [`prepare_model_steps`].
-    pub fn enqueue(&mut self, prepared: &Array) {
-        self.script
-            .enqueue(prepared.iter().map(|s| (step_type_of(&s), s)));
+    pub fn enqueue(&mut self, prepared: PreparedModelSteps) {
+        self.script.enqueue(prepared.steps);
     }
 
     #[wasm_bindgen(getter, js_name = remainingSteps)]
@@ -377,25 +373,13 @@ impl ModelScript {
         self.script.assert_complete().map_err(|e| model_error(&e))
     }
 
-    /// Records a call (`request` is the frozen snapshot from `snapshotModelRequest`) and takes
-    /// its step: `{ record, step }`, or the error for an unexpected or incompatible call.
-    pub fn begin(&mut self, request: JsValue, streamed: bool) -> Result<JsValue, JsValue> {
-        let record = js::object();
-        js::set(&record, "index", &js::num(self.script.calls()));
-        js::set(&record, "streamed", &JsValue::from_bool(streamed));
-        js::set(&record, "request", &request);
-        let record = js::freeze(&record)?;
-        self.records.push(record.clone());
-        let taken = self.script.take(streamed).map_err(|e| model_error(&e))?;
-        let out = js::object();
-        js::set(&out, "record", &record);
-        js::set(&out, "step", &taken.step);
-        Ok(out)
-    }
-
-    /// The stored call records, oldest first (the facade snapshots them before handing out).
-    pub fn records(&self) -> Array {
-        self.records.iter().collect()
+    /// Takes the step of the next call (the facade has recorded the call at position
+    /// `calls - 1`): the step, or the error for an unexpected or incompatible call.
+    pub fn take(&mut self, streamed: bool) -> Result<JsValue, JsValue> {
+        self.script
+            .take(streamed)
+            .map(|taken| taken.step)
+            .map_err(|e| model_error(&e))
     }
 
     /// Remembers an executed error step's advice under the error's identity.
@@ -472,56 +456,33 @@ fn shares_inputs(recorded: &JsValue, inputs: &Array) -> bool {
         })
 }
 
-/// A frozen snapshot of a model request, taken when the call is made.
-#[wasm_bindgen(js_name = snapshotModelRequest)]
-pub fn snapshot_model_request(request: &JsValue) -> Result<JsValue, JsValue> {
-    js::freeze(&snapshot(request)?)
+/// The error of an abort checkpoint that found the request's signal aborted (the facade reads
+/// `signal?.aborted`, as the reference does): throws `ScriptedModelRequestAbortedError`.
+#[wasm_bindgen(js_name = modelAborted)]
+pub fn model_aborted(call_index: Option<u32>) -> Result<(), JsValue> {
+    Err(model_error(&ModelError::Aborted {
+        call_index: call_index.map(|i| i as usize),
+    }))
 }
 
-/// A fresh frozen copy of a stored call record (its request snapshotted again), so changes to
-/// what is handed out never reach the log.
-#[wasm_bindgen(js_name = snapshotModelCall)]
-pub fn snapshot_model_call(record: &JsValue) -> Result<JsValue, JsValue> {
-    let out = js::object();
-    js::set(&out, "index", &js::get(record, "index")?);
-    js::set(&out, "streamed", &js::get(record, "streamed")?);
-    js::set(
-        &out,
-        "request",
-        &snapshot_model_request(&js::get(record, "request")?)?,
-    );
-    js::freeze(&out)
-}
-
-/// The abort checkpoint: throws `ScriptedModelRequestAbortedError` when `signal.aborted`.
-#[wasm_bindgen(js_name = modelAbortCheck)]
-pub fn model_abort_check(signal: &JsValue, call_index: Option<u32>) -> Result<(), JsValue> {
-    if js::get(signal, "aborted")?.is_truthy() {
-        return Err(model_error(&ModelError::Aborted {
-            call_index: call_index.map(|i| i as usize),
-        }));
-    }
-    Ok(())
-}
-
-fn call_index_of(call: &JsValue) -> Js<usize> {
-    Ok(js::get(call, "index")?.as_f64().unwrap_or(0.0) as usize)
-}
-
-/// Normalizes a scripted or responder-made response for a call (contract §3.5), then runs the
-/// abort checkpoint. `require_id`: streamed calls need a response id.
+/// Normalizes a scripted or responder-made response for call `call_index` (contract §3.5);
+/// `request` is the call's recorded request. `require_id`: streamed calls need a response id.
+/// The facade runs the abort checkpoint after it.
 #[wasm_bindgen(js_name = normalizeModelResponse)]
 pub fn normalize_model_response(
     response: &JsValue,
-    call: &JsValue,
+    request: &JsValue,
+    call_index: u32,
     require_id: bool,
     usage_class: &JsValue,
 ) -> Result<JsValue, JsValue> {
-    let call_index = call_index_of(call)?;
-    let request = js::get(call, "request")?;
-    let normalized = normalize(response, &request, call_index, require_id, usage_class)?;
-    model_abort_check(&js::get(&request, "signal")?, Some(call_index as u32))?;
-    Ok(normalized)
+    normalize(
+        response,
+        request,
+        call_index as usize,
+        require_id,
+        usage_class,
+    )
 }
 
 fn normalize(

@@ -84,14 +84,14 @@ fn realtime_error(e: &RealtimeError) -> JsValue {
     engine_error(e.class(), &message, &fields)
 }
 
-fn text(v: &JsValue, k: &str) -> String {
+fn text(v: &JsValue, k: &'static str) -> String {
     js::get(v, k)
         .ok()
         .and_then(|s| s.as_string())
         .unwrap_or_default()
 }
 
-fn index(v: &JsValue, k: &str) -> usize {
+fn index(v: &JsValue, k: &'static str) -> usize {
     js::get(v, k)
         .ok()
         .and_then(|n| n.as_f64())

@@ -70,8 +70,8 @@ fn sandbox_error(e: &SandboxError) -> JsValue {
 /// The message of a sandbox error built by user code, from its constructor arguments.
 #[wasm_bindgen(js_name = sandboxErrorMessage)]
 pub fn sandbox_error_message(class: &str, fields: &JsValue) -> String {
-    let text = |k: &str| js::get(fields, k).ok().and_then(|v| v.as_string());
-    let index = |k: &str| {
+    let text = |k: &'static str| js::get(fields, k).ok().and_then(|v| v.as_string());
+    let index = |k: &'static str| {
         js::get(fields, k)
             .ok()
             .and_then(|v| v.as_f64())
@@ -122,7 +122,7 @@ impl StepView for JsStep<'_> {
             Some(m.is_function())
         })
     }
-    fn has_own(&mut self, key: &str) -> Js<bool> {
+    fn has_own(&mut self, key: &'static str) -> Js<bool> {
         Ok(!js::own_descriptor(self.0, &js::key(key))?.is_undefined())
     }
     fn respond_is_function(&mut self) -> Js<bool> {

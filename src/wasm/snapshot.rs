@@ -12,7 +12,13 @@
 //!
 //! The walk itself runs in JavaScript (`snapshotValue` in `pkg-template/src/walks.ts`, handed
 //! over by `installWalks`) in one crossing: made from here, it crossed the boundary three
-//! times per property. The differential suites compare its results with the reference's.
+//! times per property. It recurses to a bounded depth and iterates below it, and defines a
+//! key by assignment only where the copy's prototype has no property of that name (so no
+//! setter can run). The differential suites compare its results with the reference's.
+//!
+//! `ScriptedModel`'s call records follow the rule in the facade, without a crossing: a record
+//! is `Object.freeze({ index, streamed, request })` with the request a frozen snapshot taken
+//! when the call is made, and every read hands out a fresh frozen copy (`frozenSnapshot`).
 
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
