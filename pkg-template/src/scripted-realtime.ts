@@ -19,6 +19,7 @@ import type {
 } from '@openai/agents-realtime';
 import { call as engine, type Bindings } from './core.js';
 import { fromEngine, registerEngineErrors } from './errors.js';
+import { frozenSnapshot, snapshotValue } from './walks.js';
 
 type RealtimeUserInput = Parameters<RealtimeTransportLayer['sendMessage']>[0];
 type RealtimeMcpCallApprovalRequestItem = Parameters<RealtimeTransportLayer['sendMcpResponse']>[0];
@@ -170,7 +171,8 @@ type Outcome =
   | { source: 'abort' | 'expectation'; error: unknown }
   | { source: 'pending' };
 
-const snapshotCall = (call: unknown) => engine((e: Bindings) => Object.freeze(e.snapshotTestingValue(call)));
+/** A fresh frozen copy of a recorded call (contract §3.7), handed out on every read. */
+const snapshotCall = (call: unknown): any => frozenSnapshot(call);
 const built = (error: unknown) => fromEngine(error);
 
 /** An in-memory Realtime transport for deterministic session tests. */
@@ -486,8 +488,10 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
   }
 
   #record(method: string, call: Record<string, unknown>): void {
-    const snapshot = engine((e) => e.snapshotTestingValue(call));
-    const recorded = engine((e) => e.realtimeRecord(snapshot, this.#script.nextIndex()));
+    // The recorded form (contract §3.7): the snapshot of `{ method, …data }` with `index` (the
+    // position it is recorded at, read after the snapshot ran any getters) added last, frozen.
+    const snapshot = snapshotValue(call) as Record<string, unknown>;
+    const recorded = Object.freeze({ ...snapshot, index: this.#script.nextIndex() });
     const expectation = this.#script.record(method, recorded) as { method: RealtimeTransportMethod; payload: Settlers } | undefined;
     if (!expectation) return;
     const { matcher, resolve, reject } = expectation.payload;

@@ -505,22 +505,6 @@ pub fn realtime_matcher_verdict(returned: &JsValue, call: &JsValue) -> Result<()
     .map_err(|e| realtime_error(&e))
 }
 
-/// The recorded form of a transport call: the snapshot of `{ method, …data }` with `index`
-/// added last, frozen.
-#[wasm_bindgen(js_name = realtimeRecord)]
-pub fn realtime_record(snapshot: &JsValue, index: u32) -> Result<JsValue, JsValue> {
-    let out = js::object();
-    for key in js::keys(snapshot)?.iter() {
-        js::define(&out, &key, &js::get_key(snapshot, &key)?)?;
-    }
-    js::define(
-        &out,
-        &js::key("index"),
-        &JsValue::from_f64(f64::from(index)),
-    )?;
-    js::freeze(&out)
-}
-
 /// The recorded data of a `connect` call: the options without the API key, and whether one
 /// was given.
 #[wasm_bindgen(js_name = realtimeConnectData)]
