@@ -9,7 +9,7 @@ import type { ParseFixKind } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
 import { fromEngine, UserError } from './errors.js';
-import { snapshotValue, standardCall, takeStandardPayload } from './walks.js';
+import { STANDARD_VALUE, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
 import type { StandardSchemaIssue } from './errors.js';
 
 /** @internal The wasm bindings' module type. */
@@ -398,7 +398,12 @@ export type StandardSchemaOutput<S> = S extends { readonly '~standard': { readon
  * @throws {AsyncStandardSchemaValidationError} `validate` returned a Promise.
  */
 export function validateStandardSchema<S extends StandardSchemaWithJSON>(schema: S, value: unknown): StandardSchemaOutput<S> {
-  return call((e) => e.validateStandardSchema(schema, value)) as StandardSchemaOutput<S>;
+  // The reference's own call, in JavaScript (a wrong schema gets its TypeError word for word);
+  // only a result that is not a value crosses into the engine, which decides what it means.
+  const kind = standardCall(schema, value);
+  const payload = takeStandardPayload();
+  if (kind === STANDARD_VALUE) return payload as StandardSchemaOutput<S>;
+  return call((e) => e.standardSchemaOutcome(kind, payload)) as StandardSchemaOutput<S>;
 }
 
 // --- the IO carrier ---------------------------------------------------------------------------

@@ -9,6 +9,9 @@
 
 let standardPayload: unknown;
 
+/** `standardCall`'s answer for a value (the engine's `STANDARD_VALUE`, src/wasm/standard.rs). */
+export const STANDARD_VALUE = 0;
+
 /**
  * Runs the reference's own expression (so a wrong schema gets its TypeError word for word) and
  * reads the result: 0 value, 1 thenable, 2 issues (the engine's `STANDARD_*` codes); the value,

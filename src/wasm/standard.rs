@@ -240,6 +240,16 @@ pub fn validate_standard_schema(schema: &JsValue, value: &JsValue) -> Result<JsV
         let payload = w.standard_take.call0(&JsValue::UNDEFINED)?;
         Ok((kind.as_f64().unwrap_or(0.0) as u32, payload))
     })?;
+    standard_outcome(kind, payload)
+}
+
+/// What a result the facade's `standardCall` read means: the value for `STANDARD_VALUE`, the
+/// refusal of a thenable (its rejection swallowed), or the validation error with the
+/// reference's message. The exported `validateStandardSchema` of the facade runs
+/// `standardCall` itself and crosses here only when the answer is not a value (a valid
+/// value then costs no crossing, as the reference's bridge costs one call).
+#[wasm_bindgen(js_name = standardSchemaOutcome)]
+pub fn standard_outcome(kind: u32, payload: JsValue) -> Result<JsValue, JsValue> {
     match kind {
         STANDARD_VALUE => Ok(payload),
         STANDARD_THENABLE => {
