@@ -3,7 +3,7 @@
 import { parse as bestEffort } from 'best-effort-json-parser';
 import { jsonrepair } from 'jsonrepair';
 import { parse as partialJson } from 'partial-json';
-import { parseStructured } from '@understudy/agents';
+import { compileStructuredParser, parseStructured } from '@understudy/agents';
 import { measure } from './lib.mjs';
 
 const record = (i) => ({ id: `item-${i}`, qty: i % 17, price: (i * 1.25) % 100, tags: ['a', 'b'], note: i % 3 ? null : 'fragile, handle "with" care' });
@@ -24,6 +24,7 @@ const a = clean(1 << 20);
 const b = `Sure! Here is the inventory you asked for:\n\n\`\`\`json\n${a.replace(/\]/g, ',]').replace(/\}/g, ',}').replace(/,\],/g, ',],').slice(0)}\n\`\`\`\n\nLet me know if you need anything else.`;
 const short = Array.from({ length: 10_000 }, (_, i) => `Result:\n\`\`\`json\n{"id": "item-${i}", "qty": ${i % 9}, "tags": ["x",], }\n\`\`\``);
 const shortSchema = { type: 'object', properties: { id: { type: 'string' }, qty: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } } };
+const shortParser = compileStructuredParser(shortSchema);
 const fenceBody = (t) => t.slice(t.indexOf('```json') + 8, t.lastIndexOf('```'));
 
 function mbps(fn, bytes) {
@@ -40,6 +41,7 @@ export function run() {
   const cases = {
     '(a) 1 MB clean JSON': { bytes: sizeA, ours: () => parseStructured(a, schema), jsonrepair: () => JSON.parse(jsonrepair(a)), 'partial-json': () => partialJson(a), 'best-effort-json-parser': () => bestEffort(a), 'JSON.parse': () => JSON.parse(a) },
     '(b) 1 MB fenced reply with prose and trailing commas': { bytes: sizeB, ours: () => parseStructured(b, schema), jsonrepair: () => JSON.parse(jsonrepair(b)), 'best-effort-json-parser': () => bestEffort(fenceBody(b)) },
+    '(c) 10k short fenced replies, compileStructuredParser': { bytes: sizeC, ours: () => { for (const t of short) shortParser.parse(t); }, jsonrepair: () => { for (const t of short) JSON.parse(jsonrepair(t)); } },
     '(c) 10k short fenced replies': { bytes: sizeC, ours: () => { for (const t of short) parseStructured(t, shortSchema); }, jsonrepair: () => { for (const t of short) JSON.parse(jsonrepair(t)); }, 'best-effort-json-parser': () => { for (const t of short) bestEffort(fenceBody(t)); } },
   };
   for (const [name, { bytes, ...fns }] of Object.entries(cases)) {

@@ -500,23 +500,98 @@ type ParsedType<S> = S extends StandardSchemaWithJSON<any, infer O> ? O : unknow
  */
 export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S, options?: ParseOptions): StructuredResult<ParsedType<S>> {
   expectString('parseStructured', 'text', text);
-  const out = call((e) => e.parseStructuredInput(input(e, text), schema, options));
+  return structuredAnswer(text, call((e) => e.parseStructuredInput(input(e, text), schema, options)));
+}
+
+/** The engine's answer to a parse: `undefined` (the text is its own value), JSON text, or the object. */
+function structuredAnswer<T>(text: string, out: unknown): StructuredResult<T> {
   // undefined: the engine found the reply to be its own value, with nothing to repair.
-  if (out === undefined) return { value: JSON.parse(text), fixes: [] } as StructuredResult<ParsedType<S>>;
-  return (typeof out === 'string' ? JSON.parse(out) : out) as StructuredResult<ParsedType<S>>;
+  if (out === undefined) return { value: JSON.parse(text), fixes: [] };
+  return (typeof out === 'string' ? JSON.parse(out) : out) as StructuredResult<T>;
+}
+
+/** Options of {@link parsePartial}. Unknown options are refused with a `UserError`. */
+export interface PartialOptions {
+  /**
+   * Fields shown only once complete (an enum, an id, a URL): JSON Pointers into the value, where
+   * a `*` segment matches any key or index (`/items/*​/id`). While such a field is the one being
+   * written it is left out; it appears whole once the reply moves past it.
+   */
+  atomic?: readonly string[];
 }
 
 /**
  * Reads the value a prefix of a streamed reply determines so far: open containers closed,
  * unfinished strings kept as received, unfinished numbers, literals, keys and enum values left
- * out, and objects still open exempt from `required`.
+ * out, and objects still open exempt from `required`. `options.atomic` withholds named fields
+ * until they are complete.
  *
  * @throws {StructuredParseError} what arrived already contradicts the schema.
+ * @throws {UserError} an unknown option, or an `atomic` entry that is not a JSON Pointer.
  */
-export function parsePartial<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S): PartialResult<ParsedType<S>> {
+export function parsePartial<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S, options?: PartialOptions): PartialResult<ParsedType<S>> {
   expectString('parsePartial', 'text', text);
-  const { value, complete, fixes } = JSON.parse(call((e) => e.parsePartialInput(input(e, text), schema)));
+  const { value, complete, fixes } = JSON.parse(call((e) => e.parsePartialInput(input(e, text), schema, options)));
   return { value, complete, fixes };
+}
+
+type ParserHandle = import('../wasm/node/understudy.js').StructuredParser;
+
+/** A parser bound to one schema (see {@link compileStructuredParser}). */
+export interface StructuredParser<T = unknown> extends Disposable {
+  /** {@link parseStructured} of `text` against the bound schema. */
+  parse(text: string, options?: ParseOptions): StructuredResult<T>;
+  /** {@link parsePartial} of a prefix against the bound schema. */
+  partial(text: string, options?: PartialOptions): PartialResult<T>;
+  /** Releases the engine's memory now. Further calls throw. */
+  free(): void;
+}
+
+const releaseParser = new FinalizationRegistry<ParserHandle>((handle) => handle.free());
+
+class BoundParser<T> implements StructuredParser<T> {
+  #handle: ParserHandle | undefined;
+  constructor(handle: ParserHandle) {
+    this.#handle = handle;
+    releaseParser.register(this, handle, this);
+  }
+  #live(): ParserHandle {
+    if (this.#handle === undefined) throw new UserError('This parser was freed.');
+    return this.#handle;
+  }
+  parse(text: string, options?: ParseOptions): StructuredResult<T> {
+    expectString('StructuredParser.parse', 'text', text);
+    const handle = this.#live();
+    return structuredAnswer(text, call((e) => handle.parseInput(input(e, text), options)));
+  }
+  partial(text: string, options?: PartialOptions): PartialResult<T> {
+    expectString('StructuredParser.partial', 'text', text);
+    const handle = this.#live();
+    const { value, complete, fixes } = JSON.parse(call((e) => handle.partialInput(input(e, text), options)));
+    return { value, complete, fixes };
+  }
+  free(): void {
+    if (this.#handle === undefined) return;
+    releaseParser.unregister(this);
+    this.#handle.free();
+    this.#handle = undefined;
+  }
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
+
+/**
+ * A parser bound to `schema` (a JSON Schema, or a Standard Schema with JSON): the schema is read
+ * once, so each `parse` / `partial` costs only the reply. Free it with `free()` or `using`; a
+ * forgotten one is freed by the garbage collector. The schema is read when the parser is made:
+ * changing it afterwards changes nothing.
+ *
+ * @throws {UserError} not a schema, or a cyclic one.
+ * @throws {UnsupportedStandardSchemaError} a Standard Schema without JSON Schema conversion.
+ */
+export function compileStructuredParser<S extends JsonSchema | StandardSchemaWithJSON>(schema: S): StructuredParser<ParsedType<S>> {
+  return new BoundParser(call((e) => new e.StructuredParser(schema)));
 }
 
 // --- diagnostics ------------------------------------------------------------------------------

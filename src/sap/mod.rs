@@ -612,6 +612,78 @@ fn enum_in_prose(
     }
 }
 
+/// [`parse_partial`], with `atomic` fields (JSON Pointers into the value; a `*` segment matches
+/// any key or index) left out until the text has moved past them: an enum, an id, a URL is
+/// shown whole or not at all.
+///
+/// The value still being written is the last one in text order, so the unfinished part of a
+/// partial value is the chain of last entries from the root down. An atomic field on that
+/// chain is withheld; it appears once a later entry starts, or when the value is complete.
+pub fn parse_partial_atomic(
+    text: &str,
+    schema: &Json,
+    atomic: &[String],
+) -> Result<PartialParsed, ParseFailure> {
+    let mut parsed = parse_partial(text, schema)?;
+    if parsed.complete || atomic.is_empty() {
+        return Ok(parsed);
+    }
+    let patterns: Vec<Vec<String>> = atomic.iter().map(|p| pointer_segments(p)).collect();
+    if patterns.iter().any(|p| p.is_empty()) {
+        // The root itself is atomic: nothing is shown before it is complete.
+        parsed.value = None;
+        return Ok(parsed);
+    }
+    if let Some(value) = parsed.value.as_mut() {
+        withhold_open(value, &mut Vec::new(), &patterns);
+    }
+    Ok(parsed)
+}
+
+/// The segments of a JSON Pointer (`~1` → `/`, `~0` → `~`); `""` is the root (no segments).
+fn pointer_segments(pointer: &str) -> Vec<String> {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+fn matches(path: &[String], pattern: &[String]) -> bool {
+    path.len() == pattern.len() && path.iter().zip(pattern).all(|(a, b)| b == "*" || a == b)
+}
+
+/// Removes the first atomic entry on the chain of last entries under `value`.
+fn withhold_open(value: &mut Json, path: &mut Vec<String>, patterns: &[Vec<String>]) {
+    let last = match value {
+        Json::Object(map) => map.keys().next_back().cloned(),
+        Json::Array(items) => items.len().checked_sub(1).map(|i| i.to_string()),
+        _ => None,
+    };
+    let Some(last) = last else { return };
+    path.push(last.clone());
+    if patterns.iter().any(|p| matches(path, p)) {
+        match value {
+            Json::Object(map) => {
+                map.shift_remove(&last);
+            }
+            Json::Array(items) => {
+                items.pop();
+            }
+            _ => {}
+        }
+        return;
+    }
+    let child = match value {
+        Json::Object(map) => map.get_mut(&last),
+        Json::Array(items) => items.last_mut(),
+        _ => None,
+    };
+    if let Some(child) = child {
+        withhold_open(child, path, patterns);
+    }
+}
+
 /// Reads the value a prefix of a streamed reply determines so far (rules 12-18).
 pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFailure> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);

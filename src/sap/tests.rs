@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value as Json};
 
-use super::{parse_partial, parse_structured};
+use super::{parse_partial, parse_partial_atomic, parse_structured};
 
 fn ok(text: &str, schema: Json) -> Json {
     let parsed = parse_structured(text, &schema)
@@ -752,4 +752,58 @@ fn the_fast_path_agrees_with_the_full_path() {
         ),
         "deep nesting takes the full path"
     );
+}
+
+fn ticket() -> Json {
+    json!({
+        "type": "object",
+        "properties": {
+            "priority": {"enum": ["LOW", "HIGH"]},
+            "title": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}}
+        },
+        "required": ["priority", "title"]
+    })
+}
+
+fn atomic(text: &str, pointers: &[&str]) -> Option<Json> {
+    let pointers: Vec<String> = pointers.iter().map(|p| p.to_string()).collect();
+    parse_partial_atomic(text, &ticket(), &pointers)
+        .unwrap()
+        .value
+}
+
+#[test]
+fn atomic_fields_are_withheld_while_they_are_being_written() {
+    // Without the option an unfinished string shows as received.
+    assert_eq!(
+        partial(r#"{"title": "Fix lo"#, &ticket()),
+        Some(json!({"title": "Fix lo"}))
+    );
+    assert_eq!(atomic(r#"{"title": "Fix lo"#, &["/title"]), Some(json!({})));
+    // Shown once the text has moved on to the next entry, and unchanged after.
+    assert_eq!(
+        atomic(r#"{"title": "Fix login", "tags": ["a"#, &["/title"]),
+        Some(json!({"title": "Fix login", "tags": ["a"]}))
+    );
+    // `*` matches any index: the element being written is withheld, finished ones stay.
+    assert_eq!(
+        atomic(r#"{"tags": ["ui", "bac"#, &["/tags/*"]),
+        Some(json!({"tags": ["ui"]}))
+    );
+    // A field that is not atomic is unaffected; a complete value shows everything.
+    assert_eq!(
+        atomic(r#"{"priority": "HIGH", "title": "F"#, &["/priority"]),
+        Some(json!({"priority": "HIGH", "title": "F"}))
+    );
+    assert_eq!(
+        atomic(r#"{"priority": "HIGH", "title": "F"}"#, &["/title"]),
+        Some(json!({"priority": "HIGH", "title": "F"}))
+    );
+    // The root atomic: nothing until complete.
+    assert_eq!(atomic(r#"{"title": "F"#, &[""]), None);
+    // Pointer escapes.
+    let schema = json!({"type": "object", "properties": {"a/b": {"type": "string"}}});
+    let got = parse_partial_atomic(r#"{"a/b": "x"#, &schema, &["/a~1b".to_string()]).unwrap();
+    assert_eq!(got.value, Some(json!({})));
 }

@@ -160,22 +160,33 @@ fn parse_structured(
 ) -> Result<JsValue, JsValue> {
     let options = options(options_value)?;
     let (json_schema, standard) = guide(schema)?;
-    if sap::fast::conforms_as_is(text, &json_schema) {
+    parse_with(text, &json_schema, standard.then_some(schema), &options)
+}
+
+/// [`parse_structured`] against a guide already read; `standard`: the Standard Schema whose
+/// `validate` runs on the result.
+fn parse_with(
+    text: &str,
+    json_schema: &serde_json::Value,
+    standard: Option<&JsValue>,
+    options: &Options,
+) -> Result<JsValue, JsValue> {
+    if sap::fast::conforms_as_is(text, json_schema) {
         // The reply is its own value, repair-free: the host's JSON.parse reads it.
-        if !standard {
+        let Some(schema) = standard else {
             return Ok(JsValue::UNDEFINED);
-        }
+        };
         let out = js_sys::Object::new();
         let validated = standard::validate_standard_schema(schema, &JSON::parse(text)?)?;
         Reflect::set(&out, &"value".into(), &validated)?;
         Reflect::set(&out, &"fixes".into(), &Array::new())?;
         return Ok(out.into());
     }
-    let parsed = sap::parse_structured_with(text, &json_schema, &options).map_err(failure)?;
+    let parsed = sap::parse_structured_with(text, json_schema, options).map_err(failure)?;
     let out = serde_json::to_string(&parsed).unwrap_or_default();
-    if !standard {
+    let Some(schema) = standard else {
         return Ok(JsValue::from_str(&out));
-    }
+    };
     let out = JSON::parse(&out)?;
     let value = Reflect::get(&out, &"value".into())?;
     let validated = standard::validate_standard_schema(schema, &value)?;
@@ -186,10 +197,116 @@ fn parse_structured(
 /// `parsePartial(text, schema)` → `{ value, complete, fixes }` as JSON text, for a prefix of a
 /// streamed reply (`value` absent while nothing is determined). A Standard Schema's `validate`
 /// is not run on unfinished values.
-fn parse_partial(text: &str, schema: &JsValue) -> Result<String, JsValue> {
+fn parse_partial(text: &str, schema: &JsValue, options: &JsValue) -> Result<String, JsValue> {
+    let atomic = partial_options(options)?;
     let (json_schema, _) = guide(schema)?;
-    let parsed = sap::parse_partial(text, &json_schema).map_err(failure)?;
+    partial_with(text, &json_schema, &atomic)
+}
+
+fn partial_with(
+    text: &str,
+    json_schema: &serde_json::Value,
+    atomic: &[String],
+) -> Result<String, JsValue> {
+    let parsed = sap::parse_partial_atomic(text, json_schema, atomic).map_err(failure)?;
     Ok(serde_json::to_string(&parsed).unwrap_or_default())
+}
+
+/// Reads `{ atomic?: string[] }` (JSON Pointers, `*` for any key or index); anything else is
+/// refused.
+fn partial_options(value: &JsValue) -> Result<Vec<String>, JsValue> {
+    let mut atomic = Vec::new();
+    if value.is_undefined() || value.is_null() {
+        return Ok(atomic);
+    }
+    if !value.is_object() {
+        return Err(option_error(
+            "parsePartial options must be an object.".into(),
+        ));
+    }
+    for key in super::js::keys(value)?.iter() {
+        let key = key.as_string().unwrap_or_default();
+        let v = Reflect::get(value, &JsValue::from_str(&key))?;
+        match key.as_str() {
+            "atomic" => {
+                if v.is_undefined() {
+                    continue;
+                }
+                if !Array::is_array(&v) {
+                    return Err(option_error(
+                        "parsePartial option `atomic` must be an array of JSON Pointers.".into(),
+                    ));
+                }
+                for p in Array::from(&v).iter() {
+                    match p.as_string() {
+                        Some(p) if p.is_empty() || p.starts_with('/') => atomic.push(p),
+                        _ => {
+                            return Err(option_error(format!(
+                                "parsePartial option `atomic` has {}, which is not a JSON Pointer (\"\" or starting with \"/\").",
+                                super::js::string_of(&p)
+                            )))
+                        }
+                    }
+                }
+            }
+            other => {
+                return Err(option_error(format!(
+                    "Unknown parsePartial option `{other}`; the option is `atomic`."
+                )))
+            }
+        }
+    }
+    Ok(atomic)
+}
+
+/// A parser bound to one schema: the guide is read once (a Standard Schema's JSON Schema
+/// conversion included), so a call copies only the reply.
+#[wasm_bindgen]
+pub struct StructuredParser {
+    json_schema: Rc<serde_json::Value>,
+    /// The Standard Schema whose `validate` runs on results.
+    standard: Option<JsValue>,
+    _live: super::Live,
+}
+
+#[wasm_bindgen]
+impl StructuredParser {
+    #[wasm_bindgen(constructor)]
+    pub fn new(schema: &JsValue) -> Result<StructuredParser, JsValue> {
+        let (json_schema, standard) = guide(schema)?;
+        Ok(StructuredParser {
+            json_schema,
+            standard: standard.then(|| schema.clone()),
+            _live: super::Live::new(),
+        })
+    }
+
+    /// `parse(text, options?)` for the reply in the input buffer (`len` bytes), answered as
+    /// `parseStructured` answers.
+    #[wasm_bindgen(js_name = parseInput)]
+    pub fn parse_input(&self, len: usize, options_value: &JsValue) -> Result<JsValue, JsValue> {
+        let options = options(options_value)?;
+        match &self.standard {
+            // No user code runs: the reply is read in place.
+            None => super::with_input(len, |text| {
+                parse_with(text, &self.json_schema, None, &options)
+            })?,
+            // A Standard Schema's code runs during the call: copied out first.
+            Some(schema) => parse_with(
+                &super::take_input(len)?,
+                &self.json_schema,
+                Some(schema),
+                &options,
+            ),
+        }
+    }
+
+    /// `partial(text, options?)` for the prefix in the input buffer, as `parsePartial`.
+    #[wasm_bindgen(js_name = partialInput)]
+    pub fn partial_input(&self, len: usize, options_value: &JsValue) -> Result<String, JsValue> {
+        let atomic = partial_options(options_value)?;
+        super::with_input(len, |text| partial_with(text, &self.json_schema, &atomic))?
+    }
 }
 
 /// [`parse_structured`] for the reply in the input buffer (`len` bytes).
@@ -205,6 +322,10 @@ pub fn parse_structured_input(
 
 /// [`parse_partial`] for the prefix in the input buffer (`len` bytes).
 #[wasm_bindgen(js_name = parsePartialInput)]
-pub fn parse_partial_input(len: usize, schema: &JsValue) -> Result<String, JsValue> {
-    parse_partial(&super::take_input(len)?, schema)
+pub fn parse_partial_input(
+    len: usize,
+    schema: &JsValue,
+    options: &JsValue,
+) -> Result<String, JsValue> {
+    parse_partial(&super::take_input(len)?, schema, options)
 }
