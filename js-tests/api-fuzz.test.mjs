@@ -130,8 +130,24 @@ const validRootArgs = {
   validateStandardSchema: [zodLike, { a: 'x' }],
   io: ['vendor'],
   parseStructured: ['{"a": "x"}', schema, { truncated: 'close' }],
-  parsePartial: ['{"a": "x', schema],
+  parsePartial: ['{"a": "x', schema, { atomic: ['/a'] }],
+  compileStructuredParser: [schema],
+  repairingModel: [{ getResponse: async () => ({ output: [] }), getStreamedResponse: async function* () {} }, { allowFixes: ['fence_stripped'] }],
+  repairText: [schema],
 };
+/** Runs a generator-returning export to its end, so its checks and errors show. */
+async function drain(iterable) {
+  const out = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+/** Text deltas, afresh for every iteration. */
+const deltas = () => ({
+  async *[Symbol.asyncIterator]() {
+    yield '{"a": ';
+    yield '"x"}';
+  },
+});
 const referenceRoot = {
   hasStandardSchemaMarker: reference.standard.hasStandardSchemaMarker,
   isStandardSchemaWithJSON: reference.standard.isStandardSchemaWithJSON,
@@ -155,7 +171,7 @@ function engineStillAnswers() {
 test('root entry: every function, and the validator and prepared schema they return', async () => {
   const functions = Object.entries(root).filter(([, f]) => typeof f === 'function' && !isClass(f));
   for (const [name] of functions) {
-    if (name === 'init' || name.startsWith('engine')) continue;
+    if (name === 'init' || name === 'partialOutput' || name.startsWith('engine')) continue;
     assert.ok(validRootArgs[name], `the fuzz knows the arguments of ${name} (add them)`);
   }
   for (const [name, valid] of Object.entries(validRootArgs)) {
@@ -165,6 +181,15 @@ test('root entry: every function, and the validator and prepared schema they ret
   await fuzzCall('validator.validate', [{ a: 'x' }], ([v]) => validator.validate(v));
   await fuzzCall('validator.validateJson', ['{"a":"x"}'], ([t]) => validator.validateJson(t));
   validator.free();
+  await fuzzCall('partialOutput', [deltas(), schema, { atomic: [] }], (args) => drain(root.partialOutput(...args)));
+  const parser = root.compileStructuredParser(schema);
+  await fuzzCall('parser.parse', ['{"a": "x"}', { allowFixes: [] }], ([t, o]) => parser.parse(t, o));
+  await fuzzCall('parser.partial', ['{"a": "x', { atomic: ['/a'] }], ([t, o]) => parser.partial(t, o));
+  parser.free();
+  const repair = root.repairText(schema);
+  await fuzzCall('repairText()', [{ text: "{a: 'x'}", error: new Error('x') }], ([o]) => repair(o));
+  const wrapped = root.repairingModel({ getResponse: async (r) => ({ output: r?.output ?? [] }), getStreamedResponse: async function* () {} });
+  await fuzzCall('repairingModel().getResponse', [{ input: 'x', tools: [], outputType: 'text' }], ([r]) => wrapped.getResponse(r));
   const prepared = root.prepareStrictJsonSchema(schema);
   await fuzzCall('normalizeInput', [{ a: null }], ([v]) => prepared.normalizeInput(v));
   // Error classes construct from a message as Error does (the reference's classes extend it).

@@ -97,7 +97,7 @@ test('validate panel: issues with instancePath, updating as you type', async () 
   await page.close();
 });
 
-test('parse panel: value and fixes, and a streamed replay through parsePartial', async () => {
+test('parse panel: value and fixes, and a streamed replay through partialOutput', async () => {
   const { page, problems } = await open();
   assert.deepStrictEqual(JSON.parse(await page.textContent('#sap-value')), { title: 'Fix the login redirect', priority: 'high', estimate: 3, tags: ['auth'] });
   const fixes = (await page.locator('#sap-fixes li code:first-child').allTextContents()).join(' ');
@@ -114,7 +114,8 @@ test('parse panel: value and fixes, and a streamed replay through parsePartial',
   assert.ok(frames > 10, `${frames} frames`);
   assert.notEqual(growth[0], await page.textContent('#sap-value'), 'the value grew while streaming');
   assert.deepStrictEqual(JSON.parse(await page.textContent('#sap-value')).estimate, 3);
-  assert.match(await page.textContent('#sap-time'), /^engine: \d+\.\d\d ms over \d+ frames$/);
+  assert.match(await page.textContent('#sap-time'), /^partialOutput: \d+\.\d\d ms over \d+ values$/);
+  assert.equal(await page.textContent('#sap-state'), '(complete)', 'the last value is the complete one');
 
   await page.uncheck('#sap-stream');
   await page.selectOption('#sap-example', 'truncated stream');

@@ -8,6 +8,7 @@ import {
   compileJsonSchema,
   parseStructured,
   parsePartial,
+  partialOutput,
   StructuredParseError,
 } from '/pkg/esm/browser.js';
 import { ScriptedModel, assistantMessage, functionCall, modelError, UnconsumedModelStepsError } from '/pkg/esm/testing.js';
@@ -226,11 +227,12 @@ function parseNow(schema, text) {
   }
 }
 
-let streaming;
+/** Counts replays, so a new parse stops the one still streaming. */
+let replays = 0;
 
-function parse() {
+async function parse() {
   $('sap-error').textContent = '';
-  clearInterval(streaming);
+  replays += 1;
   let schema;
   try {
     schema = JSON.parse($('sap-schema').value);
@@ -243,29 +245,40 @@ function parse() {
     parseNow(schema, text);
     return;
   }
-  // Replay the reply in chunks: each frame parses the prefix received so far.
+  // Replay the reply in 4-character deltas (about a token each) through partialOutput, as a streamed run would
+  // arrive: each value it yields (only when the value changed) is one frame.
   const value = $('sap-value');
-  let end = 0;
+  let sent = 0;
   let frames = 0;
-  let engineMs = 0;
+  let workMs = 0;
   value.dataset.frames = '0';
   value.dataset.done = 'false';
-  streaming = setInterval(() => {
-    end = Math.min(text.length, end + 7);
-    const started = performance.now();
-    const partial = parsePartial(text.slice(0, end), schema);
-    engineMs += performance.now() - started;
-    frames += 1;
-    value.dataset.frames = String(frames);
-    showParse(partial.value, partial.fixes, `(streaming: ${end}/${text.length} characters${partial.complete ? ', complete' : ''})`);
-    $('sap-time').textContent = `engine: ${engineMs.toFixed(2)} ms over ${frames} frames`;
-    if (end === text.length) {
-      clearInterval(streaming);
-      parseNow(schema, text);
-      $('sap-time').textContent = `engine: ${engineMs.toFixed(2)} ms over ${frames} frames`;
-      value.dataset.done = 'true';
+  const replay = replays;
+  async function* deltas() {
+    for (let end = 4; sent < text.length; end += 4) {
+      await new Promise((resolve) => setTimeout(resolve, 15));
+      if (replay !== replays) return; // a newer replay took over
+      const chunk = text.slice(sent, end);
+      sent = Math.min(text.length, end);
+      const started = performance.now();
+      yield chunk;
+      workMs += performance.now() - started;
     }
-  }, 15);
+  }
+  try {
+    for await (const partial of partialOutput(deltas(), schema)) {
+      if (replay !== replays) return;
+      frames += 1;
+      value.dataset.frames = String(frames);
+      showParse(partial.value, partial.fixes, partial.complete ? '(complete)' : `(streaming: ${sent}/${text.length} characters)`);
+      $('sap-time').textContent = `partialOutput: ${workMs.toFixed(2)} ms over ${frames} values`;
+    }
+    value.dataset.done = 'true';
+  } catch (error) {
+    if (replay !== replays) return;
+    $('sap-error').textContent = `${error.name}${error.reason ? ` (${error.reason})` : ''}: ${error.message}`;
+    value.dataset.done = 'true';
+  }
 }
 
 // --- Scripted run -----------------------------------------------------------------------------------

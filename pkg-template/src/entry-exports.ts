@@ -13,6 +13,7 @@ export {
   io,
   parseStructured,
   parsePartial,
+  compileStructuredParser,
   engineMemoryBytes,
   engineLiveHandles,
 } from './core.js';
@@ -35,8 +36,12 @@ export type {
   ParseOptions,
   StructuredResult,
   PartialResult,
+  PartialOptions,
+  StructuredParser,
   DeepPartial,
 } from './core.js';
+export { repairingModel, partialOutput, repairText } from './repair.js';
+export type { RepairReport, RepairingModelOptions, PartialOutput, RepairTextFunction } from './repair.js';
 export {
   UserError,
   StrictSchemaError,
