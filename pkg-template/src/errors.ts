@@ -122,13 +122,37 @@ export function registerEngineErrors(more: Record<string, (message: string, fiel
   Object.assign(factories, more);
 }
 
+/** The engine's message for the error a factory is building right now. */
+let engineMessage: string | undefined;
+
+/**
+ * @internal The message of a test double's error: while the engine's own error is being built
+ * (by {@link fromEngine}), the engine's message, used once; for one built by user code
+ * (`new UnconsumedModelStepsError(2)`, as the reference allows), `compute` asks the engine.
+ */
+export function doubleErrorMessage(compute: () => string): string {
+  const message = engineMessage;
+  engineMessage = undefined;
+  return message ?? compute();
+}
+
 /** Turns an engine error object into its class; anything else is returned unchanged. */
 export function fromEngine(thrown: unknown): unknown {
   if (typeof thrown !== 'object' || thrown === null || !(ENGINE_ERROR in thrown)) return thrown;
   const { name, message, [ENGINE_ERROR]: _marker, ...fields } = thrown as Record<string, any>;
   const factory = factories[name];
-  if (factory !== undefined) return factory(message, fields);
-  const Class = classes[name] ?? UserError;
+  if (factory !== undefined) {
+    // The class's own constructor runs (its fields in the reference's order) with this message.
+    engineMessage = message;
+    try {
+      return factory(message, fields);
+    } finally {
+      engineMessage = undefined;
+    }
+  }
+  const Class = classes[name];
+  // Every kind the engine raises has a class here; a missing one is this library's bug, said so.
+  if (Class === undefined) return new Error(`understudy: the engine raised an error of unknown kind ${String(name)}: ${message}`);
   // Classes with typed fields take them in their constructor; the others get them assigned.
   return withFields.has(Class) ? new Class(message, fields) : Object.assign(new (Class as any)(message), fields);
 }

@@ -21,7 +21,7 @@ import type {
 import { call, type Bindings } from './core.js';
 import { frozenSnapshot } from './walks.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
-import { registerEngineErrors } from './errors.js';
+import { doubleErrorMessage, registerEngineErrors } from './errors.js';
 import { replayCassette, type Cassette, type ReplayOptions } from './cassette.js';
 
 export type { InvalidScriptedModelStepReason } from './codes.js';
@@ -101,7 +101,7 @@ export class UnexpectedModelCallError extends Error {
   readonly callIndex: number;
   readonly streamed: boolean;
   constructor(call: RecordedModelCall) {
-    super(engine((e) => e.modelErrorMessage('UnexpectedModelCallError', call)));
+    super(doubleErrorMessage(() => engine((e) => e.modelErrorMessage('UnexpectedModelCallError', call))));
     this.name = 'UnexpectedModelCallError';
     this.callIndex = call.index;
     this.streamed = call.streamed;
@@ -112,7 +112,7 @@ export class UnexpectedModelCallError extends Error {
 export class UnconsumedModelStepsError extends Error {
   readonly remainingSteps: number;
   constructor(remainingSteps: number) {
-    super(engine((e) => e.modelErrorMessage('UnconsumedModelStepsError', { remainingSteps })));
+    super(doubleErrorMessage(() => engine((e) => e.modelErrorMessage('UnconsumedModelStepsError', { remainingSteps }))));
     this.name = 'UnconsumedModelStepsError';
     this.remainingSteps = remainingSteps;
   }
@@ -147,7 +147,7 @@ export class ScriptedModelRequestAbortedError extends Error {
   /** The zero-based position of a call in `ScriptedModel.calls`. */
   readonly callIndex?: number;
   constructor(callIndex?: number) {
-    super(engine((e) => e.modelErrorMessage('ScriptedModelRequestAbortedError', {})));
+    super(doubleErrorMessage(() => engine((e) => e.modelErrorMessage('ScriptedModelRequestAbortedError', {}))));
     this.name = 'AbortError';
     this.callIndex = callIndex;
   }
