@@ -36,6 +36,9 @@ crate::codes! {
         NotJson = "not_json",
         /// More nodes than the engine processes in one call.
         TooLarge = "too_large",
+        /// A tool's parameters as sent are not their own strict form (`strictTools`): strict
+        /// mode would refuse them ("Invalid schema for function").
+        NotStrict = "not_strict",
     }
 }
 

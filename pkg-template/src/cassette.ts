@@ -55,6 +55,8 @@ export interface RecordingOptions extends RedactionOptions {
 export interface ReplayOptions {
   /** `'order'` (default): steps in recorded order. `'request'`: the step whose normalized request equals the live one. */
   match?: 'order' | 'request';
+  /** Check every request's function tools as `new ScriptedModel(steps, { strictTools: true })` does. */
+  strictTools?: boolean;
 }
 
 /** Options of {@link cassette}. */
@@ -271,7 +273,7 @@ export function replayCassette(source: string | Cassette, options: ReplayOptions
   if ((options.match ?? 'order') === 'order') {
     const steps = JSON.parse(replay.steps()) as ReplayStep[];
     replay.free();
-    return new ScriptedModel(steps.map(toInput));
+    return new ScriptedModel(steps.map(toInput), { strictTools: options.strictTools });
   }
   if (options.match !== 'request') throw new UserError(`Unknown cassette match mode ${JSON.stringify(options.match)}; use 'order' or 'request'.`);
   const responders = Array.from({ length: replay.stepCount }, () =>
@@ -282,7 +284,7 @@ export function replayCassette(source: string | Cassette, options: ReplayOptions
       return toResponse(step.response);
     }),
   );
-  return new ScriptedModel(responders);
+  return new ScriptedModel(responders, { strictTools: options.strictTools });
 }
 
 /**

@@ -18,7 +18,8 @@ export type StrictSchemaErrorReason =
   | 'typeless_open_object'
   | 'defs_not_object'
   | 'not_json'
-  | 'too_large';
+  | 'too_large'
+  | 'not_strict';
 
 /** Stable codes of `StructuredParseError.reason`. */
 export type StructuredParseErrorReason =

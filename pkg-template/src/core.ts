@@ -310,6 +310,16 @@ export function compileJsonSchema(schema: JsonSchema, options?: CompileOptions):
   return new CompiledValidator(call((e) => e.compileSchema(input(e, text), options)));
 }
 
+/**
+ * @internal `ScriptedModel`'s `strictTools`: throws `StrictSchemaError` (the message names the
+ * tool; `pointer` is into its parameters) unless `parameters` are their own strict form, which
+ * is what OpenAI strict mode accepts as sent.
+ */
+export function checkStrictTool(tool: string, parameters: unknown): void {
+  const text = encodeSchema(parameters);
+  call((e) => e.strictToolCheck(input(e, text), tool));
+}
+
 /** Options of {@link compileJsonSchema}. Unknown options are refused with a `UserError`. */
 export interface CompileOptions {
   /**

@@ -18,7 +18,8 @@ import type {
   ModelRetryAdviceRequest,
   StreamEvent,
 } from '@openai/agents-core';
-import { call, type Bindings } from './core.js';
+import { call, checkStrictTool, type Bindings } from './core.js';
+import { describeValue, expectOptions } from './args.js';
 import { frozenSnapshot } from './walks.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
 import { doubleErrorMessage, registerEngineErrors } from './errors.js';
@@ -225,13 +226,45 @@ function snapshotCall(record: RecordedModelCall): RecordedModelCall {
   return Object.freeze({ index: record.index, streamed: record.streamed, request: frozenSnapshot(record.request) });
 }
 
+/** Options of `new ScriptedModel(steps, options)` (the reference takes none). */
+export interface ScriptedModelOptions {
+  /**
+   * Every request's function tools must carry `parameters` OpenAI strict mode accepts as sent;
+   * otherwise the call fails with `StrictSchemaError` naming the tool, with the JSON Pointer into
+   * its parameters (the call is recorded, no step is taken). "Invalid schema for function" then
+   * fails in a unit test instead of in production. Default `false`: the exact drop-in.
+   */
+  strictTools?: boolean;
+}
+
+/** Parameters objects that passed the `strictTools` check (a schema object is checked once). */
+const strictChecked = new WeakSet<object>();
+
+function checkTools(request: ModelRequest): void {
+  const tools: unknown = request?.tools;
+  if (!Array.isArray(tools)) return;
+  for (const tool of tools) {
+    if (tool?.type !== 'function') continue;
+    const parameters = tool.parameters;
+    if (typeof parameters === 'object' && parameters !== null && strictChecked.has(parameters)) continue;
+    checkStrictTool(String(tool.name), parameters);
+    if (typeof parameters === 'object' && parameters !== null) strictChecked.add(parameters);
+  }
+}
+
 /** A deterministic model test double that consumes one scripted step per call. */
 export class ScriptedModel implements Model {
   readonly #script: Handle;
   /** The call log: frozen records, handed out as fresh snapshots. */
   readonly #records: RecordedModelCall[] = [];
+  readonly #strictTools: boolean;
 
-  constructor(inputs: Iterable<ScriptedModelInput> = []) {
+  constructor(inputs: Iterable<ScriptedModelInput> = [], options?: ScriptedModelOptions) {
+    const { strictTools = false, ...unknown } = expectOptions('new ScriptedModel', options);
+    if (typeof strictTools !== 'boolean') throw new TypeError(`new ScriptedModel: options.strictTools must be a boolean, got ${describeValue(strictTools)}.`);
+    const extra = Object.keys(unknown);
+    if (extra.length > 0) throw new TypeError(`new ScriptedModel: unknown option \`${extra[0]}\`; the option is \`strictTools\`.`);
+    this.#strictTools = strictTools;
     const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), Usage));
     this.#script = engine((e) => new e.ModelScript());
     this.#script.enqueue(prepared);
@@ -348,6 +381,7 @@ export class ScriptedModel implements Model {
   #begin(request: ModelRequest, streamed: boolean): { call: RecordedModelCall; step: PreparedStep } {
     const record = Object.freeze({ index: this.#records.length, streamed, request: frozenSnapshot(request) });
     this.#records.push(record);
+    if (this.#strictTools) checkTools(request);
     const step = engine(() => this.#script.take(streamed)) as PreparedStep;
     return { call: snapshotCall(record), step };
   }

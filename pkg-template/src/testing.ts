@@ -26,6 +26,7 @@ export type {
   InvalidScriptedModelStepReason,
   RecordedModelCall,
   ScriptedModelInput,
+  ScriptedModelOptions,
   ScriptedModelResponse,
   ScriptedModelRetryAdvice,
   ScriptedModelStream,

@@ -1774,3 +1774,94 @@ mod tests {
         assert_eq!(strict(r#"{"type":"string"}"#), r#"{"type":"string"}"#);
     }
 }
+
+/// The check of `ScriptedModel`'s `strictTools` option on a function tool's `parameters`:
+/// OpenAI strict mode takes the schema as it is sent, so it must already be its own strict form
+/// (every property required, objects closed, only keywords strict mode knows). A schema strict
+/// mode cannot represent at all fails with that refusal; one the conversion would change fails
+/// with `not_strict` at the first node that would change. Messages name the tool.
+pub fn check_as_sent(schema: &Doc, tool: &str) -> Result<()> {
+    let named = |e: StrictError| StrictError {
+        message: format!(
+            "Tool \"{tool}\": OpenAI strict mode refuses its parameters: {}",
+            e.message
+        ),
+        ..e
+    };
+    let strict = prepare(schema, schema.root(), Mode::Convert).map_err(named)?;
+    let as_sent: serde_json::Value =
+        serde_json::from_str(&crate::json::to_string(schema, schema.root())).unwrap_or_default();
+    let strict_form: serde_json::Value =
+        serde_json::from_str(&crate::json::to_string(&strict.doc, strict.root)).unwrap_or_default();
+    match crate::doubles::cassette::first_difference(&as_sent, &strict_form) {
+        None => Ok(()),
+        Some(d) => {
+            let show = |v: &Option<serde_json::Value>| match v {
+                None => "absent".to_owned(),
+                Some(v) => serde_json::to_string(v).unwrap_or_default(),
+            };
+            Err(StrictError {
+                reason: StrictReason::NotStrict,
+                pointer: d.pointer.clone(),
+                keyword: d.pointer.rsplit('/').next().filter(|k| !k.is_empty()).map(str::to_owned),
+                message: format!(
+                    "Tool \"{tool}\": OpenAI strict mode refuses its parameters as sent (\"Invalid schema for function\"): at `{}` the schema has {}, its strict form has {}.",
+                    if d.pointer.is_empty() { "/" } else { &d.pointer },
+                    show(&d.recorded),
+                    show(&d.live)
+                ),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod as_sent_tests {
+    use super::*;
+
+    fn check(schema: &str) -> Result<()> {
+        check_as_sent(&crate::json::parse(schema).unwrap(), "weather")
+    }
+
+    #[test]
+    fn strict_tools_accept_their_own_strict_form_only() {
+        let strict = r#"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}"#;
+        assert_eq!(check(strict), Ok(()));
+        // Key order does not matter.
+        let reordered = r#"{"additionalProperties":false,"required":["city"],"type":"object","properties":{"city":{"type":"string"}}}"#;
+        assert_eq!(check(reordered), Ok(()));
+        // An optional property: strict mode wants every property required.
+        let optional = r#"{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"],"additionalProperties":false}"#;
+        let e = check(optional).unwrap_err();
+        assert_eq!(e.reason, StrictReason::NotStrict);
+        assert!(
+            e.pointer.starts_with("/properties/days") || e.pointer.starts_with("/required"),
+            "{}",
+            e.pointer
+        );
+        assert!(
+            e.message
+                .starts_with("Tool \"weather\": OpenAI strict mode refuses its parameters as sent"),
+            "{}",
+            e.message
+        );
+        // An open object.
+        let open =
+            r#"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#;
+        let e = check(open).unwrap_err();
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            (StrictReason::NotStrict, "/additionalProperties")
+        );
+        // A keyword strict mode cannot represent: the conversion's own refusal, named.
+        let e = check(r#"{"type":"object","properties":{"a":{"allOf":[{"type":"string"}]}}}"#)
+            .unwrap_err();
+        assert_eq!(e.reason, StrictReason::UnsupportedKeyword);
+        assert!(
+            e.message
+                .starts_with("Tool \"weather\": OpenAI strict mode refuses its parameters: "),
+            "{}",
+            e.message
+        );
+    }
+}

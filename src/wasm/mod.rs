@@ -183,6 +183,17 @@ fn prepare_text(schema: &str, mode: Mode) -> Result<Prepared, JsValue> {
     strict::prepare(&doc, doc.root(), mode).map_err(strict_error)
 }
 
+/// `strictTools`: throws `StrictSchemaError` unless the function tool `tool`'s parameters (in
+/// the input buffer, `len` bytes) are their own strict form ([`strict::check_as_sent`]).
+#[wasm_bindgen(js_name = strictToolCheck)]
+pub fn strict_tool_check(len: usize, tool: &JsValue) -> Result<(), JsValue> {
+    let tool = js::string_of(tool);
+    with_input(len, |schema| {
+        let doc = parse_schema(schema)?;
+        strict::check_as_sent(&doc, &tool).map_err(strict_error)
+    })?
+}
+
 /// `toStrictJsonSchema`: the strict copy of the schema in the input buffer (`len` bytes), as
 /// JSON text.
 #[wasm_bindgen(js_name = strictConvert)]

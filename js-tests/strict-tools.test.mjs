@@ -1,0 +1,55 @@
+// ScriptedModel's strictTools option (issue 17): function tools whose parameters OpenAI strict
+// mode would refuse as sent fail the call in a unit test, with StrictSchemaError naming the tool
+// and the JSON Pointer; without the option ScriptedModel stays the exact drop-in.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { Agent, Runner, tool } from '@openai/agents';
+import { z } from 'zod';
+import { StrictSchemaError } from '@understudy/agents';
+import { ScriptedModel, assistantMessage } from '@understudy/agents/testing';
+
+const runner = () => new Runner({ tracingDisabled: true });
+// A raw JSON schema tool with an optional property. The SDK normalizes strict tools itself, so
+// this one is not strict: its parameters are sent as written (as those of MCP and hand-made
+// FunctionTool objects are), which the option refuses.
+const loose = tool({
+  name: 'lookup',
+  description: 'Looks up an order',
+  strict: false,
+  parameters: { type: 'object', properties: { id: { type: 'string' }, verbose: { type: 'boolean' } }, required: ['id'], additionalProperties: false },
+  execute: async () => 'ok',
+});
+const zodTool = tool({ name: 'weather', description: 'Forecast', parameters: z.object({ city: z.string() }), execute: async () => 'sunny' });
+
+test('strictTools: a tool whose parameters strict mode refuses fails the call with StrictSchemaError', async () => {
+  const model = new ScriptedModel([[assistantMessage('done')]], { strictTools: true });
+  await assert.rejects(runner().run(new Agent({ name: 'a', model, tools: [loose] }), 'go'), (e) => {
+    assert.ok(e instanceof StrictSchemaError, `${e?.name}: ${e?.message}`);
+    assert.equal(e.reason, 'not_strict');
+    assert.match(e.message, /^Tool "lookup": OpenAI strict mode refuses its parameters as sent/);
+    assert.ok(e.pointer === '/required' || e.pointer.startsWith('/properties/verbose'), e.pointer);
+    return true;
+  });
+  assert.equal(model.calls.length, 1, 'the call is recorded');
+  assert.equal(model.remainingSteps, 1, 'no step was taken');
+});
+
+test('strictTools: tools the SDK made strict (Zod) pass, and the run goes on', async () => {
+  const model = new ScriptedModel([[assistantMessage('done')]], { strictTools: true });
+  const result = await runner().run(new Agent({ name: 'a', model, tools: [zodTool] }), 'go');
+  assert.equal(result.finalOutput, 'done');
+});
+
+test('without the option ScriptedModel does not check tools; bad options are refused', async () => {
+  const model = new ScriptedModel([[assistantMessage('done')]]);
+  const result = await runner().run(new Agent({ name: 'a', model, tools: [loose] }), 'go');
+  assert.equal(result.finalOutput, 'done');
+  assert.throws(() => new ScriptedModel([], { strictTools: 'yes' }), { name: 'TypeError', message: 'new ScriptedModel: options.strictTools must be a boolean, got a string.' });
+  assert.throws(() => new ScriptedModel([], { strict: true }), { name: 'TypeError', message: /unknown option `strict`/ });
+});
+
+test('strictTools on cassette replay', async () => {
+  const cassette = { format: 'understudy-cassette', version: 1, redaction: { keys: [], patterns: [] }, steps: [] };
+  const replay = ScriptedModel.fromCassette(cassette, { strictTools: true });
+  await assert.rejects(replay.getResponse({ input: 'x', modelSettings: {}, tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: { a: { type: 'string' } } }, strict: true }], handoffs: [], outputType: 'text', tracing: false }), (e) => e instanceof StrictSchemaError && e.pointer === '/additionalProperties');
+});
