@@ -213,6 +213,10 @@ test('testing entry: every function, ScriptedModel and the sandbox session', asy
       modelStreamResponder: [() => []],
       scriptedSandboxSession: [[{ method: 'readFile', result: 'x' }]],
       recordingModel: [{ getResponse: async () => ({ output: [] }), getStreamedResponse: async function* () {} }, {}],
+      // An assertion that fails is an AssertionError: hostile values must give that or a TypeError.
+      assertToolCalled: [new testing.ScriptedModel([]), 'weather', { city: 'x' }],
+      assertToolNotCalled: [new testing.ScriptedModel([]), 'weather'],
+      assertToolsOffered: [new testing.ScriptedModel([]), []],
     };
     for (const [name, f] of Object.entries(testing)) {
       if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;

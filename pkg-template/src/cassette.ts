@@ -12,6 +12,7 @@ import { expectFields, expectOptions, expectString } from './args.js';
 import { call as engine, encodeValue, isUnencodable } from './core.js';
 import { UserError, fromEngine, registerEngineErrors } from './errors.js';
 import type { InvalidCassetteReason } from './codes.js';
+import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
 
 export type { InvalidCassetteReason } from './codes.js';
@@ -151,6 +152,7 @@ export class RecordingModel implements Model {
     this.#real = realModel;
     this.#recorder = engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options)));
     this.#path = options.path;
+    registerLoggedModel(this);
   }
 
   /** The number of calls recorded so far. */
@@ -160,6 +162,7 @@ export class RecordingModel implements Model {
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const text = encodeValue(request);
+    logRequest(this, request);
     let response: ModelResponse;
     try {
       response = await this.#real.getResponse(request);
@@ -168,16 +171,19 @@ export class RecordingModel implements Model {
       throw error;
     }
     this.#record(text, false, `{"response":${encodeValue(response)}}`);
+    logOutput(this, response?.output);
     return response;
   }
 
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
     const text = encodeValue(request);
     const events: StreamEvent[] = [];
+    logRequest(this, request);
     let failed = false;
     try {
       for await (const event of this.#real.getStreamedResponse(request)) {
         events.push(event);
+        if ((event as { type?: unknown })?.type === 'response_done') logOutput(this, (event as { response?: { output?: unknown } }).response?.output);
         yield event;
       }
     } catch (error) {

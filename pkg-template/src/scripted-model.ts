@@ -21,6 +21,7 @@ import type {
 import { call, checkStrictTool, type Bindings } from './core.js';
 import { describeValue, expectOptions } from './args.js';
 import { frozenSnapshot } from './walks.js';
+import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
 import { doubleErrorMessage, registerEngineErrors } from './errors.js';
 import { replayCassette, type Cassette, type ReplayOptions } from './cassette.js';
@@ -265,6 +266,7 @@ export class ScriptedModel implements Model {
     const extra = Object.keys(unknown);
     if (extra.length > 0) throw new TypeError(`new ScriptedModel: unknown option \`${extra[0]}\`; the option is \`strictTools\`.`);
     this.#strictTools = strictTools;
+    registerLoggedModel(this);
     const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), Usage));
     this.#script = engine((e) => new e.ModelScript());
     this.#script.enqueue(prepared);
@@ -342,6 +344,7 @@ export class ScriptedModel implements Model {
       if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(events, call.index));
       for await (const event of events) {
         checkpoint(request.signal, call.index);
+        if ((event as { type?: unknown })?.type === 'response_done') logOutput(this, (event as { response?: { output?: unknown } }).response?.output);
         yield event;
       }
       checkpoint(request.signal, call.index);
@@ -381,6 +384,7 @@ export class ScriptedModel implements Model {
   #begin(request: ModelRequest, streamed: boolean): { call: RecordedModelCall; step: PreparedStep } {
     const record = Object.freeze({ index: this.#records.length, streamed, request: frozenSnapshot(request) });
     this.#records.push(record);
+    logRequest(this, request);
     if (this.#strictTools) checkTools(request);
     const step = engine(() => this.#script.take(streamed)) as PreparedStep;
     return { call: snapshotCall(record), step };
@@ -388,6 +392,7 @@ export class ScriptedModel implements Model {
 
   #normalize(response: unknown, call: RecordedModelCall, streamed: boolean): ModelResponse {
     const normalized = engine((e) => e.normalizeModelResponse(response, call.request, call.index, streamed, Usage));
+    logOutput(this, normalized.output);
     checkpoint(call.request.signal, call.index);
     return normalized;
   }

@@ -1,0 +1,177 @@
+/**
+ * Assertions for agent tests over the models of this package (`ScriptedModel`, cassette models,
+ * `recordingModel`): which tools the model was offered and which it called. Each model keeps a
+ * log of the function tools of its requests and the function calls of its responses; the
+ * assertions read it and throw an `AssertionError` (Node's, where there is one) whose message
+ * shows what was expected and what happened.
+ */
+import { describeValue } from './args.js';
+
+/** One function call a model returned. */
+export interface LoggedToolCall {
+  name: string;
+  /** The arguments as the model sent them (JSON text). */
+  arguments: string;
+  callId?: string;
+}
+
+interface ToolLog {
+  /** Per request, the names of its function tools. */
+  offered: string[][];
+  calls: LoggedToolCall[];
+}
+
+const logs = new WeakMap<object, ToolLog>();
+
+function logOf(model: object): ToolLog {
+  let log = logs.get(model);
+  if (log === undefined) {
+    log = { offered: [], calls: [] };
+    logs.set(model, log);
+  }
+  return log;
+}
+
+/** @internal A model saw `request`: remember the names of its function tools. */
+export function logRequest(model: object, request: unknown): void {
+  const tools: unknown = (request as { tools?: unknown } | null)?.tools;
+  const names = Array.isArray(tools) ? tools.filter((t) => t?.type === 'function' && typeof t.name === 'string').map((t) => t.name as string) : [];
+  logOf(model).offered.push(names);
+}
+
+/** @internal A model returned `output` (a response's, or a `response_done` event's). */
+export function logOutput(model: object, output: unknown): void {
+  if (!Array.isArray(output)) return;
+  const log = logOf(model);
+  for (const item of output) {
+    if (item?.type === 'function_call' && typeof item.name === 'string') {
+      log.calls.push({ name: item.name, arguments: String(item.arguments ?? ''), ...(item.callId === undefined ? {} : { callId: item.callId }) });
+    }
+  }
+}
+
+/** Node's `AssertionError` where there is one (its test runners print `actual` / `expected`), else a look-alike. */
+class FallbackAssertionError extends Error {
+  readonly actual: unknown;
+  readonly expected: unknown;
+  readonly operator: string;
+  readonly code = 'ERR_ASSERTION';
+  constructor(options: { message: string; actual: unknown; expected: unknown; operator: string }) {
+    super(options.message);
+    this.name = 'AssertionError';
+    this.actual = options.actual;
+    this.expected = options.expected;
+    this.operator = options.operator;
+  }
+}
+
+function assertionError(message: string, actual: unknown, expected: unknown, operator: string): Error {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const nodeAssert = proc?.getBuiltinModule?.('node:assert') as { AssertionError?: new (o: object) => Error } | undefined;
+  const Class = nodeAssert?.AssertionError ?? FallbackAssertionError;
+  return new Class({ message, actual, expected, operator });
+}
+
+function checkedLog(fn: string, model: unknown, name?: unknown): ToolLog {
+  if (typeof model !== 'object' || model === null) throw new TypeError(`${fn}: model must be a model of @understudy/agents, got ${describeValue(model)}.`);
+  if (name !== undefined && typeof name !== 'string') throw new TypeError(`${fn}: name must be a string, got ${describeValue(name)}.`);
+  const log = logs.get(model);
+  if (log === undefined) {
+    // A model of this package that was never called has an empty log; anything else never has one.
+    if (!isOurModel(model)) throw new TypeError(`${fn}: model must be a ScriptedModel, a cassette model or a recordingModel of @understudy/agents.`);
+    return { offered: [], calls: [] };
+  }
+  return log;
+}
+
+const ourModels = new WeakSet<object>();
+/** @internal Marks a model whose calls are logged (before its first call). */
+export function registerLoggedModel(model: object): void {
+  ourModels.add(model);
+}
+function isOurModel(model: object): boolean {
+  return ourModels.has(model);
+}
+
+/** Arguments as compared: parsed JSON (its key order ignored by the comparison), else the text. */
+function normalized(args: string): unknown {
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+}
+
+const show = (v: unknown) => JSON.stringify(v);
+
+/**
+ * Asserts the model called tool `name` (a function call in one of its responses) and, when
+ * `args` is given, with arguments equal to `args` once both are read as JSON (key order and
+ * whitespace ignored).
+ *
+ * @throws {AssertionError} no such call; the message lists the calls there were.
+ */
+export function assertToolCalled(model: object, name: string, args?: unknown): void {
+  const log = checkedLog('assertToolCalled', model, name);
+  const named = log.calls.filter((c) => c.name === name);
+  if (named.length === 0) {
+    const made = log.calls.map((c) => c.name);
+    throw assertionError(`Expected the model to call tool "${name}"; it called ${made.length === 0 ? 'no tool' : made.map(show).join(', ')}.`, made, [name], 'assertToolCalled');
+  }
+  if (args === undefined) return;
+  const wanted = canonical(typeof args === 'string' ? normalized(args) : args);
+  if (named.some((c) => canonical(normalized(c.arguments)) === wanted)) return;
+  const seen = named.map((c) => normalized(c.arguments));
+  throw assertionError(
+    `Expected the model to call tool "${name}" with ${wanted}; its calls of "${name}" had:\n${seen.map((s) => `  ${canonical(s)}`).join('\n')}`,
+    seen.length === 1 ? seen[0] : seen,
+    typeof args === 'string' ? normalized(args) : args,
+    'assertToolCalled',
+  );
+}
+
+/**
+ * Asserts the model never called tool `name`.
+ *
+ * @throws {AssertionError} it did; the message gives each call's arguments.
+ */
+export function assertToolNotCalled(model: object, name: string): void {
+  const log = checkedLog('assertToolNotCalled', model, name);
+  const named = log.calls.filter((c) => c.name === name);
+  if (named.length === 0) return;
+  throw assertionError(
+    `Expected the model not to call tool "${name}"; it called it ${named.length} time${named.length === 1 ? '' : 's'}:\n${named.map((c) => `  ${c.arguments}`).join('\n')}`,
+    named.map((c) => normalized(c.arguments)),
+    [],
+    'assertToolNotCalled',
+  );
+}
+
+/**
+ * Asserts the function tools offered to the model, over all its calls, are exactly `names`
+ * (in any order).
+ *
+ * @throws {AssertionError} they differ; the message says which are missing and which extra.
+ */
+export function assertToolsOffered(model: object, names: readonly string[]): void {
+  const log = checkedLog('assertToolsOffered', model);
+  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
+    throw new TypeError(`assertToolsOffered: names must be an array of strings, got ${describeValue(names)}.`);
+  }
+  const offered = [...new Set(log.offered.flat())].sort();
+  const expected = [...new Set(names)].sort();
+  const missing = expected.filter((n) => !offered.includes(n));
+  const extra = offered.filter((n) => !expected.includes(n));
+  if (missing.length === 0 && extra.length === 0) return;
+  const parts = [missing.length > 0 ? `missing ${missing.map(show).join(', ')}` : '', extra.length > 0 ? `not expected ${extra.map(show).join(', ')}` : ''].filter(Boolean);
+  throw assertionError(
+    `Expected the model to be offered exactly ${expected.map(show).join(', ') || 'no tools'} over ${log.offered.length} call${log.offered.length === 1 ? '' : 's'}; ${parts.join('; ')}.`,
+    offered,
+    expected,
+    'assertToolsOffered',
+  );
+}
