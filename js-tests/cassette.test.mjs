@@ -2,7 +2,7 @@
 // a final answer, a streamed answer); runs are recorded through `recordingModel`, saved as
 // cassettes and replayed through the real Runner with `ScriptedModel.fromCassette`.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -11,6 +11,7 @@ import { Usage } from '@openai/agents-core';
 import { z } from 'zod';
 import {
   CassetteMismatchError,
+  CassetteMissingError,
   InvalidCassetteError,
   ScriptedModel,
   UnexpectedModelCallError,
@@ -144,7 +145,7 @@ test('a request that matches nothing raises CassetteMismatchError with the first
     assert.equal(error.pointer, '/input/0/content');
     assert.equal(error.recorded, '"Weather in Rome?"');
     assert.equal(error.live, '"Weather in Kyiv?"');
-    assert.match(error.message, /^No recorded request matches model call #1 \(request hash [0-9a-f]{16}\)\. The closest unused recorded request \(step #1\) differs at \/input\/0\/content: recorded "Weather in Rome\?", live "Weather in Kyiv\?"\.$/);
+    assert.match(error.message, /^No recorded request matches model call #1 \(request hash [0-9a-f]{16}\)\. The closest unused recorded request \(step #1\) differs at \/input\/0\/content: recorded "Weather in Rome\?", live "Weather in Kyiv\?"\. If the change is intended, re-record the cassette: run the test with UNDERSTUDY_CASSETTES=record\.$/);
     return true;
   });
 });
@@ -183,10 +184,22 @@ test('provider errors are recorded and replayed as errors', async () => {
   });
 });
 
-test('cassette(): records with UNDERSTUDY_RECORD=1, replays offline otherwise', async () => {
-  const dir = join(scratch, 'suite');
-  const previous = process.env.UNDERSTUDY_RECORD;
+/** Runs `fn` with these environment variables (`undefined`: unset), restoring them after. */
+async function withEnv(vars, fn) {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const put = (k, v) => (v === undefined ? delete process.env[k] : (process.env[k] = v));
   try {
+    for (const [k, v] of Object.entries(vars)) put(k, v);
+    return await fn();
+  } finally {
+    for (const [k, v] of Object.entries(saved)) put(k, v);
+  }
+}
+const noModes = { UNDERSTUDY_CASSETTES: undefined, UNDERSTUDY_RECORD: undefined, CI: undefined };
+
+test('cassette(): records with UNDERSTUDY_RECORD=1, replays offline otherwise', () => withEnv(noModes, async () => {
+  const dir = join(scratch, 'suite');
+  {
     process.env.UNDERSTUDY_RECORD = '1';
     const provider = new FakeProvider();
     const recording = cassette('weather-lisbon', () => provider, { dir });
@@ -211,15 +224,60 @@ test('cassette(): records with UNDERSTUDY_RECORD=1, replays offline otherwise', 
     assert.equal(provider.calls, 2);
     await assert.rejects(runner().run(weatherAgent(replaying), 'again'), UnexpectedModelCallError);
 
+    process.env.CI = 'true';
     assert.throws(
       () => cassette('never-recorded', () => provider, { dir }),
-      (e) => e instanceof InvalidCassetteError && e.reason === 'missing' && /UNDERSTUDY_RECORD=1/.test(e.message),
+      (e) =>
+        e instanceof CassetteMissingError &&
+        e instanceof InvalidCassetteError &&
+        e.reason === 'missing' &&
+        e.path === `${dir}/never-recorded.cassette.json` &&
+        e.message === `Cassette ${dir}/never-recorded.cassette.json does not exist and CI is set, so nothing is recorded; record it by running the test with UNDERSTUDY_CASSETTES=record (or UNDERSTUDY_RECORD=1) where the real model is reachable, and commit the file.`,
     );
-  } finally {
-    if (previous === undefined) delete process.env.UNDERSTUDY_RECORD;
-    else process.env.UNDERSTUDY_RECORD = previous;
+    assert.ok(!existsSync(join(dir, 'never-recorded.cassette.json')), 'nothing is written under CI');
   }
-});
+}));
+
+test('cassette() modes: auto records what is missing and replays it next time; replay, off, unknown', () => withEnv(noModes, async () => {
+  const dir = join(scratch, 'modes');
+  const file = join(dir, 'auto.cassette.json');
+  const provider = new FakeProvider();
+  const first = await runner().run(weatherAgent(cassette('auto', () => provider, { dir })), 'Weather in Lisbon?');
+  assert.ok(existsSync(file), 'auto recorded the missing cassette');
+  assert.equal(provider.calls, 2);
+  const never = () => {
+    throw new Error('the real model must not be made on replay');
+  };
+  const second = await runner().run(weatherAgent(cassette('auto', never, { dir })), 'Weather in Lisbon?');
+  assert.equal(second.finalOutput, first.finalOutput);
+
+  process.env.UNDERSTUDY_CASSETTES = 'replay';
+  assert.throws(() => cassette('absent', never, { dir }), CassetteMissingError);
+  process.env.UNDERSTUDY_CASSETTES = 'off';
+  const off = new FakeProvider();
+  assert.equal(cassette('absent', () => off, { dir }), off, 'off: the real model itself');
+  assert.ok(!existsSync(join(dir, 'absent.cassette.json')));
+  process.env.UNDERSTUDY_CASSETTES = 'recrod';
+  assert.throws(() => cassette('auto', never, { dir }), { name: 'UserError', message: 'UNDERSTUDY_CASSETTES is "recrod"; the modes are auto (the default), record, replay and off.' });
+
+  // record rewrites the cassette after each call, but only when its content changes (no churn).
+  process.env.UNDERSTUDY_CASSETTES = 'record';
+  const answering = (text) => ({
+    getResponse: async () => ({ output: [{ type: 'message', role: 'assistant', status: 'completed', id: 'm', content: [{ type: 'output_text', text }] }], usage: new Usage({ requests: 1 }) }),
+    getStreamedResponse: async function* () {},
+  });
+  const once = (text) => runner().run(new Agent({ name: 'a', model: cassette('once', () => answering(text), { dir }) }), 'hi');
+  await once('Sunny.');
+  const onceFile = join(dir, 'once.cassette.json');
+  const old = new Date('2020-01-01T00:00:00Z');
+  utimesSync(onceFile, old, old);
+  await once('Sunny.');
+  assert.equal(statSync(onceFile).mtimeMs, old.getTime(), 'same content: the file is not rewritten');
+  await once('Rain.');
+  assert.notEqual(statSync(onceFile).mtimeMs, old.getTime(), 'new content: rewritten');
+  assert.match(readFileSync(onceFile, 'utf8'), /Rain\./);
+  assert.throws(() => cassette('auto', () => new FakeProvider(), { dir, record: 'yes' }), { name: 'TypeError', message: 'cassette: options.record must be a boolean, got a string.' });
+}));
 
 test('invalid cassettes are refused with a reason and a pointer', () => {
   const base = { format: 'understudy-cassette', version: 1, redaction: { keys: [], patterns: [] }, steps: [] };

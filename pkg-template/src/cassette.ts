@@ -8,7 +8,7 @@
  */
 import { Usage } from '@openai/agents-core';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
-import { expectFields, expectOptions, expectString } from './args.js';
+import { describeValue, expectFields, expectOptions, expectString } from './args.js';
 import { call as engine, encodeValue, isUnencodable } from './core.js';
 import { UserError, fromEngine, registerEngineErrors } from './errors.js';
 import type { InvalidCassetteReason } from './codes.js';
@@ -17,7 +17,7 @@ import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedMo
 
 export type { InvalidCassetteReason } from './codes.js';
 
-/** The environment variable that switches {@link cassette} to recording. */
+/** Another spelling of `UNDERSTUDY_CASSETTES=record` (`1` or `true`). */
 export const RECORD_ENV = 'UNDERSTUDY_RECORD';
 
 /** A cassette document (format `understudy-cassette`, version 1). */
@@ -64,7 +64,7 @@ export interface ReplayOptions {
 export interface CassetteOptions extends RedactionOptions, ReplayOptions {
   /** Folder of cassette files (default `cassettes`, relative to the working directory). */
   dir?: string;
-  /** Record instead of replay (default: the `UNDERSTUDY_RECORD` environment variable is `1` or `true`). */
+  /** `true` records, `false` replays, whatever the environment says (default: the mode of `UNDERSTUDY_CASSETTES`). */
   record?: boolean;
 }
 
@@ -79,6 +79,20 @@ export class InvalidCassetteError extends UserError {
     fields = expectFields(new.target.name, fields);
     this.reason = fields.reason;
     this.pointer = fields.pointer;
+  }
+}
+
+/**
+ * A cassette file that does not exist where it must be replayed: `UNDERSTUDY_CASSETTES=replay`,
+ * or the default `auto` mode under `CI` (which never records). The message names the file and
+ * how to record it; nothing was written.
+ */
+export class CassetteMissingError extends InvalidCassetteError {
+  /** The cassette file that was looked for. */
+  readonly path: string;
+  constructor(message: string, fields: { reason: InvalidCassetteReason; pointer: string; path: string }) {
+    super(message, fields);
+    this.path = fields.path;
   }
 }
 
@@ -110,6 +124,7 @@ export class CassetteMismatchError extends UserError {
 registerEngineErrors({
   InvalidCassetteError: (message, f) => new InvalidCassetteError(message, f),
   CassetteMismatchError: (message, f) => new CassetteMismatchError(message, f),
+  CassetteMissingError: (message, f) => new CassetteMissingError(message, f),
 });
 
 type Recorder = import('../wasm/node/understudy.js').CassetteRecorder;
@@ -212,7 +227,10 @@ export class RecordingModel implements Model {
     const fs = requireFs('Saving a cassette');
     const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
     if (slash > 0) fs.mkdirSync(path.slice(0, slash), { recursive: true });
-    fs.writeFileSync(path, `${this.#recorder.toJson()}\n`);
+    const text = `${this.#recorder.toJson()}\n`;
+    // Rewritten only when its content changes: no churn in version control.
+    if (fs.existsSync(path) && fs.readFileSync(path, 'utf8') === text) return;
+    fs.writeFileSync(path, text);
   }
 
   #record(request: string, streamed: boolean, outcome: string): void {
@@ -268,7 +286,7 @@ function readCassette(source: string | Cassette): string {
   }
   expectString('ScriptedModel.fromCassette', 'source (a cassette object or the path of its file)', source);
   const fs = requireFs('Reading a cassette file');
-  if (!fs.existsSync(source)) throw fromEngine(engine((e) => e.cassetteMissingError(source, RECORD_ENV)));
+  if (!fs.existsSync(source)) throw fromEngine(engine((e) => e.cassetteMissingError(source)));
   return fs.readFileSync(source, 'utf8');
 }
 
@@ -293,18 +311,35 @@ export function replayCassette(source: string | Cassette, options: ReplayOptions
   return new ScriptedModel(responders, { strictTools: options.strictTools });
 }
 
+/** The environment variable that picks the cassette mode: `auto` (default), `record`, `replay`, `off`. */
+export const CASSETTES_ENV = 'UNDERSTUDY_CASSETTES';
+
 /**
- * A model for a test: with `UNDERSTUDY_RECORD=1` (or `record: true`) it records the real model
- * (made by `realModel`, which is never called otherwise) into `<dir>/<name>.cassette.json` after
- * every call; otherwise it replays that cassette with no network and no key.
+ * A model for a test, backed by `<dir>/<name>.cassette.json`. The mode comes from
+ * `UNDERSTUDY_CASSETTES`: `auto` (the default) replays the cassette when it exists and records
+ * it when it is missing, except when `CI` is set, where a missing cassette is a
+ * `CassetteMissingError` and nothing is written; `record` calls the real model and rewrites the
+ * cassette; `replay` never calls the real model; `off` calls the real model and records nothing.
+ * `UNDERSTUDY_RECORD=1` still means `record`; the `record` option overrides them all. The factory
+ * `realModel` is called only when the real model is used. A cassette file is rewritten only when
+ * its content changes.
+ *
+ * @throws {CassetteMissingError} the cassette is missing and may not be recorded.
+ * @throws {UserError} an unknown `UNDERSTUDY_CASSETTES` mode.
  */
 export function cassette(name: string, realModel: () => Model, options: CassetteOptions = {}): Model {
   expectString('cassette', 'name', name);
   options = expectOptions('cassette', options);
+  if (typeof realModel !== 'function') throw new TypeError(`cassette: realModel must be a function that makes the real model, got ${describeValue(realModel)}.`);
+  if (options.record !== undefined && typeof options.record !== 'boolean') {
+    throw new TypeError(`cassette: options.record must be a boolean, got ${describeValue(options.record)}.`);
+  }
   const dir = options.dir ?? 'cassettes';
   const path = `${dir.replace(/[\\/]+$/, '')}/${name}.cassette.json`;
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[RECORD_ENV];
-  const record = options.record ?? (env === '1' || env === 'true');
-  if (record) return recordingModel(realModel(), { ...options, path });
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  const exists = nodeFs()?.existsSync(path) ?? false;
+  const plan = engine((e) => e.cassettePlan(env[CASSETTES_ENV], env[RECORD_ENV], env.CI, options.record, exists, path));
+  if (plan === 'off') return realModel();
+  if (plan === 'record') return recordingModel(realModel(), { ...options, path });
   return replayCassette(path, options);
 }

@@ -52,7 +52,9 @@ export {
   cassette,
   InvalidCassetteError,
   CassetteMismatchError,
+  CassetteMissingError,
   RECORD_ENV,
+  CASSETTES_ENV,
 } from './cassette.js';
 export type {
   Cassette,

@@ -566,7 +566,86 @@ impl fmt::Display for Mismatch {
                 excerpt(&d.live)
             ),
             None => f.write_str(" Every recorded step has been used."),
+        }?;
+        f.write_str(" If the change is intended, re-record the cassette: run the test with UNDERSTUDY_CASSETTES=record.")
+    }
+}
+
+/// What `cassette()` does for one test: call the real model and record, replay the file, or
+/// call the real model and record nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    Record,
+    Replay,
+    Off,
+}
+
+/// Why `cassette()` cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlanError {
+    /// The cassette is missing where it must be replayed (`replay`, or `auto` under `CI`).
+    Missing {
+        path: String,
+        ci: bool,
+    },
+    UnknownMode(String),
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::Missing { path, ci } => write!(
+                f,
+                "Cassette {path} does not exist{}; record it by running the test with UNDERSTUDY_CASSETTES=record (or UNDERSTUDY_RECORD=1) where the real model is reachable, and commit the file.",
+                if *ci { " and CI is set, so nothing is recorded" } else { "" }
+            ),
+            PlanError::UnknownMode(m) => write!(
+                f,
+                "UNDERSTUDY_CASSETTES is {m:?}; the modes are auto (the default), record, replay and off."
+            ),
         }
+    }
+}
+
+/// An environment flag that is set: present, not empty, not `0` or `false`.
+fn set(v: Option<&str>) -> bool {
+    matches!(v.map(str::trim), Some(v) if !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+}
+
+/// The plan from `UNDERSTUDY_CASSETTES` (`mode`), `UNDERSTUDY_RECORD` (`1` / `true` spell
+/// `record`), `CI`, the `record` option (which wins: `true` records, `false` replays) and
+/// whether the cassette file exists. `auto` replays an existing cassette and records a missing
+/// one, except under `CI`, where a missing one is an error and nothing is written.
+pub fn plan(
+    mode: Option<&str>,
+    record_env: Option<&str>,
+    ci: Option<&str>,
+    record_option: Option<bool>,
+    exists: bool,
+    path: &str,
+) -> Result<Plan, PlanError> {
+    let missing = |ci| PlanError::Missing {
+        path: path.to_owned(),
+        ci,
+    };
+    let mode = match record_option {
+        Some(true) => "record",
+        Some(false) => "replay",
+        None if matches!(record_env.map(str::trim), Some("1" | "true")) => "record",
+        None => mode
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .unwrap_or("auto"),
+    };
+    match mode {
+        "record" => Ok(Plan::Record),
+        "off" => Ok(Plan::Off),
+        "replay" if exists => Ok(Plan::Replay),
+        "replay" => Err(missing(set(ci))),
+        "auto" if exists => Ok(Plan::Replay),
+        "auto" if set(ci) => Err(missing(true)),
+        "auto" => Ok(Plan::Record),
+        other => Err(PlanError::UnknownMode(other.to_owned())),
     }
 }
 
@@ -776,6 +855,65 @@ mod tests {
     }
 
     #[test]
+    fn cassette_plans() {
+        let p = |mode, rec, ci, opt, exists| plan(mode, rec, ci, opt, exists, "c/x.cassette.json");
+        // auto: replay what exists, record what is missing, but never record under CI.
+        assert_eq!(p(None, None, None, None, true), Ok(Plan::Replay));
+        assert_eq!(p(None, None, None, None, false), Ok(Plan::Record));
+        assert_eq!(
+            p(Some("auto"), None, Some("true"), None, false),
+            Err(PlanError::Missing {
+                path: "c/x.cassette.json".into(),
+                ci: true
+            })
+        );
+        assert_eq!(p(None, None, Some("1"), None, true), Ok(Plan::Replay));
+        assert_eq!(
+            p(None, None, Some("false"), None, false),
+            Ok(Plan::Record),
+            "CI=false is not CI"
+        );
+        assert_eq!(p(None, None, Some(""), None, false), Ok(Plan::Record));
+        // record, replay, off.
+        assert_eq!(
+            p(Some("record"), None, Some("true"), None, true),
+            Ok(Plan::Record)
+        );
+        assert_eq!(p(Some("replay"), None, None, None, true), Ok(Plan::Replay));
+        assert_eq!(
+            p(Some("replay"), None, None, None, false),
+            Err(PlanError::Missing {
+                path: "c/x.cassette.json".into(),
+                ci: false
+            })
+        );
+        assert_eq!(p(Some("off"), None, None, None, false), Ok(Plan::Off));
+        // UNDERSTUDY_RECORD=1 is another spelling of record; the option wins over both.
+        assert_eq!(
+            p(Some("replay"), Some("1"), None, None, true),
+            Ok(Plan::Record)
+        );
+        assert_eq!(
+            p(Some("record"), None, None, Some(false), true),
+            Ok(Plan::Replay)
+        );
+        assert_eq!(
+            p(None, None, Some("true"), Some(true), false),
+            Ok(Plan::Record)
+        );
+        assert_eq!(
+            p(Some("recrod"), None, None, None, true),
+            Err(PlanError::UnknownMode("recrod".into()))
+        );
+        let message = PlanError::Missing {
+            path: "c/x.cassette.json".into(),
+            ci: true,
+        }
+        .to_string();
+        assert!(message.starts_with("Cassette c/x.cassette.json does not exist and CI is set, so nothing is recorded; record it by running the test with UNDERSTUDY_CASSETTES=record"), "{message}");
+    }
+
+    #[test]
     fn first_difference_reports_the_earliest_pointer() {
         let a = json!({ "input": [{ "content": "What is 2+2?" }], "model": "m" });
         let b = json!({ "input": [{ "content": "What is 3+3?" }], "model": "n" });
@@ -826,7 +964,7 @@ mod tests {
         );
         assert!(e
             .to_string()
-            .ends_with("Every recorded step has been used."));
+            .ends_with("Every recorded step has been used. If the change is intended, re-record the cassette: run the test with UNDERSTUDY_CASSETTES=record."));
     }
 
     #[test]
@@ -856,7 +994,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             format!(
-                "No recorded request matches model call #5 (request hash {}). The closest unused recorded request (step #2) differs at /model: recorded \"b\", live \"c\".",
+                "No recorded request matches model call #5 (request hash {}). The closest unused recorded request (step #2) differs at /model: recorded \"b\", live \"c\". If the change is intended, re-record the cassette: run the test with UNDERSTUDY_CASSETTES=record.",
                 hash(&live)
             )
         );

@@ -227,17 +227,56 @@ impl CassetteReplay {
 
 /// The error for a cassette file that does not exist yet.
 #[wasm_bindgen(js_name = cassetteMissingError)]
-pub fn cassette_missing_error(path: &str, variable: &str) -> JsValue {
-    engine_error(
-        "InvalidCassetteError",
-        &format!(
-            "Cassette {path} does not exist; record it by running the test with {variable}=1."
+pub fn cassette_missing_error(path: &str) -> JsValue {
+    plan_error(&crate::doubles::cassette::PlanError::Missing {
+        path: path.to_owned(),
+        ci: false,
+    })
+}
+
+fn plan_error(e: &crate::doubles::cassette::PlanError) -> JsValue {
+    use crate::doubles::cassette::PlanError;
+    match e {
+        PlanError::Missing { path, .. } => engine_error(
+            "CassetteMissingError",
+            &e.to_string(),
+            &[
+                ("reason", JsValue::from_str("missing")),
+                ("pointer", JsValue::from_str("")),
+                ("path", JsValue::from_str(path)),
+            ],
         ),
-        &[
-            ("reason", JsValue::from_str("missing")),
-            ("pointer", JsValue::from_str("")),
-        ],
-    )
+        PlanError::UnknownMode(_) => engine_error("UserError", &e.to_string(), &[]),
+    }
+}
+
+/// What `cassette()` does (`'record'`, `'replay'` or `'off'`), from the environment variables
+/// `UNDERSTUDY_CASSETTES`, `UNDERSTUDY_RECORD` and `CI` (`undefined` when unset), the `record`
+/// option and whether the file at `path` exists; throws `CassetteMissingError` where a missing
+/// cassette must not be recorded.
+#[wasm_bindgen(js_name = cassettePlan)]
+pub fn cassette_plan(
+    mode: Option<String>,
+    record_env: Option<String>,
+    ci: Option<String>,
+    record_option: Option<bool>,
+    exists: bool,
+    path: &str,
+) -> Result<String, JsValue> {
+    use crate::doubles::cassette::{plan, Plan};
+    match plan(
+        mode.as_deref(),
+        record_env.as_deref(),
+        ci.as_deref(),
+        record_option,
+        exists,
+        path,
+    ) {
+        Ok(Plan::Record) => Ok("record".into()),
+        Ok(Plan::Replay) => Ok("replay".into()),
+        Ok(Plan::Off) => Ok("off".into()),
+        Err(e) => Err(plan_error(&e)),
+    }
 }
 
 /// The error for a cassette object the host could not encode: cyclic, or nested deeper than
