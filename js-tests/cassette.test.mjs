@@ -300,3 +300,21 @@ test('invalid cassettes are refused with a reason and a pointer', () => {
   assert.throws(() => ScriptedModel.fromCassette(file), (e) => e instanceof InvalidCassetteError && e.pointer === '');
   assert.throws(() => ScriptedModel.fromCassette(base, { match: 'random' }), /Unknown cassette match mode/);
 });
+
+test("redact: 'pii' keeps emails, phone numbers and card numbers out of the cassette, and replay matches on the redacted request", async () => {
+  const answering = {
+    getResponse: async () => ({ output: [{ type: 'message', role: 'assistant', status: 'completed', id: 'm', content: [{ type: 'output_text', text: 'Noted.' }] }], usage: new Usage({ requests: 1 }) }),
+    getStreamedResponse: async function* () {},
+  };
+  const recorder = recordingModel(answering, { redact: 'pii' });
+  const ask = (model, who) => runner().run(new Agent({ name: 'a', model }), `Contact ${who}, phone +1 415 555 0132, card 4111 1111 1111 1111.`);
+  await ask(recorder, 'ada@example.com');
+  const text = JSON.stringify(recorder.toScript());
+  for (const secret of ['ada@example.com', '415 555 0132', '4111 1111 1111 1111']) assert.ok(!text.includes(secret), `${secret} redacted`);
+  assert.match(text, /Contact \[REDACTED\], phone \[REDACTED\], card \[REDACTED\]\./);
+  // Replay by request: another address redacts to the same request, so it matches.
+  const replay = ScriptedModel.fromCassette(recorder.toScript(), { match: 'request' });
+  const result = await ask(replay, 'grace@example.org');
+  assert.equal(result.finalOutput, 'Noted.');
+  assert.throws(() => recordingModel(answering, { redact: 'emails' }), { name: 'TypeError', message: "recordingModel: options.redact must be an array of patterns or 'pii', got a string." });
+});

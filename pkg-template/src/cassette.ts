@@ -42,8 +42,12 @@ export interface CassetteStep {
 export interface RedactionOptions {
   /** More key names whose values are replaced by `"[REDACTED]"` (case, `-` and `_` ignored). */
   redactKeys?: string[];
-  /** More patterns (regular expressions, as `RegExp` or source text) replaced inside strings. */
-  redact?: (string | RegExp)[];
+  /**
+   * More patterns (regular expressions, as `RegExp` or source text) replaced inside strings, or
+   * `'pii'`: the preset for email addresses, phone numbers and payment card numbers. The patterns
+   * are stored in the cassette, and replay redacts the live request with them before matching.
+   */
+  redact?: (string | RegExp)[] | 'pii';
 }
 
 /** Options of {@link recordingModel}. */
@@ -143,7 +147,10 @@ function requireFs(what: string): typeof import('node:fs') {
 }
 
 function patterns(options: RedactionOptions): string[] {
-  return (options.redact ?? []).map((p) => (typeof p === 'string' ? p : p.flags.includes('i') ? `(?i)${p.source}` : p.source));
+  const redact = options.redact ?? [];
+  if (redact === 'pii') return engine((e) => e.cassettePiiPatterns()) as string[];
+  if (!Array.isArray(redact)) throw new TypeError(`recordingModel: options.redact must be an array of patterns or 'pii', got ${describeValue(redact)}.`);
+  return redact.map((p) => (typeof p === 'string' ? p : p.flags.includes('i') ? `(?i)${p.source}` : p.source));
 }
 
 function errorOutcome(error: unknown): string {

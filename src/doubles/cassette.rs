@@ -51,6 +51,17 @@ pub const DEFAULT_SECRET_PATTERNS: [&str; 2] = [
     r"(?i)bearer\s+[A-Za-z0-9._~+/=\-]+",
 ];
 
+/// The `redact: 'pii'` preset: email addresses, phone numbers (an international `+` form, or
+/// ten digits grouped 3-3-4) and payment card numbers (13 to 19 digits, optionally grouped by
+/// spaces or dashes). Stored in the cassette like any pattern, so replay redacts the live
+/// request the same way before matching.
+pub const PII_PATTERNS: [&str; 4] = [
+    r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}",
+    r"\+\d{1,3}(?:[ .\-]?\(?\d{1,4}\)?){2,5}\d",
+    r"\(?\b\d{3}\)?[ .\-]\d{3}[ .\-]\d{4}\b",
+    r"\b(?:\d[ \-]?){12,18}\d\b",
+];
+
 /// The key of the facade's tagged encoding (`crate::json::TAG_KEY`): a value JSON cannot carry.
 const TAG_KEY: &str = "\u{0}understudy";
 
@@ -851,6 +862,27 @@ mod tests {
         assert_eq!(
             load(json!({ "format": "x" })).unwrap_err().pointer,
             "/format"
+        );
+    }
+
+    #[test]
+    fn the_pii_preset_redacts_emails_phones_and_cards() {
+        let extra: Vec<String> = PII_PATTERNS.iter().map(|p| p.to_string()).collect();
+        let r = Redaction::new(&[], &extra).unwrap();
+        let mut v = serde_json::json!({
+            "input": "Mail ada.l@example.co.uk or call +44 20 7946 0958 / (415) 555-0132; card 4111 1111 1111 1111, 4111-1111-1111-1111 or 4111111111111111."
+        });
+        r.apply(&mut v);
+        assert_eq!(
+            v["input"],
+            "Mail [REDACTED] or call [REDACTED] / [REDACTED]; card [REDACTED], [REDACTED] or [REDACTED]."
+        );
+        // Ordinary numbers and dates stay.
+        let mut v = serde_json::json!({ "input": "Order 12345 on 2026-12-01, 3 items at 19.99, id 550e8400" });
+        r.apply(&mut v);
+        assert_eq!(
+            v["input"],
+            "Order 12345 on 2026-12-01, 3 items at 19.99, id 550e8400"
         );
     }
 

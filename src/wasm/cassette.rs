@@ -279,6 +279,15 @@ pub fn cassette_plan(
     }
 }
 
+/// The patterns of the `redact: 'pii'` preset (`PII_PATTERNS`).
+#[wasm_bindgen(js_name = cassettePiiPatterns)]
+pub fn cassette_pii_patterns() -> Array {
+    crate::doubles::cassette::PII_PATTERNS
+        .iter()
+        .map(|p| JsValue::from_str(p))
+        .collect()
+}
+
 /// The error for a cassette object the host could not encode: cyclic, or nested deeper than
 /// `JSON.stringify` can follow.
 #[wasm_bindgen(js_name = cassetteUnencodableError)]
