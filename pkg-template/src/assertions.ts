@@ -21,7 +21,12 @@ interface ToolLog {
   calls: LoggedToolCall[];
 }
 
-const logs = new WeakMap<object, ToolLog>();
+/** Kept on the global object, as the running test is (test-names.ts): one log per model however often the package is loaded. */
+const shared: { logs: WeakMap<object, ToolLog>; models: WeakSet<object> } = ((globalThis as any)[Symbol.for('@understudy/agents.tool-logs')] ??= {
+  logs: new WeakMap(),
+  models: new WeakSet(),
+});
+const logs = shared.logs;
 
 function logOf(model: object): ToolLog {
   let log = logs.get(model);
@@ -84,7 +89,7 @@ function checkedLog(fn: string, model: unknown, name?: unknown): ToolLog {
   return log;
 }
 
-const ourModels = new WeakSet<object>();
+const ourModels = shared.models;
 /** @internal Marks a model whose calls are logged (before its first call). */
 export function registerLoggedModel(model: object): void {
   ourModels.add(model);

@@ -13,6 +13,7 @@ import { call as engine, encodeValue, isUnencodable } from './core.js';
 import { UserError, fromEngine, registerEngineErrors } from './errors.js';
 import type { InvalidCassetteReason } from './codes.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
+import { takeCassetteSlot } from './test-names.js';
 import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
 
 export type { InvalidCassetteReason } from './codes.js';
@@ -334,15 +335,45 @@ export const CASSETTES_ENV = 'UNDERSTUDY_CASSETTES';
  * @throws {CassetteMissingError} the cassette is missing and may not be recorded.
  * @throws {UserError} an unknown `UNDERSTUDY_CASSETTES` mode.
  */
-export function cassette(name: string, realModel: () => Model, options: CassetteOptions = {}): Model {
+export function cassette(name: string, realModel: () => Model, options?: CassetteOptions): Model;
+/**
+ * The same, named after the running test (node:test under `node --test`, or vitest with
+ * `@understudy/agents/vitest` in `setupFiles`): the cassette lives next to the test file, in
+ * `__cassettes__/<test file name>/<full test name>.cassette.json`; a second cassette in one test
+ * gets `-2`, a third `-3`. `options.dir` is ignored here.
+ *
+ * @throws {TypeError} no test is running.
+ */
+export function cassette(realModel: () => Model, options?: CassetteOptions): Model;
+export function cassette(first: string | (() => Model), second?: (() => Model) | CassetteOptions, third?: CassetteOptions): Model {
+  if (typeof first === 'function') return namedByTest(first, second as CassetteOptions | undefined);
+  const name = first;
+  const realModel = second as () => Model;
   expectString('cassette', 'name', name);
-  options = expectOptions('cassette', options);
+  const options = expectOptions('cassette', third);
   if (typeof realModel !== 'function') throw new TypeError(`cassette: realModel must be a function that makes the real model, got ${describeValue(realModel)}.`);
+  const dir = options.dir ?? 'cassettes';
+  return planned(`${dir.replace(/[\\/]+$/, '')}/${name}.cassette.json`, realModel, options);
+}
+
+function namedByTest(realModel: () => Model, given: CassetteOptions | undefined): Model {
+  const options = expectOptions('cassette', given);
+  const slot = takeCassetteSlot();
+  if (slot === undefined) {
+    throw new TypeError('cassette: without a name it must run inside a node:test test (under `node --test`) or a vitest test (with @understudy/agents/vitest in setupFiles); pass a name otherwise.');
+  }
+  const file = slot.test.file;
+  const cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+  const folder = cut < 0 ? '.' : file.slice(0, cut);
+  const fileName = file.slice(cut + 1);
+  const base = engine((e) => e.cassetteFileName(slot.test.fullName, slot.index)) as string;
+  return planned(`${folder}/__cassettes__/${fileName}/${base}.cassette.json`, realModel, options);
+}
+
+function planned(path: string, realModel: () => Model, options: CassetteOptions): Model {
   if (options.record !== undefined && typeof options.record !== 'boolean') {
     throw new TypeError(`cassette: options.record must be a boolean, got ${describeValue(options.record)}.`);
   }
-  const dir = options.dir ?? 'cassettes';
-  const path = `${dir.replace(/[\\/]+$/, '')}/${name}.cassette.json`;
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
   const exists = nodeFs()?.existsSync(path) ?? false;
   const plan = engine((e) => e.cassettePlan(env[CASSETTES_ENV], env[RECORD_ENV], env.CI, options.record, exists, path));

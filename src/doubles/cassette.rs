@@ -582,6 +582,51 @@ impl fmt::Display for Mismatch {
     }
 }
 
+/// The file name (without `.cassette.json`) of the `index`-th cassette (from 0) of the test
+/// `full_name`: stable across runs and safe on every file system. Letters, digits, spaces, `.`,
+/// `-` and `_` are kept, `suite > test` becomes `suite - test`, anything else becomes `_`;
+/// leading and trailing dots and spaces go; names past 100 characters are cut and end in a hash
+/// of the whole name; Windows device names get a `_`; the second cassette of a test ends in
+/// `-2`, the third in `-3`.
+pub fn cassette_file_name(full_name: &str, index: usize) -> String {
+    const MAX: usize = 100;
+    let spaced = full_name.replace(" > ", " - ");
+    let mut name: String = spaced
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, ' ' | '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    name = name.trim_matches(|c| c == ' ' || c == '.').to_owned();
+    if name.is_empty() {
+        name = "test".to_owned();
+    }
+    if name.chars().count() > MAX {
+        // FNV-1a of the whole name: two long names that share a prefix stay apart.
+        let hash = full_name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let cut: String = name.chars().take(MAX - 9).collect();
+        name = format!("{}-{:08x}", cut.trim_end_matches([' ', '.']), hash as u32);
+    }
+    let stem = name.split('.').next().unwrap_or("").to_ascii_uppercase();
+    let device = matches!(stem.as_str(), "CON" | "PRN" | "AUX" | "NUL")
+        || (stem.len() == 4
+            && (stem.starts_with("COM") || stem.starts_with("LPT"))
+            && stem.as_bytes()[3].is_ascii_digit());
+    if device {
+        name.push('_');
+    }
+    if index > 0 {
+        name = format!("{name}-{}", index + 1);
+    }
+    name
+}
+
 /// What `cassette()` does for one test: call the real model and record, replay the file, or
 /// call the real model and record nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -883,6 +928,35 @@ mod tests {
         assert_eq!(
             v["input"],
             "Order 12345 on 2026-12-01, 3 items at 19.99, id 550e8400"
+        );
+    }
+
+    #[test]
+    fn cassette_file_names_are_safe_and_stable() {
+        assert_eq!(
+            cassette_file_name("orders > looks up an order", 0),
+            "orders - looks up an order"
+        );
+        assert_eq!(
+            cassette_file_name("orders > looks up an order", 1),
+            "orders - looks up an order-2"
+        );
+        assert_eq!(
+            cassette_file_name("a/b: c*d? \"e\" <f>|g\\h", 0),
+            "a_b_ c_d_ _e_ _f__g_h"
+        );
+        assert_eq!(cassette_file_name("  ..hidden.  ", 0), "hidden");
+        assert_eq!(cassette_file_name("", 2), "test-3");
+        assert_eq!(cassette_file_name("con", 0), "con_");
+        assert_eq!(cassette_file_name("météo à Paris", 0), "météo à Paris");
+        let long = "x".repeat(150);
+        let a = cassette_file_name(&long, 0);
+        assert_eq!(a.chars().count(), 100);
+        assert_eq!(a, cassette_file_name(&long, 0), "stable");
+        assert_ne!(
+            a,
+            cassette_file_name(&format!("{long}y"), 0),
+            "a different long name stays apart"
         );
     }
 

@@ -279,6 +279,12 @@ pub fn cassette_plan(
     }
 }
 
+/// The file name of a cassette named after its test (`cassette_file_name`).
+#[wasm_bindgen(js_name = cassetteFileName)]
+pub fn cassette_file_name(full_name: &str, index: usize) -> String {
+    crate::doubles::cassette::cassette_file_name(full_name, index)
+}
+
 /// The patterns of the `redact: 'pii'` preset (`PII_PATTERNS`).
 #[wasm_bindgen(js_name = cassettePiiPatterns)]
 pub fn cassette_pii_patterns() -> Array {
