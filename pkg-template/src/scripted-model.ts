@@ -384,8 +384,9 @@ export class ScriptedModel implements Model {
   #begin(request: ModelRequest, streamed: boolean): { call: RecordedModelCall; step: PreparedStep } {
     const record = Object.freeze({ index: this.#records.length, streamed, request: frozenSnapshot(request) });
     this.#records.push(record);
-    logRequest(this, request);
-    if (this.#strictTools) checkTools(request);
+    // From the snapshot: the caller's request is read once, by the snapshot, as the reference reads it.
+    logRequest(this, record.request);
+    if (this.#strictTools) checkTools(record.request);
     const step = engine(() => this.#script.take(streamed)) as PreparedStep;
     return { call: snapshotCall(record), step };
   }
