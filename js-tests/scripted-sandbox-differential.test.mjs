@@ -216,8 +216,20 @@ test('error classes built by user code match', async () => {
   ]);
 });
 
-test('the testing entry exports every reference name, plus only the cassette API', () => {
+test('the testing entry exports every reference name, plus only the cassette API and the tool assertions', () => {
   const extra = Object.keys(ours).filter((k) => !(k in reference));
   assert.deepEqual(Object.keys(reference).filter((k) => !(k in ours)), []);
-  assert.deepEqual(extra.sort(), ['CassetteMismatchError', 'InvalidCassetteError', 'RECORD_ENV', 'RecordingModel', 'cassette', 'recordingModel']);
+  assert.deepEqual(extra.sort(), [
+    'CASSETTES_ENV',
+    'CassetteMismatchError',
+    'CassetteMissingError',
+    'InvalidCassetteError',
+    'RECORD_ENV',
+    'RecordingModel',
+    'assertToolCalled',
+    'assertToolNotCalled',
+    'assertToolsOffered',
+    'cassette',
+    'recordingModel',
+  ]);
 });
