@@ -264,38 +264,52 @@ function toResult(issues: ValidationIssue[] | undefined): ValidationResult {
   return issues === undefined ? { valid: true, issues: [] } : { valid: false, issues };
 }
 
-const releaseValidator = new FinalizationRegistry<ValidatorHandle>((handle) => handle.free());
+/** Frees an engine object whose owner was collected without `free()`. */
+const release = new FinalizationRegistry<{ free(): void }>((handle) => handle.free());
 
-class CompiledValidator implements JsonSchemaValidator {
-  #handle: ValidatorHandle | undefined;
-  constructor(handle: ValidatorHandle) {
+/**
+ * Owns one engine object: freed by `free()`, `Symbol.dispose` or, once the owner is collected,
+ * the finalizer. `what` names it in the error for use after `free()`.
+ */
+class EngineOwner<H extends { free(): void }> {
+  #handle: H | undefined;
+  readonly #what: string;
+  constructor(handle: H, what: string) {
     this.#handle = handle;
-    releaseValidator.register(this, handle, this);
+    this.#what = what;
+    release.register(this, handle, this);
   }
-  #live(): ValidatorHandle {
-    if (this.#handle === undefined) throw new UserError('This validator was freed.');
+  /** The engine object; a `UserError` once freed. */
+  protected live(): H {
+    if (this.#handle === undefined) throw new UserError(`This ${this.#what} was freed.`);
     return this.#handle;
-  }
-  validate(value: unknown): ValidationResult {
-    const handle = this.#live();
-    const text = encodeValue(value);
-    return toResult(call((e) => handle.validateInput(input(e, text))));
-  }
-  validateJson(text: string): ValidationResult {
-    expectString('validateJson', 'text', text);
-    const handle = this.#live();
-    // The engine answers a boolean and hands over the issues only for an invalid text.
-    const valid = call((e) => handle.checkJsonInput(input(e, text)));
-    return valid ? { valid: true, issues: [] } : { valid: false, issues: handle.takeIssues() };
   }
   free(): void {
     if (this.#handle === undefined) return;
-    releaseValidator.unregister(this);
+    release.unregister(this);
     this.#handle.free();
     this.#handle = undefined;
   }
   [Symbol.dispose](): void {
     this.free();
+  }
+}
+
+class CompiledValidator extends EngineOwner<ValidatorHandle> implements JsonSchemaValidator {
+  constructor(handle: ValidatorHandle) {
+    super(handle, 'validator');
+  }
+  validate(value: unknown): ValidationResult {
+    const handle = this.live();
+    const text = encodeValue(value);
+    return toResult(call((e) => handle.validateInput(input(e, text))));
+  }
+  validateJson(text: string): ValidationResult {
+    expectString('validateJson', 'text', text);
+    const handle = this.live();
+    // The engine answers a boolean and hands over the issues only for an invalid text.
+    const valid = call((e) => handle.checkJsonInput(input(e, text)));
+    return valid ? { valid: true, issues: [] } : { valid: false, issues: handle.takeIssues() };
   }
 }
 
@@ -557,37 +571,20 @@ export interface StructuredParser<T = unknown> extends Disposable {
   free(): void;
 }
 
-const releaseParser = new FinalizationRegistry<ParserHandle>((handle) => handle.free());
-
-class BoundParser<T> implements StructuredParser<T> {
-  #handle: ParserHandle | undefined;
+class BoundParser<T> extends EngineOwner<ParserHandle> implements StructuredParser<T> {
   constructor(handle: ParserHandle) {
-    this.#handle = handle;
-    releaseParser.register(this, handle, this);
-  }
-  #live(): ParserHandle {
-    if (this.#handle === undefined) throw new UserError('This parser was freed.');
-    return this.#handle;
+    super(handle, 'parser');
   }
   parse(text: string, options?: ParseOptions): StructuredResult<T> {
     expectString('StructuredParser.parse', 'text', text);
-    const handle = this.#live();
+    const handle = this.live();
     return structuredAnswer(text, call((e) => handle.parseInput(input(e, text), options)));
   }
   partial(text: string, options?: PartialOptions): PartialResult<T> {
     expectString('StructuredParser.partial', 'text', text);
-    const handle = this.#live();
+    const handle = this.live();
     const { value, complete, fixes } = JSON.parse(call((e) => handle.partialInput(input(e, text), options)));
     return { value, complete, fixes };
-  }
-  free(): void {
-    if (this.#handle === undefined) return;
-    releaseParser.unregister(this);
-    this.#handle.free();
-    this.#handle = undefined;
-  }
-  [Symbol.dispose](): void {
-    this.free();
   }
 }
 
