@@ -37,10 +37,12 @@ async function open() {
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(String(e)));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  const wasm = [];
+  page.on('request', (r) => r.url().endsWith('.wasm') && wasm.push(r.url().split('/').pop()));
   await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
   assert.equal(await page.textContent('#status'), 'engine ready');
-  return { page, problems };
+  return { page, problems, wasm };
 }
 
 async function shoot(page, panel) {
@@ -79,7 +81,10 @@ test('strict schema panel: examples, diff, and a refusal highlighted by its poin
 });
 
 test('validate panel: issues with instancePath, updating as you type', async () => {
-  const { page, problems } = await open();
+  const { page, problems, wasm } = await open();
+  // The engine first; the validator module is fetched by init({ validator: true }) after it.
+  await page.waitForFunction(() => document.querySelector('#validate-verdict').textContent !== 'loading the validator…');
+  assert.deepEqual(wasm, ['understudy_bg.wasm', 'understudy_validator_bg.wasm']);
   assert.equal(await page.textContent('#validate-verdict'), 'invalid: 2 issues');
   const issues = await page.locator('#validate-issues li').allTextContents();
   assert.match(issues[0], /^\/qty 0 is less than the minimum of 1 \(minimum\)$/);

@@ -31,7 +31,7 @@ before(() => {
   const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', scratch, join(root, 'build', 'npm')], root));
   tarball = join(scratch, packed[0].filename);
   const files = packed[0].files.map((f) => f.path);
-  for (const required of ['package.json', 'README.md', 'esm/node.js', 'esm/browser.js', 'cjs/node-cjs.js', 'wasm/understudy_bg.wasm', 'wasm/node/understudy.js', 'wasm/web/understudy.js', 'esm/node.d.ts', 'cjs/node-cjs.d.ts']) {
+  for (const required of ['package.json', 'README.md', 'esm/node.js', 'esm/browser.js', 'cjs/node-cjs.js', 'wasm/understudy_bg.wasm', 'wasm/understudy_validator_bg.wasm', 'wasm/node/understudy.js', 'wasm/web/understudy.js', 'wasm/node/understudy_validator.js', 'wasm/web/understudy_validator.js', 'esm/node.d.ts', 'cjs/node-cjs.d.ts']) {
     assert.ok(files.includes(required), `tarball lacks ${required}`);
   }
   // Modules that run code at import (installing the engine, registering error classes) are
@@ -44,8 +44,8 @@ before(() => {
   for (const file of ['esm/node.js', 'esm/scripted-model.js', 'esm/cassette.js', 'cjs/node-cjs.js']) {
     assert.ok(manifest.sideEffects.some((e) => (e.includes('*') ? file.startsWith(e.slice(2, e.indexOf('*'))) : e.slice(2) === file)), `${file} runs code at import but is not in sideEffects`);
   }
-  // The node and web glue share one engine file.
-  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')), ['wasm/understudy_bg.wasm']);
+  // The node and web glue share one file per module.
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')).sort(), ['wasm/understudy_bg.wasm', 'wasm/understudy_validator_bg.wasm']);
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -80,6 +80,30 @@ test('ES module project imports it without init()', () => {
 test('CommonJS project requires it', () => {
   const dir = project('cjs-app', {}, {
     'main.js': `const lib = require('@understudy/agents');\nconst testing = require('@understudy/agents/testing');\nconst rt = require('@understudy/agents/realtime/testing');\nif (typeof rt.ScriptedRealtimeTransport !== 'function') throw new Error('no realtime transport');\nconst agents = require('@openai/agents');\n${use}\n(async () => {${scripted}})().catch((e) => { console.error(e); process.exit(1); });`,
+  });
+  assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
+});
+
+test('the validator module loads on the first compileJsonSchema, not before', () => {
+  const dir = project('lazy-validator', {}, {
+    'main.js': `
+      const loaded = () => Object.keys(require.cache).some((file) => /understudy_validator\\.js$/.test(file));
+      const testing = require('@understudy/agents/testing');
+      const lib = require('@understudy/agents');
+      const agents = require('@openai/agents');
+      (async () => {
+        ${scripted.replace("console.log('ok');", '')}
+        lib.toStrictJsonSchema({ type: 'object', properties: { a: { type: 'string' } } });
+        if (lib.parseStructured('{a: 1,}', { type: 'object', properties: { a: { type: 'number' } } }).value.a !== 1) throw new Error('parse failed');
+        if (loaded()) throw new Error('the validator module was loaded before it was needed');
+        const handles = lib.engineLiveHandles();
+        const v = lib.compileJsonSchema({ type: 'object', required: ['a'] });
+        if (!loaded()) throw new Error('compileJsonSchema did not load the validator module');
+        if (v.validate({}).valid || !v.validateJson('{"a":1}').valid) throw new Error('wrong verdicts');
+        if (lib.engineLiveHandles() !== handles + 1) throw new Error('the validator is not counted as a live handle');
+        v.free();
+        console.log('ok');
+      })().catch((e) => { console.error(e); process.exit(1); });`,
   });
   assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
 });

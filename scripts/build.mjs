@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Builds the npm package @understudy/agents into build/npm, in named steps:
 //   toolchain   wasm32 target, wasm-bindgen-cli at the version Cargo.lock pins, npm packages
-//   cargo       cargo build --release --target wasm32-unknown-unknown
-//   bindgen     wasm-bindgen for each target of wasm-pack.toml (nodejs -> pkg/node, web -> pkg/web)
+//   cargo       cargo build --release --target wasm32-unknown-unknown, once per module of
+//               wasm-pack.toml (its Cargo features), into target/wasm-modules/<module>.wasm;
+//               prints what each crate contributes to each module
+//   bindgen     wasm-bindgen for each module and target (nodejs -> pkg/node, web -> pkg/web)
 //   wasm-opt    binaryen's wasm-opt with the passes and features of wasm-pack.toml
 //   tsc         the TypeScript facade, as ES modules and as CommonJS
 //   package     build/npm: package.json, README, wasm, facade; linked as node_modules/@understudy/agents
 //   playground  build/www/vendor: @openai/agents-core bundled as one browser ES module (esbuild)
 //               for the playground's scripted run, so the page works offline with the real SDK
-//   sizes       raw, gzip and brotli size of the .wasm against the budget
+//   sizes       raw, gzip and brotli size of each module's .wasm against its budget
 // `node scripts/build.mjs` runs them all; `node scripts/build.mjs toolchain` runs one.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, lstatSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
+import { crateSizes, formatCrateSizes } from './wasm-crates.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npmDir = join(root, 'build', 'npm');
@@ -69,17 +72,28 @@ export const steps = {
     }
   },
 
-  cargo() {
-    run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '--lib']);
+  async cargo() {
+    const m = await matrix();
+    const out = join(root, 'target', 'wasm-modules');
+    mkdirSync(out, { recursive: true });
+    for (const module of m.module) {
+      run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '--lib', '--no-default-features', '--features', module.features.join(',')]);
+      const file = join(out, `${module.name}.wasm`);
+      cpSync(join(root, 'target', 'wasm32-unknown-unknown', 'release', `${m.crate}.wasm`), file);
+      // Before wasm-opt and wasm-bindgen, while the name section still says whose code it is.
+      console.log(`\n${module.name}.wasm by crate (code bytes before wasm-opt):\n${formatCrateSizes(crateSizes(readFileSync(file)))}`);
+    }
   },
 
   async bindgen() {
     const m = await matrix();
-    const input = join(root, 'target', 'wasm32-unknown-unknown', 'release', `${m.crate}.wasm`);
     for (const target of m.target) {
       const out = join(root, target['out-dir']);
       rmSync(out, { recursive: true, force: true });
-      run('wasm-bindgen', ['--target', target.name, '--out-dir', out, '--out-name', m.crate, input]);
+      for (const module of m.module) {
+        const input = join(root, 'target', 'wasm-modules', `${module.name}.wasm`);
+        run('wasm-bindgen', ['--target', target.name, '--out-dir', out, '--out-name', module.name, input]);
+      }
     }
   },
 
@@ -87,17 +101,19 @@ export const steps = {
     const m = await matrix();
     const wasmOpt = join(root, 'node_modules', '.bin', 'wasm-opt');
     // wasm-bindgen writes the same module for every target (the glue differs, not the .wasm):
-    // optimize each distinct module once (about two minutes each) and copy the result.
+    // optimize each distinct module once (a minute or two each) and copy the result.
     const done = new Map();
-    for (const target of m.target) {
-      const file = join(root, target['out-dir'], `${m.crate}_bg.wasm`);
-      const key = createHash('sha256').update(readFileSync(file)).digest('hex');
-      if (done.has(key)) {
-        cpSync(done.get(key), file);
-        continue;
+    for (const module of m.module) {
+      for (const target of m.target) {
+        const file = join(root, target['out-dir'], `${module.name}_bg.wasm`);
+        const key = createHash('sha256').update(readFileSync(file)).digest('hex');
+        if (done.has(key)) {
+          cpSync(done.get(key), file);
+          continue;
+        }
+        run(wasmOpt, [...m['wasm-opt'].passes, ...m['wasm-opt'].features, file, '-o', file]);
+        done.set(key, file);
       }
-      run(wasmOpt, [...m['wasm-opt'].passes, ...m['wasm-opt'].features, file, '-o', file]);
-      done.set(key, file);
     }
   },
 
@@ -118,7 +134,7 @@ export const steps = {
     writeFileSync(join(npmDir, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
   },
 
-  package() {
+  async package() {
     mkdirSync(npmDir, { recursive: true });
     rmSync(join(npmDir, 'wasm'), { recursive: true, force: true });
     for (const target of ['node', 'web']) {
@@ -129,18 +145,20 @@ export const steps = {
         filter: (src) => !/(^|[\\/])(package\.json|\.gitignore)$/.test(src),
       });
     }
-    // One engine file for both glues: wasm-bindgen writes the same module for each target
+    // One file per module for both glues: wasm-bindgen writes the same module for each target
     // (only the glue differs), so the package ships it once, in wasm/, and each glue is pointed
-    // one folder up (3.3 MB less to install).
-    const shared = join(npmDir, 'wasm', 'understudy_bg.wasm');
-    const nodeWasm = join(npmDir, 'wasm', 'node', 'understudy_bg.wasm');
-    const webWasm = join(npmDir, 'wasm', 'web', 'understudy_bg.wasm');
-    if (!readFileSync(nodeWasm).equals(readFileSync(webWasm))) throw new Error('the node and web builds hold different .wasm files');
-    cpSync(webWasm, shared);
-    rmSync(nodeWasm);
-    rmSync(webWasm);
-    repoint(join(npmDir, 'wasm', 'node', 'understudy.js'), '`${__dirname}/understudy_bg.wasm`', '`${__dirname}/../understudy_bg.wasm`');
-    repoint(join(npmDir, 'wasm', 'web', 'understudy.js'), "new URL('understudy_bg.wasm', import.meta.url)", "new URL('../understudy_bg.wasm', import.meta.url)");
+    // one folder up.
+    for (const module of (await matrix()).module) {
+      const name = `${module.name}_bg.wasm`;
+      const nodeWasm = join(npmDir, 'wasm', 'node', name);
+      const webWasm = join(npmDir, 'wasm', 'web', name);
+      if (!readFileSync(nodeWasm).equals(readFileSync(webWasm))) throw new Error(`the node and web builds hold different ${name} files`);
+      cpSync(webWasm, join(npmDir, 'wasm', name));
+      rmSync(nodeWasm);
+      rmSync(webWasm);
+      repoint(join(npmDir, 'wasm', 'node', `${module.name}.js`), `\`\${__dirname}/${name}\``, `\`\${__dirname}/../${name}\``);
+      repoint(join(npmDir, 'wasm', 'web', `${module.name}.js`), `new URL('${name}', import.meta.url)`, `new URL('../${name}', import.meta.url)`);
+    }
     // The nodejs glue is CommonJS inside a "type": "module" package.
     writeFileSync(join(npmDir, 'wasm', 'node', 'package.json'), '{ "type": "commonjs" }\n');
     const manifest = JSON.parse(readFileSync(join(root, 'pkg-template', 'package.json'), 'utf8'));
@@ -177,16 +195,20 @@ export const steps = {
 
   async sizes() {
     const m = await matrix();
-    const wasm = readFileSync(join(npmDir, 'wasm', 'understudy_bg.wasm'));
     const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-    const gzip = gzipSync(wasm, { level: 9 }).length;
-    const brotli = brotliCompressSync(wasm).length;
-    console.log(`wasm size: raw ${kib(wasm.length)}, gzip ${kib(gzip)}, brotli ${kib(brotli)} (budget ${m.budget['gzip-kib']} KiB gzip)`);
-    if (gzip / 1024 > m.budget['gzip-kib']) {
-      // A failed build, not a note: an addition that passes the budget is seen when it is made.
-      throw new Error(`wasm is over its gzip budget by ${kib(gzip - m.budget['gzip-kib'] * 1024)} (wasm-pack.toml [budget])`);
+    const sizes = {};
+    const over = [];
+    for (const module of m.module) {
+      const wasm = readFileSync(join(npmDir, 'wasm', `${module.name}_bg.wasm`));
+      const gzip = gzipSync(wasm, { level: 9 }).length;
+      const brotli = brotliCompressSync(wasm).length;
+      console.log(`${module.name}.wasm: raw ${kib(wasm.length)}, gzip ${kib(gzip)}, brotli ${kib(brotli)} (budget ${module['budget-gzip-kib']} KiB gzip)`);
+      // A failed build, not a note: an addition that passes a budget is seen when it is made.
+      if (gzip / 1024 > module['budget-gzip-kib']) over.push(`${module.name}.wasm is over its gzip budget by ${kib(gzip - module['budget-gzip-kib'] * 1024)}`);
+      sizes[module.name] = { raw: wasm.length, gzip, brotli };
     }
-    return { raw: wasm.length, gzip, brotli };
+    if (over.length) throw new Error(`${over.join('; ')} (wasm-pack.toml [[module]] budget-gzip-kib)`);
+    return sizes;
   },
 };
 

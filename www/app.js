@@ -157,6 +157,10 @@ let validatorSchema;
 function validate() {
   const list = $('validate-issues');
   list.textContent = '';
+  if (!validatorLoaded) {
+    $('validate-verdict').textContent = 'loading the validator…';
+    return;
+  }
   try {
     timed('validate-time', 'engine:', () => {
       const schemaText = $('validate-schema').value;
@@ -365,6 +369,13 @@ async function runScript() {
 await init();
 await init(); // idempotent
 $('status').textContent = 'engine ready';
+// The validator module (compileJsonSchema) is a second, larger file: it loads after the engine,
+// without holding up the other panels, and the validate panel runs once it is there.
+let validatorLoaded = false;
+init({ validator: true }).then(() => {
+  validatorLoaded = true;
+  validate();
+});
 
 fillExamples($('strict-example'), strictExamples, (schema) => {
   $('schema').value = pretty(schema);

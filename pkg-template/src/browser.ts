@@ -1,19 +1,61 @@
 /**
  * Browser entry: `await init()` once before calling anything (it fetches and compiles the
- * wasm; later calls return the same promise).
+ * engine; later calls return the same promise). `compileJsonSchema` needs the validator module
+ * as well: `await init({ validator: true })`.
  */
 import initWasm, * as wasm from '../wasm/web/understudy.js';
-import { installEngine } from './core.js';
+import initValidatorWasm, * as validatorWasm from '../wasm/web/understudy_validator.js';
+import { installEngine, installValidator } from './core.js';
+
+/** Where a module's `.wasm` comes from: a URL to fetch, its bytes, a response or a compiled module. */
+export type WasmSource = string | URL | Request | Response | BufferSource | WebAssembly.Module;
+
+/** Options of {@link init}. */
+export interface InitOptions {
+  /** Also load the validator module (`compileJsonSchema`). Default `false`. */
+  validator?: boolean;
+  /** Where the engine's `.wasm` comes from (by default next to the package's web build). */
+  wasm?: WasmSource;
+  /** Where the validator's `.wasm` comes from (by default next to the package's web build). */
+  validatorWasm?: WasmSource;
+}
 
 let ready: Promise<void> | undefined;
+let validatorReady: Promise<void> | undefined;
+
+const isOptions = (value: unknown): value is InitOptions =>
+  typeof value === 'object' && value !== null && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
 
 /**
- * Loads the engine. Idempotent: every call returns the same promise. `wasmUrl` overrides where
- * the `.wasm` file is fetched from (by default next to the package's web build).
+ * A module's bytes when the page is not served over the network but read from disk (Jest with
+ * jsdom, which loads this browser entry under Node): `fetch` does not read `file:` URLs there.
  */
-export function init(wasmUrl?: string | URL | Request | Response | BufferSource | WebAssembly.Module): Promise<void> {
-  ready ??= initWasm(wasmUrl === undefined ? undefined : { module_or_path: wasmUrl }).then(() => installEngine(wasm));
-  return ready;
+async function fromDisk(url: URL): Promise<BufferSource | undefined> {
+  if (url.protocol !== 'file:') return undefined;
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string } } }).process;
+  if (!proc?.versions?.node) return undefined;
+  const fs = proc.getBuiltinModule?.('node:fs') as typeof import('node:fs') | undefined;
+  return fs?.readFileSync(url);
+}
+
+// The URLs are written out whole (`new URL('literal', import.meta.url)`): bundlers (Vite,
+// webpack) copy the file they name and rewrite the URL only in that form.
+async function load(init: (source: { module_or_path: WasmSource } | undefined) => Promise<unknown>, source: WasmSource | undefined, url: URL): Promise<void> {
+  const bytes = source === undefined ? await fromDisk(url) : undefined;
+  await init({ module_or_path: source ?? bytes ?? url });
+}
+
+/**
+ * Loads the engine (and, with `{ validator: true }`, the validator module). Idempotent: every
+ * call returns a promise for what it asked for, and each module loads once. A `WasmSource`
+ * instead of options says where the engine's `.wasm` comes from.
+ */
+export function init(options?: InitOptions | WasmSource): Promise<void> {
+  const opts: InitOptions = options === undefined ? {} : isOptions(options) ? options : { wasm: options };
+  ready ??= load(initWasm, opts.wasm, new URL('../wasm/understudy_bg.wasm', import.meta.url)).then(() => installEngine(wasm));
+  if (!opts.validator) return ready;
+  validatorReady ??= load(initValidatorWasm, opts.validatorWasm, new URL('../wasm/understudy_validator_bg.wasm', import.meta.url)).then(() => installValidator(validatorWasm));
+  return Promise.all([ready, validatorReady]).then(() => undefined);
 }
 
 export * from './entry-exports.js';

@@ -151,7 +151,13 @@ function patterns(options: RedactionOptions): string[] {
   const redact = options.redact ?? [];
   if (redact === 'pii') return engine((e) => e.cassettePiiPatterns()) as string[];
   if (!Array.isArray(redact)) throw new TypeError(`recordingModel: options.redact must be an array of patterns or 'pii', got ${describeValue(redact)}.`);
-  return redact.map((p) => (typeof p === 'string' ? p : p.flags.includes('i') ? `(?i)${p.source}` : p.source));
+  // A RegExp's flags lead its source as `(?flags)` (the cassette stores text); `g` and `d` change
+  // nothing about what matches. The engine reads the flags back, and refuses the ones it cannot run.
+  return redact.map((p) => {
+    if (typeof p === 'string') return p;
+    const flags = p.flags.replace(/[gd]/g, '');
+    return flags ? `(?${flags})${p.source}` : p.source;
+  });
 }
 
 function errorOutcome(error: unknown): string {

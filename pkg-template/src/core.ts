@@ -9,20 +9,66 @@ import type { ParseFixKind } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
 import { fromEngine, UserError } from './errors.js';
-import { STANDARD_VALUE, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
+import { STANDARD_VALUE, checkPatterns, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
 import type { StandardSchemaIssue } from './errors.js';
 
 /** @internal The wasm bindings' module type. */
 export type Bindings = typeof import('../wasm/node/understudy.js');
 type PreparedHandle = import('../wasm/node/understudy.js').PreparedSchema;
-type ValidatorHandle = import('../wasm/node/understudy.js').Validator;
+/** @internal The validator module's bindings (`compileJsonSchema`), a second wasm module. */
+export type ValidatorBindings = typeof import('../wasm/node/understudy_validator.js');
+type ValidatorHandle = import('../wasm/node/understudy_validator.js').Validator;
 
 let engine: Bindings | undefined;
+let engineInput: InputChannel;
+let validatorEngine: ValidatorBindings | undefined;
+let validatorInput: InputChannel;
+let loadValidator: (() => unknown) | undefined;
 
 /** @internal Installs the loaded wasm bindings (the Node entry does it at import time). */
 export function installEngine(bindings: unknown): void {
   engine = bindings as Bindings;
-  engine.installWalks(standardCall, takeStandardPayload, snapshotValue);
+  engineInput = new InputChannel(engine);
+  engine.installWalks(standardCall, takeStandardPayload, snapshotValue, checkPatterns, redactTexts);
+}
+
+/** @internal Installs the loaded validator module (browsers: `init({ validator: true })`). */
+export function installValidator(bindings: unknown): void {
+  validatorEngine = bindings as ValidatorBindings;
+  validatorInput = new InputChannel(validatorEngine);
+}
+
+/**
+ * @internal How the validator module loads synchronously on first use (Node: `require` of its
+ * glue). Without one, {@link compileJsonSchema} asks for `init({ validator: true })`.
+ */
+export function installValidatorLoader(load: () => unknown): void {
+  loadValidator = load;
+}
+
+/** @internal Whether the validator module is loaded (a browser entry's `init` asks). */
+export function validatorLoaded(): boolean {
+  return validatorEngine !== undefined;
+}
+
+function validator(): ValidatorBindings {
+  if (validatorEngine === undefined) {
+    if (loadValidator === undefined) {
+      throw new UserError('compileJsonSchema needs the validator module, which is not loaded: in a browser, `await init({ validator: true })` first.');
+    }
+    installValidator(loadValidator());
+  }
+  return validatorEngine!;
+}
+
+/** Calls the validator module, turning its error objects into their classes. */
+function callValidator<T>(run: (v: ValidatorBindings) => T): T {
+  const v = validator();
+  try {
+    return run(v);
+  } catch (thrown) {
+    throw fromEngine(thrown);
+  }
 }
 
 
@@ -46,40 +92,64 @@ export function call<T>(run: (e: Bindings) => T): T {
 // --- values across the boundary ---------------------------------------------------------------
 
 const encoder = new TextEncoder();
-/** A view of the engine's input buffer in its linear memory (empty once the memory grows). */
-let inputView = new Uint8Array(0);
+
+/** What a wasm module offers for its input buffer (both modules have one). */
+interface InputBuffered {
+  inputBuffer(capacity: number): number;
+  engineMemory(): unknown;
+}
 
 /**
- * Writes `text` as UTF-8 into the engine's input buffer and returns its length in bytes: the
- * engine reads texts there. `TextEncoder.encodeInto` costs a fixed few tens of nanoseconds,
- * where passing a string makes the bindings copy it character by character (measured in
- * bench/: 0.09 µs for 34 characters, 1.2 µs for 512).
+ * A module's input buffer in its linear memory: the engine reads texts there. The facade writes
+ * a text as UTF-8 with `TextEncoder.encodeInto` and passes only its length in bytes, a fixed few
+ * tens of nanoseconds, where passing a string makes the bindings copy it character by character
+ * (measured in bench/: 0.09 µs for 34 characters, 1.2 µs for 512).
  */
-function input(e: Bindings, text: string): number {
-  reserve(e, text.length * 3);
-  return encoder.encodeInto(text, inputView).written;
+class InputChannel {
+  /** A view of the buffer (empty once the memory grows). */
+  #view = new Uint8Array(0);
+  readonly #module: InputBuffered;
+  constructor(module: InputBuffered) {
+    this.#module = module;
+  }
+
+  /** Writes `text` into the buffer; returns its length in bytes. */
+  write(text: string): number {
+    this.#reserve(text.length * 3);
+    return encoder.encodeInto(text, this.#view).written;
+  }
+
+  /** Writes two texts one after the other; returns their lengths in bytes. */
+  pair(first: string, second: string): [number, number] {
+    this.#reserve((first.length + second.length) * 3);
+    const a = encoder.encodeInto(first, this.#view).written;
+    return [a, encoder.encodeInto(second, this.#view.subarray(a)).written];
+  }
+
+  /**
+   * Makes the view at least `bytes` long (and live). While the buffer is large (grown for a
+   * large text) every call asks the engine again, which gives the room back once texts are
+   * smaller.
+   */
+  #reserve(bytes: number): void {
+    if (this.#view.byteLength < bytes || this.#view.byteLength > 1 << 20) {
+      const capacity = Math.max(bytes, 1 << 12);
+      // Growing the buffer may grow the memory, which detaches earlier views of it: the
+      // address first, then the view.
+      const address = this.#module.inputBuffer(capacity);
+      this.#view = new Uint8Array((this.#module.engineMemory() as WebAssembly.Memory).buffer, address, capacity);
+    }
+  }
+}
+
+/** Writes `text` into the engine's input buffer; returns its length in bytes. */
+function input(_e: Bindings, text: string): number {
+  return engineInput.write(text);
 }
 
 /** Writes two texts one after the other into the input buffer; returns their lengths in bytes. */
-function inputPair(e: Bindings, first: string, second: string): [number, number] {
-  reserve(e, (first.length + second.length) * 3);
-  const a = encoder.encodeInto(first, inputView).written;
-  return [a, encoder.encodeInto(second, inputView.subarray(a)).written];
-}
-
-/**
- * Makes the view of the input buffer at least `bytes` long (and live). While the buffer is large
- * (grown for a large text) every call asks the engine again, which gives the room back once
- * texts are smaller.
- */
-function reserve(e: Bindings, bytes: number): void {
-  if (inputView.byteLength < bytes || inputView.byteLength > 1 << 20) {
-    const capacity = Math.max(bytes, 1 << 12);
-    // Growing the buffer may grow the memory, which detaches earlier views of it: the address
-    // first, then the view.
-    const address = e.inputBuffer(capacity);
-    inputView = new Uint8Array((e.engineMemory() as WebAssembly.Memory).buffer, address, capacity);
-  }
+function inputPair(_e: Bindings, first: string, second: string): [number, number] {
+  return engineInput.pair(first, second);
 }
 
 const TAG = '\u0000understudy';
@@ -302,13 +372,13 @@ class CompiledValidator extends EngineOwner<ValidatorHandle> implements JsonSche
   validate(value: unknown): ValidationResult {
     const handle = this.live();
     const text = encodeValue(value);
-    return toResult(call((e) => handle.validateInput(input(e, text))));
+    return toResult(callValidator(() => handle.validateInput(validatorInput.write(text))));
   }
   validateJson(text: string): ValidationResult {
     expectString('validateJson', 'text', text);
     const handle = this.live();
     // The engine answers a boolean and hands over the issues only for an invalid text.
-    const valid = call((e) => handle.checkJsonInput(input(e, text)));
+    const valid = callValidator(() => handle.checkJsonInput(validatorInput.write(text)));
     return valid ? { valid: true, issues: [] } : { valid: false, issues: handle.takeIssues() };
   }
 }
@@ -317,11 +387,15 @@ class CompiledValidator extends EngineOwner<ValidatorHandle> implements JsonSche
  * Compiles a JSON Schema (draft 2020-12, or draft 7 by `$schema`) into a validator. `format`
  * asserts unless `options.formats` is `false` (see {@link CompileOptions}).
  *
+ * The validator is a second wasm module, loaded on the first call: synchronously in Node; in a
+ * browser by `await init({ validator: true })` beforehand (without it this throws a `UserError`
+ * saying so). Everything else runs without it.
+ *
  * @throws {InvalidJsonSchemaError} a schema that is not a valid JSON Schema (`pointer`).
  */
 export function compileJsonSchema(schema: JsonSchema, options?: CompileOptions): JsonSchemaValidator {
   const text = encodeSchema(schema);
-  return new CompiledValidator(call((e) => e.compileSchema(input(e, text), options)));
+  return new CompiledValidator(callValidator((v) => v.compileSchema(validatorInput.write(text), options)));
 }
 
 /**
@@ -604,11 +678,11 @@ export function compileStructuredParser<S extends JsonSchema | StandardSchemaWit
 // --- diagnostics ------------------------------------------------------------------------------
 
 /**
- * Bytes of WebAssembly memory the engine holds. Wasm memory only grows, so a figure that stays
+ * Bytes of WebAssembly memory the engine holds (both modules, once the validator is loaded). Wasm memory only grows, so a figure that stays
  * flat over many create/free cycles shows nothing leaks.
  */
 export function engineMemoryBytes(): number {
-  return bindings().engineMemoryBytes();
+  return bindings().engineMemoryBytes() + (validatorEngine?.engineMemoryBytes() ?? 0);
 }
 
 /**
@@ -618,5 +692,5 @@ export function engineMemoryBytes(): number {
  * was shows that nothing is held.
  */
 export function engineLiveHandles(): number {
-  return bindings().engineLiveHandles();
+  return bindings().engineLiveHandles() + (validatorEngine?.engineLiveHandles() ?? 0);
 }

@@ -1,12 +1,14 @@
 /**
- * Node entry (CommonJS): the engine loads synchronously at `require`.
+ * Node entry (CommonJS): the engine loads synchronously at `require`; the validator module
+ * synchronously on the first `compileJsonSchema`.
  */
-import { installEngine } from './core.js';
+import { installEngine, installValidatorLoader } from './core.js';
 
 installEngine(require('../wasm/node/understudy.js'));
+installValidatorLoader(() => require('../wasm/node/understudy_validator.js'));
 
 /** Already initialized in Node; provided so isomorphic code can always `await init()`. */
-export function init(): Promise<void> {
+export function init(_options?: unknown): Promise<void> {
   return Promise.resolve();
 }
 

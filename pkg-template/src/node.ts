@@ -1,13 +1,16 @@
 /**
- * Node entry (ES module): the engine loads synchronously at import, so nothing needs awaiting.
+ * Node entry (ES module): the engine loads synchronously at import, so nothing needs awaiting;
+ * the validator module loads synchronously on the first `compileJsonSchema`.
  */
 import { createRequire } from 'node:module';
-import { installEngine } from './core.js';
+import { installEngine, installValidatorLoader } from './core.js';
 
-installEngine(createRequire(import.meta.url)('../wasm/node/understudy.js'));
+const require = createRequire(import.meta.url);
+installEngine(require('../wasm/node/understudy.js'));
+installValidatorLoader(() => require('../wasm/node/understudy_validator.js'));
 
 /** Already initialized in Node; provided so isomorphic code can always `await init()`. */
-export function init(): Promise<void> {
+export function init(_options?: unknown): Promise<void> {
   return Promise.resolve();
 }
 

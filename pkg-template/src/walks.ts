@@ -205,3 +205,52 @@ export function snapshotValue(value: unknown): unknown {
 export function frozenSnapshot<T>(value: T): T {
   return Object.freeze(snapshotValue(value)) as T;
 }
+
+// --- redaction patterns (src/doubles/cassette.rs `PatternHost`) --------------------------------
+
+/** Compiled patterns by flags and source; bounded like the engine's native cache. */
+const patternCache = new Map<string, RegExp>();
+
+function pattern(source: string, flags: string): RegExp {
+  const key = `${flags}/${source}`;
+  let re = patternCache.get(key);
+  if (re === undefined) {
+    if (patternCache.size >= 64) patternCache.clear();
+    re = new RegExp(source, `g${flags}`);
+    patternCache.set(key, re);
+  }
+  return re;
+}
+
+/** `undefined` when every pattern compiles, else `[index, message]` of the first that does not. */
+export function checkPatterns(sources: string[], flags: string[]): [number, string] | undefined {
+  for (let i = 0; i < sources.length; i++) {
+    try {
+      pattern(sources[i]!, flags[i]!);
+    } catch (thrown) {
+      return [i, thrown instanceof Error ? thrown.message : String(thrown)];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Each text with every match of every pattern replaced by `replacement` (literally: a function
+ * replacer, so `$` in it means nothing), pattern after pattern; `undefined` where nothing matched.
+ */
+export function redactTexts(texts: string[], sources: string[], flags: string[], replacement: string): (string | undefined)[] {
+  const res = sources.map((s, i) => pattern(s, flags[i]!));
+  const literal = () => replacement;
+  return texts.map((text) => {
+    let out: string | undefined;
+    for (const re of res) {
+      re.lastIndex = 0;
+      const current = out ?? text;
+      if (re.test(current)) {
+        re.lastIndex = 0;
+        out = current.replace(re, literal);
+      }
+    }
+    return out;
+  });
+}

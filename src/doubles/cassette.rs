@@ -17,9 +17,9 @@
 //! events are redacted the same way. The hash is FNV-1a (64-bit) of the canonical JSON of the
 //! normalized request: a fingerprint for matching, not a security measure.
 
-use regex::Regex;
 use serde_json::{Map, Value};
 use std::fmt;
+use std::rc::Rc;
 
 pub const FORMAT: &str = "understudy-cassette";
 pub const VERSION: u64 = 1;
@@ -96,12 +96,134 @@ fn invalid(pointer: &str, what: &str) -> CassetteError {
     }
 }
 
+/// A redaction pattern as stored in a cassette: regular-expression source text, optionally led
+/// by inline flags out of `i`, `m`, `s`, `u` (`(?i)`, `(?is)`, …), which is how a JavaScript
+/// `RegExp`'s flags are written into the cassette. Any other leading group is part of the
+/// expression (so `(?y)` is refused as an invalid pattern, not dropped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    /// The text as written (stored in the cassette).
+    pub text: String,
+    /// The expression without its leading flags.
+    pub source: String,
+    /// The leading flags, out of `imsu`, in the order written.
+    pub flags: String,
+}
+
+impl Pattern {
+    pub fn new(text: &str) -> Pattern {
+        let flags_end = text.strip_prefix("(?").and_then(|rest| {
+            let n = rest.find(')')?;
+            let flags = &rest[..n];
+            (!flags.is_empty() && flags.chars().all(|c| matches!(c, 'i' | 'm' | 's' | 'u')))
+                .then_some(flags.len())
+        });
+        match flags_end {
+            Some(n) => Pattern {
+                text: text.to_owned(),
+                flags: text[2..2 + n].to_owned(),
+                source: text[3 + n..].to_owned(),
+            },
+            None => Pattern {
+                text: text.to_owned(),
+                flags: String::new(),
+                source: text.to_owned(),
+            },
+        }
+    }
+}
+
+/// Runs redaction patterns. The engine decides which strings are redacted and with which
+/// patterns; the host runs the regular expressions: natively the `regex` crate
+/// ([`RegexHost`]), in the wasm module the JavaScript host's `RegExp` (so the engine carries no
+/// regex engine, and a user's `RegExp` means what it means in JavaScript).
+pub trait PatternHost {
+    /// Checks that each pattern compiles: the index and the host's message for the first that
+    /// does not.
+    fn check(&self, patterns: &[Pattern]) -> Result<(), (usize, String)>;
+    /// Each text with every match of every pattern replaced by `with`, pattern after pattern;
+    /// `None` for a text no pattern matched.
+    fn replace_all(&self, texts: &[&str], patterns: &[Pattern], with: &str) -> Vec<Option<String>>;
+}
+
+/// The native pattern host: the `regex` crate, with compiled patterns cached by text.
+#[cfg(not(target_arch = "wasm32"))]
+pub struct RegexHost;
+
+#[cfg(not(target_arch = "wasm32"))]
+impl RegexHost {
+    /// Compiled redaction patterns, by their text: every recorder and replayed cassette uses
+    /// the default ones. Bounded: past 64 distinct patterns the cache starts again.
+    fn compile(pattern: &str) -> Result<regex::Regex, regex::Error> {
+        thread_local! {
+            static CACHE: std::cell::RefCell<std::collections::HashMap<String, regex::Regex>> =
+                std::cell::RefCell::new(std::collections::HashMap::new());
+        }
+        if let Some(hit) = CACHE.with(|c| c.borrow().get(pattern).cloned()) {
+            return Ok(hit);
+        }
+        let regex = regex::Regex::new(pattern)?;
+        CACHE.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= 64 {
+                c.clear();
+            }
+            c.insert(pattern.to_owned(), regex.clone());
+        });
+        Ok(regex)
+    }
+
+    pub fn shared() -> Rc<dyn PatternHost> {
+        Rc::new(RegexHost)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl PatternHost for RegexHost {
+    fn check(&self, patterns: &[Pattern]) -> Result<(), (usize, String)> {
+        for (i, p) in patterns.iter().enumerate() {
+            RegexHost::compile(&p.text).map_err(|e| (i, e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn replace_all(&self, texts: &[&str], patterns: &[Pattern], with: &str) -> Vec<Option<String>> {
+        let compiled: Vec<regex::Regex> = patterns
+            .iter()
+            .filter_map(|p| RegexHost::compile(&p.text).ok())
+            .collect();
+        texts
+            .iter()
+            .map(|text| {
+                let mut out: Option<String> = None;
+                for re in &compiled {
+                    let current = out.as_deref().unwrap_or(text);
+                    if re.is_match(current) {
+                        out = Some(re.replace_all(current, with).into_owned());
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+}
+
 /// What gets redacted.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Redaction {
     keys: Vec<String>,
     patterns: Vec<String>,
-    compiled: Vec<Regex>,
+    compiled: Vec<Pattern>,
+    host: Rc<dyn PatternHost>,
+}
+
+impl fmt::Debug for Redaction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Redaction")
+            .field("keys", &self.keys)
+            .field("patterns", &self.patterns)
+            .finish_non_exhaustive()
+    }
 }
 
 fn fold_key(k: &str) -> String {
@@ -111,33 +233,12 @@ fn fold_key(k: &str) -> String {
         .collect()
 }
 
-/// Compiled redaction patterns, by their text: every recorder and replayed cassette uses the
-/// default ones, and compiling them took about 1.5 ms per cassette. `Regex` clones share the
-/// compiled program. Bounded: past 64 distinct patterns the cache starts again.
-fn compile_pattern(pattern: &str) -> Result<Regex, regex::Error> {
-    thread_local! {
-        static CACHE: std::cell::RefCell<std::collections::HashMap<String, Regex>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
-    }
-    if let Some(hit) = CACHE.with(|c| c.borrow().get(pattern).cloned()) {
-        return Ok(hit);
-    }
-    let regex = Regex::new(pattern)?;
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() >= 64 {
-            c.clear();
-        }
-        c.insert(pattern.to_owned(), regex.clone());
-    });
-    Ok(regex)
-}
-
 impl Redaction {
-    /// The defaults plus extra key names and regular-expression patterns.
+    /// The defaults plus extra key names and regular-expression patterns, run by `host`.
     pub fn new(
         extra_keys: &[String],
         extra_patterns: &[String],
+        host: Rc<dyn PatternHost>,
     ) -> Result<Redaction, CassetteError> {
         let mut keys: Vec<String> = DEFAULT_SECRET_KEYS
             .iter()
@@ -157,18 +258,20 @@ impl Redaction {
                 patterns.push(p.clone());
             }
         }
-        let mut compiled = Vec::with_capacity(patterns.len());
-        for (i, p) in patterns.iter().enumerate() {
-            compiled.push(compile_pattern(p).map_err(|e| CassetteError {
-                reason: "invalid_pattern",
-                pointer: format!("/redaction/patterns/{i}"),
-                message: format!("Redaction pattern {p:?} is not a valid regular expression: {e}"),
-            })?);
-        }
+        let compiled: Vec<Pattern> = patterns.iter().map(|p| Pattern::new(p)).collect();
+        host.check(&compiled).map_err(|(i, e)| CassetteError {
+            reason: "invalid_pattern",
+            pointer: format!("/redaction/patterns/{i}"),
+            message: format!(
+                "Redaction pattern {:?} is not a valid regular expression: {e}",
+                patterns[i]
+            ),
+        })?;
         Ok(Redaction {
             keys,
             patterns,
             compiled,
+            host,
         })
     }
 
@@ -185,28 +288,15 @@ impl Redaction {
         self.keys.iter().any(|s| fold_key(s) == k)
     }
 
-    fn redact_text(&self, s: &str) -> Option<String> {
-        let mut out: Option<String> = None;
-        for re in &self.compiled {
-            let current = out.as_deref().unwrap_or(s);
-            if re.is_match(current) {
-                out = Some(re.replace_all(current, REDACTED).into_owned());
-            }
-        }
-        out
-    }
-
     /// Redacts in place: secret keys' values become `"[REDACTED]"`, matching string parts are
-    /// replaced. Iterative, so depth is bounded by memory.
+    /// replaced. Iterative, so depth is bounded by memory; the strings go to the pattern host
+    /// in one call.
     pub fn apply(&self, value: &mut Value) {
+        let mut strings: Vec<&mut String> = Vec::new();
         let mut stack: Vec<&mut Value> = vec![value];
         while let Some(v) = stack.pop() {
             match v {
-                Value::String(s) => {
-                    if let Some(r) = self.redact_text(s) {
-                        *s = r;
-                    }
-                }
+                Value::String(s) => strings.push(s),
                 Value::Array(items) => stack.extend(items.iter_mut()),
                 Value::Object(map) => {
                     for (k, child) in map.iter_mut() {
@@ -218,6 +308,16 @@ impl Redaction {
                     }
                 }
                 _ => {}
+            }
+        }
+        if strings.is_empty() || self.compiled.is_empty() {
+            return;
+        }
+        let texts: Vec<&str> = strings.iter().map(|s| s.as_str()).collect();
+        let replaced = self.host.replace_all(&texts, &self.compiled, REDACTED);
+        for (s, r) in strings.into_iter().zip(replaced) {
+            if let Some(r) = r {
+                *s = r;
             }
         }
     }
@@ -399,7 +499,7 @@ fn strings(v: Option<&Value>, pointer: &str) -> Result<Vec<String>, CassetteErro
 }
 
 /// Checks a cassette document (format, version, every step's shape).
-pub fn load(doc: Value) -> Result<Cassette, CassetteError> {
+pub fn load(doc: Value, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteError> {
     let root = doc
         .as_object()
         .ok_or_else(|| invalid("", "an object was expected"))?;
@@ -430,6 +530,7 @@ pub fn load(doc: Value) -> Result<Cassette, CassetteError> {
             redaction_json.and_then(|r| r.get("patterns")),
             "/redaction/patterns",
         )?,
+        host,
     )?;
     let steps = root
         .get("steps")
@@ -763,8 +864,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn load(doc: Value) -> Result<Cassette, CassetteError> {
+        super::load(doc, RegexHost::shared())
+    }
+
     fn redaction() -> Redaction {
-        Redaction::new(&["x-team-token".into()], &["corp-[0-9]+".into()]).unwrap()
+        Redaction::new(
+            &["x-team-token".into()],
+            &["corp-[0-9]+".into()],
+            RegexHost::shared(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -808,7 +918,7 @@ mod tests {
 
     #[test]
     fn invalid_patterns_are_refused_with_a_pointer() {
-        let e = Redaction::new(&[], &["(".into()]).unwrap_err();
+        let e = Redaction::new(&[], &["(".into()], RegexHost::shared()).unwrap_err();
         assert_eq!(
             (e.reason, e.pointer.as_str()),
             ("invalid_pattern", "/redaction/patterns/2")
@@ -913,7 +1023,7 @@ mod tests {
     #[test]
     fn the_pii_preset_redacts_emails_phones_and_cards() {
         let extra: Vec<String> = PII_PATTERNS.iter().map(|p| p.to_string()).collect();
-        let r = Redaction::new(&[], &extra).unwrap();
+        let r = Redaction::new(&[], &extra, RegexHost::shared()).unwrap();
         let mut v = serde_json::json!({
             "input": "Mail ada.l@example.co.uk or call +44 20 7946 0958 / (415) 555-0132; card 4111 1111 1111 1111, 4111-1111-1111-1111 or 4111111111111111."
         });

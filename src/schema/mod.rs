@@ -3,7 +3,12 @@
 
 pub mod nulls;
 pub mod pointer;
+#[cfg(feature = "validator")]
 pub mod quick;
 pub mod standard;
 pub mod strict;
+#[cfg(feature = "validator")]
 pub mod validate;
+
+/// How deep a value may nest for local validation and null stripping.
+pub const MAX_VALUE_DEPTH: usize = 128;

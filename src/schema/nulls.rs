@@ -20,7 +20,7 @@
 use crate::json::{Doc, Id, Node};
 use crate::schema::pointer::resolve_ref;
 use crate::schema::strict::NormalizeError;
-use crate::schema::validate::MAX_VALUE_DEPTH;
+use crate::schema::MAX_VALUE_DEPTH;
 
 /// Schema walks follow at most this many nested schemas (the depth limit of strict schemas).
 const MAX_SCHEMA_STEPS: usize = 100;

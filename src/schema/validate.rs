@@ -8,7 +8,7 @@ use crate::json::{self, Doc, Id, Node};
 use crate::schema::quick::Plan;
 
 /// Deepest value `validate` accepts (the same bound `serde_json` puts on `validateJson` text).
-pub const MAX_VALUE_DEPTH: usize = 128;
+pub use super::MAX_VALUE_DEPTH;
 
 /// One reason a value failed.
 #[derive(Debug, Clone, PartialEq, Serialize)]

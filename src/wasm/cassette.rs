@@ -7,8 +7,67 @@ use wasm_bindgen::prelude::*;
 
 use super::engine_error;
 use crate::doubles::cassette::{
-    self as rules, Cassette, CassetteError, Matcher, Mismatch, Outcome, Redaction,
+    self as rules, Cassette, CassetteError, Matcher, Mismatch, Outcome, Pattern, PatternHost,
+    Redaction, REDACTED,
 };
+
+/// Redaction patterns run by the host's `RegExp` (`checkPatterns` / `redactTexts` in
+/// `pkg-template/src/walks.ts`): one crossing per check and per redacted value.
+struct JsPatterns;
+
+fn pattern_arrays(patterns: &[Pattern]) -> (Array, Array) {
+    let sources = Array::new();
+    let flags = Array::new();
+    for p in patterns {
+        sources.push(&JsValue::from_str(&p.source));
+        flags.push(&JsValue::from_str(&p.flags));
+    }
+    (sources, flags)
+}
+
+impl PatternHost for JsPatterns {
+    fn check(&self, patterns: &[Pattern]) -> Result<(), (usize, String)> {
+        let (sources, flags) = pattern_arrays(patterns);
+        let answer = super::with_walks(|w| {
+            w.check_patterns
+                .call2(&JsValue::UNDEFINED, &sources, &flags)
+        })
+        .map_err(|e| (0, format!("{e:?}")))?;
+        if answer.is_undefined() {
+            return Ok(());
+        }
+        let answer = Array::from(&answer);
+        let index = answer.get(0).as_f64().unwrap_or(0.0) as usize;
+        Err((index, answer.get(1).as_string().unwrap_or_default()))
+    }
+
+    /// Fails closed: if the host cannot run the patterns (out of memory, no facade), every text
+    /// is replaced whole, so nothing that should be redacted is written.
+    fn replace_all(&self, texts: &[&str], patterns: &[Pattern], with: &str) -> Vec<Option<String>> {
+        let (sources, flags) = pattern_arrays(patterns);
+        let list = Array::new_with_length(texts.len() as u32);
+        for (i, t) in texts.iter().enumerate() {
+            list.set(i as u32, JsValue::from_str(t));
+        }
+        let answer = super::with_walks(|w| {
+            let args = Array::of4(&list, &sources, &flags, &JsValue::from_str(with));
+            js_sys::Reflect::apply(&w.redact_texts, &JsValue::UNDEFINED, &args)
+        });
+        match answer {
+            Ok(answer) if Array::is_array(&answer) => {
+                let answer = Array::from(&answer);
+                (0..texts.len() as u32)
+                    .map(|i| answer.get(i).as_string())
+                    .collect()
+            }
+            _ => texts.iter().map(|_| Some(REDACTED.to_owned())).collect(),
+        }
+    }
+}
+
+fn js_patterns() -> std::rc::Rc<dyn PatternHost> {
+    std::rc::Rc::new(JsPatterns)
+}
 
 fn cassette_error(e: &CassetteError) -> JsValue {
     engine_error(
@@ -78,8 +137,8 @@ impl CassetteRecorder {
     /// `keys`: extra secret key names; `patterns`: extra regular expressions to redact.
     #[wasm_bindgen(constructor)]
     pub fn new(keys: &Array, patterns: &Array) -> Result<CassetteRecorder, JsValue> {
-        let redaction =
-            Redaction::new(&strings(keys), &strings(patterns)).map_err(|e| cassette_error(&e))?;
+        let redaction = Redaction::new(&strings(keys), &strings(patterns), js_patterns())
+            .map_err(|e| cassette_error(&e))?;
         Ok(CassetteRecorder {
             redaction,
             steps: Vec::new(),
@@ -151,7 +210,7 @@ impl CassetteReplay {
                 message: format!("Invalid cassette: not JSON ({e})."),
             })
         })?;
-        let cassette = rules::load(doc).map_err(|e| cassette_error(&e))?;
+        let cassette = rules::load(doc, js_patterns()).map_err(|e| cassette_error(&e))?;
         let matcher = Matcher::new(&cassette);
         Ok(CassetteReplay {
             cassette,

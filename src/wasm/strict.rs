@@ -1,0 +1,198 @@
+//! Strict-schema bindings: `toStrictJsonSchema`, `prepareStrictJsonSchema`, `stripStrictNulls`,
+//! `assertStrictSchemaPreservesOpenObjects`, the strict-tools check, and the errors of the
+//! strict and Standard Schema rules.
+
+use wasm_bindgen::prelude::*;
+
+use super::{encoding_error, engine_error, js, parse_schema, with_input, Live};
+use crate::error::{StandardSchemaError, StrictError};
+use crate::json;
+use crate::schema::strict::{self, Mode, NormalizeError, Prepared};
+
+fn opt_str(s: &Option<String>) -> JsValue {
+    s.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str)
+}
+
+fn strict_error(e: StrictError) -> JsValue {
+    let name = if e.is_depth() {
+        "SchemaDepthError"
+    } else {
+        "StrictSchemaError"
+    };
+    engine_error(
+        name,
+        &e.message,
+        &[
+            ("reason", JsValue::from_str(e.reason.as_str())),
+            ("pointer", JsValue::from_str(&e.pointer)),
+            ("keyword", opt_str(&e.keyword)),
+        ],
+    )
+}
+
+pub(crate) fn standard_error(e: StandardSchemaError) -> JsValue {
+    let message = e.to_string();
+    match e {
+        StandardSchemaError::Unsupported => {
+            engine_error("UnsupportedStandardSchemaError", &message, &[])
+        }
+        StandardSchemaError::AsyncValidation => {
+            engine_error("AsyncStandardSchemaValidationError", &message, &[])
+        }
+        StandardSchemaError::Conversion { .. } | StandardSchemaError::NonObjectRoot { .. } => {
+            engine_error("UserError", &message, &[])
+        }
+        StandardSchemaError::Validation { .. } => {
+            engine_error("StandardSchemaValidationError", &message, &[])
+        }
+    }
+}
+
+/// Parses a schema in the facade's encoding and prepares it in `mode`.
+fn prepare_text(schema: &str, mode: Mode) -> Result<Prepared, JsValue> {
+    let doc = parse_schema(schema)?;
+    strict::prepare(&doc, doc.root(), mode).map_err(strict_error)
+}
+
+/// `strictTools`: throws `StrictSchemaError` unless the function tool `tool`'s parameters (in
+/// the input buffer, `len` bytes) are their own strict form ([`strict::check_as_sent`]).
+#[wasm_bindgen(js_name = strictToolCheck)]
+pub fn strict_tool_check(len: usize, tool: &JsValue) -> Result<(), JsValue> {
+    let tool = js::string_of(tool);
+    with_input(len, |schema| {
+        let doc = parse_schema(schema)?;
+        strict::check_as_sent(&doc, &tool).map_err(strict_error)
+    })?
+}
+
+/// `toStrictJsonSchema`: the strict copy of the schema in the input buffer (`len` bytes), as
+/// JSON text.
+#[wasm_bindgen(js_name = strictConvert)]
+pub fn strict_convert(len: usize) -> Result<String, JsValue> {
+    let prepared = with_input(len, |schema| prepare_text(schema, Mode::Convert))??;
+    Ok(json::to_string(&prepared.doc, prepared.root))
+}
+
+/// The result of `prepareStrictJsonSchema`: the strict schema and its input normalizer.
+#[wasm_bindgen]
+pub struct PreparedSchema {
+    inner: Prepared,
+    _live: Live,
+}
+
+#[wasm_bindgen]
+impl PreparedSchema {
+    /// The strict schema as JSON text.
+    #[wasm_bindgen(js_name = schemaJson)]
+    pub fn schema_json(&self) -> String {
+        json::to_string(&self.inner.doc, self.inner.root)
+    }
+
+    /// Maps the synthetic `null`s of optional properties back to absent keys. Returns
+    /// `undefined` for an `undefined` value.
+    #[wasm_bindgen(js_name = normalizeInput)]
+    pub fn normalize_input(&self, len: usize) -> Result<Option<String>, JsValue> {
+        with_input(len, |value| normalize_with(&self.inner, value))?
+    }
+}
+
+fn normalize_error(e: NormalizeError) -> JsValue {
+    let pointer = match &e {
+        NormalizeError::NotJson { pointer, .. } => JsValue::from_str(pointer),
+        NormalizeError::TooDeep { .. } => JsValue::from_str(""),
+    };
+    engine_error("UserError", &e.to_string(), &[("pointer", pointer)])
+}
+
+fn normalize_with(prepared: &Prepared, value: &str) -> Result<Option<String>, JsValue> {
+    let mut doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
+    let root = doc.root();
+    let out = prepared
+        .normalize_input(&mut doc, root)
+        .map_err(normalize_error)?;
+    finish_normalized(&doc, out)
+}
+
+/// `stripStrictNulls` of a Standard Schema's input JSON Schema (`schema::nulls`).
+fn standard_strip_nulls(schema: &str, value: &str) -> Result<Option<String>, JsValue> {
+    let schema = parse_schema(schema)?;
+    let mut doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
+    let root = doc.root();
+    let out = crate::schema::nulls::strip_nulls(&schema, schema.root(), &mut doc, root)
+        .map_err(normalize_error)?;
+    finish_normalized(&doc, out)
+}
+
+fn finish_normalized(doc: &json::Doc, out: json::Id) -> Result<Option<String>, JsValue> {
+    Ok(match doc.node(out) {
+        json::Node::Undefined => None,
+        _ => Some(json::to_string(doc, out)),
+    })
+}
+
+/// `prepareStrictJsonSchema` of the schema in the input buffer (`len` bytes).
+#[wasm_bindgen(js_name = strictPrepare)]
+pub fn strict_prepare(len: usize) -> Result<PreparedSchema, JsValue> {
+    let inner = with_input(len, |schema| prepare_text(schema, Mode::Prepare))??;
+    Ok(PreparedSchema {
+        inner,
+        _live: Live::new(),
+    })
+}
+
+/// The strict schema of `prepareStrictJsonSchema` (its checks included), as JSON text, without
+/// keeping a handle.
+#[wasm_bindgen(js_name = strictPrepareSchema)]
+pub fn strict_prepare_schema(len: usize) -> Result<String, JsValue> {
+    let prepared = with_input(len, |schema| prepare_text(schema, Mode::Prepare))??;
+    Ok(json::to_string(&prepared.doc, prepared.root))
+}
+
+/// `stripStrictNulls` for a JSON Schema: prepare, then normalize, without a handle to free.
+/// The input buffer holds the schema (`schema_len` bytes), then the value.
+#[wasm_bindgen(js_name = strictStripNulls)]
+pub fn strict_strip_nulls(
+    schema_len: usize,
+    value_len: usize,
+    standard: bool,
+) -> Result<Option<String>, JsValue> {
+    with_input(schema_len + value_len, |text| {
+        let (schema, value) = text.split_at_checked(schema_len).ok_or_else(|| {
+            engine_error(
+                "UserError",
+                "understudy could not split the schema from the value it was given.",
+                &[],
+            )
+        })?;
+        if standard {
+            return standard_strip_nulls(schema, value);
+        }
+        let prepared = prepare_text(schema, Mode::Prepare)?;
+        normalize_with(&prepared, value)
+    })?
+}
+
+/// `assertStrictSchemaPreservesOpenObjects`.
+#[wasm_bindgen(js_name = strictAssertOpenObjects)]
+pub fn strict_assert_open_objects(len: usize) -> Result<(), JsValue> {
+    let doc = with_input(len, parse_schema)??;
+    strict::assert_preserves_open_objects(&doc, doc.root()).map_err(strict_error)
+}
+
+/// The error for a schema the host could not encode because it is cyclic or nested too
+/// deeply for `JSON.stringify`: the reference reports both as too deeply nested.
+#[wasm_bindgen(js_name = strictUnencodableError)]
+pub fn strict_unencodable_error() -> JsValue {
+    strict_error(strict::depth_error_unlocated())
+}
+
+/// The error for a value (not a schema) the host could not encode: cyclic, or nested deeper
+/// than `JSON.stringify` can follow.
+#[wasm_bindgen(js_name = valueUnencodableError)]
+pub fn value_unencodable_error() -> JsValue {
+    engine_error(
+        "UserError",
+        "Cannot read a value that is cyclic or nested deeper than JSON.stringify can follow. Pass plain JSON data.",
+        &[("pointer", JsValue::from_str(""))],
+    )
+}
