@@ -1,36 +1,19 @@
 // The package as users get it: `npm pack` the built folder, install the tarball into scratch
 // projects (ES module, CommonJS, TypeScript with nodenext resolution) and use it there.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { packed, root, sh } from './pack.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const scratch = mkdtempSync(join(tmpdir(), 'understudy-pack-'));
-let tarball;
-
-const sh = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-
-function project(name, manifest, files) {
-  const dir = join(scratch, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true, ...manifest }));
-  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
-  // The testing entries drive the user's own @openai/agents (a peer dependency). Not
-  // `--offline`: a fresh machine's npm cache holds the tarballs the workspace install fetched
-  // but not the registry metadata a new project resolves against, so npm asks the registry for
-  // what it lacks and takes the rest from the cache.
-  sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, '@openai/agents@0.20.0'], dir);
-  return dir;
-}
+let pack;
+let files;
+/** The testing entries drive the user's own @openai/agents (a peer dependency). */
+const project = (name, manifest, texts) => pack.project(name, manifest, texts, ['@openai/agents@0.20.0']);
 
 before(() => {
-  const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', scratch, join(root, 'build', 'npm')], root));
-  tarball = join(scratch, packed[0].filename);
-  const files = packed[0].files.map((f) => f.path);
+  pack = packed('understudy-pack-');
+  files = pack.files;
   for (const required of ['package.json', 'README.md', 'esm/node.js', 'esm/browser.js', 'cjs/node-cjs.js', 'wasm/understudy_bg.wasm', 'wasm/understudy_validator_bg.wasm', 'wasm/node/understudy.js', 'wasm/web/understudy.js', 'wasm/node/understudy_validator.js', 'wasm/web/understudy_validator.js', 'esm/node.d.ts', 'cjs/node-cjs.d.ts']) {
     assert.ok(files.includes(required), `tarball lacks ${required}`);
   }
@@ -48,7 +31,7 @@ before(() => {
   assert.deepEqual(files.filter((f) => f.endsWith('.wasm')).sort(), ['wasm/understudy_bg.wasm', 'wasm/understudy_validator_bg.wasm']);
 });
 
-after(() => rmSync(scratch, { recursive: true, force: true }));
+after(() => pack?.dispose());
 
 const use = `
   const s = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a'] };

@@ -159,6 +159,12 @@ export const steps = {
       repoint(join(npmDir, 'wasm', 'node', `${module.name}.js`), `\`\${__dirname}/${name}\``, `\`\${__dirname}/../${name}\``);
       repoint(join(npmDir, 'wasm', 'web', `${module.name}.js`), `new URL('${name}', import.meta.url)`, `new URL('../${name}', import.meta.url)`);
     }
+    // jsdom (Jest's browser environment) has no TextEncoder/TextDecoder globals: the glue takes
+    // them from the host where the global is missing (Node's util; `getBuiltinModule` in ESM).
+    for (const module of (await matrix()).module) {
+      textCodecs(join(npmDir, 'wasm', 'node', `${module.name}.js`), "require('node:util')");
+      textCodecs(join(npmDir, 'wasm', 'web', `${module.name}.js`), "globalThis.process?.getBuiltinModule?.('node:util')");
+    }
     // The nodejs glue is CommonJS inside a "type": "module" package.
     writeFileSync(join(npmDir, 'wasm', 'node', 'package.json'), '{ "type": "commonjs" }\n');
     const manifest = JSON.parse(readFileSync(join(root, 'pkg-template', 'package.json'), 'utf8'));
@@ -217,6 +223,17 @@ function repoint(file, from, to) {
   const text = readFileSync(file, 'utf8');
   if (text.split(from).length !== 2) throw new Error(`${relative(root, file)}: expected one ${from} (wasm-bindgen's output changed?)`);
   writeFileSync(file, text.replace(from, to));
+}
+
+/** Makes a glue file use the host's TextEncoder/TextDecoder where the globals are missing. */
+function textCodecs(file, util) {
+  const text = readFileSync(file, 'utf8');
+  const uses = text.match(/new Text(?:En|De)coder\(/g)?.length ?? 0;
+  if (uses === 0) throw new Error(`${relative(root, file)}: no TextEncoder/TextDecoder (wasm-bindgen's output changed?)`);
+  const codec = `const understudyTextCodec = (name) => globalThis[name] ?? ${util}[name];\n`;
+  const patched = text.replace(/new (Text(?:En|De)coder)\(/g, "new (understudyTextCodec('$1'))(");
+  const at = patched.startsWith('/* @ts-self-types') ? patched.indexOf('\n') + 1 : 0;
+  writeFileSync(file, patched.slice(0, at) + codec + patched.slice(at));
 }
 
 export async function build(only) {

@@ -91,7 +91,11 @@ export function call<T>(run: (e: Bindings) => T): T {
 
 // --- values across the boundary ---------------------------------------------------------------
 
-const encoder = new TextEncoder();
+/** The host's TextEncoder: jsdom (Jest's browser environment) has no global one; Node's util does. */
+const HostTextEncoder: typeof TextEncoder =
+  globalThis.TextEncoder ??
+  ((globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:util') as typeof import('node:util')).TextEncoder;
+const encoder = new HostTextEncoder();
 
 /** What a wasm module offers for its input buffer (both modules have one). */
 interface InputBuffered {

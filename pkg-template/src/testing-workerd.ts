@@ -1,0 +1,3 @@
+/** Cloudflare Workers entry of `./testing`: loads the engine, then exports the doubles. */
+import './workerd.js';
+export * from './testing.js';

@@ -1,0 +1,24 @@
+/// <reference path="./wasm-modules.d.ts" />
+/**
+ * Cloudflare Workers entry (export condition `workerd`): the engine's `.wasm` is imported
+ * statically, so the platform compiles it with the Worker, and it is instantiated synchronously
+ * at import: nothing needs awaiting. `compileJsonSchema` needs the validator module as well:
+ * `await init({ validator: true })` (a module of its own, imported then).
+ */
+import * as wasm from '../wasm/web/understudy.js';
+import engineModule from '../wasm/understudy_bg.wasm';
+import { installEngine } from './core.js';
+
+wasm.initSync({ module: engineModule });
+installEngine(wasm);
+
+let validatorReady: Promise<void> | undefined;
+
+/** Loads the validator module with `{ validator: true }`; the engine is already loaded. */
+export function init(options?: { validator?: boolean }): Promise<void> {
+  if (!options?.validator) return Promise.resolve();
+  validatorReady ??= import('./workerd-validator.js').then(() => undefined);
+  return validatorReady;
+}
+
+export * from './entry-exports.js';
