@@ -917,6 +917,52 @@ mod tests {
     }
 
     #[test]
+    fn leading_inline_flags_are_read_as_flags() {
+        let p = Pattern::new("(?is)bearer.+");
+        assert_eq!((p.flags.as_str(), p.source.as_str()), ("is", "bearer.+"));
+        assert_eq!(p.text, "(?is)bearer.+");
+        let p = Pattern::new("(?i)x");
+        assert_eq!((p.flags.as_str(), p.source.as_str()), ("i", "x"));
+        // Not flags: a group, an unknown flag, a flag that is not at the start.
+        for text in ["(?:a)", "(?y)a", "(?i", "a(?i)b", "()"] {
+            let p = Pattern::new(text);
+            assert_eq!((p.flags.as_str(), p.source.as_str()), ("", text), "{text}");
+        }
+    }
+
+    #[test]
+    fn redaction_hands_every_string_to_the_host_in_one_call() {
+        use std::cell::RefCell;
+        struct Counting(RefCell<Vec<usize>>);
+        impl PatternHost for Counting {
+            fn check(&self, _: &[Pattern]) -> Result<(), (usize, String)> {
+                Ok(())
+            }
+            fn replace_all(
+                &self,
+                texts: &[&str],
+                _: &[Pattern],
+                with: &str,
+            ) -> Vec<Option<String>> {
+                self.0.borrow_mut().push(texts.len());
+                texts
+                    .iter()
+                    .map(|t| (*t == "secret").then(|| with.to_owned()))
+                    .collect()
+            }
+        }
+        let host = Rc::new(Counting(RefCell::new(Vec::new())));
+        let r = Redaction::new(&[], &[], host.clone()).unwrap();
+        let mut v = json!({ "a": "secret", "b": ["x", { "c": "secret" }], "password": "p" });
+        r.apply(&mut v);
+        assert_eq!(
+            v,
+            json!({ "a": REDACTED, "b": ["x", { "c": REDACTED }], "password": REDACTED })
+        );
+        assert_eq!(*host.0.borrow(), vec![3], "one call with the three strings");
+    }
+
+    #[test]
     fn invalid_patterns_are_refused_with_a_pointer() {
         let e = Redaction::new(&[], &["(".into()], RegexHost::shared()).unwrap_err();
         assert_eq!(
