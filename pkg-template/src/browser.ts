@@ -7,18 +7,9 @@ import initWasm, * as wasm from '../wasm/web/understudy.js';
 import initValidatorWasm, * as validatorWasm from '../wasm/web/understudy_validator.js';
 import { installEngine, installValidator } from './core.js';
 
-/** Where a module's `.wasm` comes from: a URL to fetch, its bytes, a response or a compiled module. */
-export type WasmSource = string | URL | Request | Response | BufferSource | WebAssembly.Module;
+import type { InitOptions, WasmSource } from './init-options.js';
 
-/** Options of {@link init}. */
-export interface InitOptions {
-  /** Also load the validator module (`compileJsonSchema`). Default `false`. */
-  validator?: boolean;
-  /** Where the engine's `.wasm` comes from (by default next to the package's web build). */
-  wasm?: WasmSource;
-  /** Where the validator's `.wasm` comes from (by default next to the package's web build). */
-  validatorWasm?: WasmSource;
-}
+export type { InitOptions, WasmSource } from './init-options.js';
 
 let ready: Promise<void> | undefined;
 let validatorReady: Promise<void> | undefined;

@@ -8,6 +8,9 @@
 import * as wasm from '../wasm/web/understudy.js';
 import engineModule from '../wasm/understudy_bg.wasm';
 import { installEngine } from './core.js';
+import type { InitOptions, WasmSource } from './init-options.js';
+
+export type { InitOptions, WasmSource } from './init-options.js';
 
 wasm.initSync({ module: engineModule });
 installEngine(wasm);
@@ -15,8 +18,8 @@ installEngine(wasm);
 let validatorReady: Promise<void> | undefined;
 
 /** Loads the validator module with `{ validator: true }`; the engine is already loaded. */
-export function init(options?: { validator?: boolean }): Promise<void> {
-  if (!options?.validator) return Promise.resolve();
+export function init(options?: InitOptions | WasmSource): Promise<void> {
+  if (!(typeof options === 'object' && options !== null && (options as InitOptions).validator)) return Promise.resolve();
   validatorReady ??= import('./workerd-validator.js').then(() => undefined);
   return validatorReady;
 }
