@@ -96,7 +96,9 @@ test('the published types compile with TypeScript\'s default lib and skipLibChec
   // reference the lib they need themselves.
   const dir = project('ts-strict-libs', { type: 'module' }, {
     'main.ts': `
-      import { compileJsonSchema, parseStructured } from '@understudy/agents';
+      import { compileJsonSchema, parseStructured, init, type InitOptions } from '@understudy/agents';
+      const options: InitOptions = { validator: true, wasm: new Uint8Array(0) };
+      export const ready: Promise<void> = init(options);
       import { ScriptedModel, assistantMessage } from '@understudy/agents/testing';
       import { ScriptedRealtimeTransport } from '@understudy/agents/realtime/testing';
       const v = compileJsonSchema({ type: 'object' }, { formats: false });

@@ -31,7 +31,7 @@ async function fromDisk(url: URL): Promise<BufferSource | undefined> {
 
 // The URLs are written out whole (`new URL('literal', import.meta.url)`): bundlers (Vite,
 // webpack) copy the file they name and rewrite the URL only in that form.
-async function load(init: (source: { module_or_path: WasmSource } | undefined) => Promise<unknown>, source: WasmSource | undefined, url: URL): Promise<void> {
+async function load(init: (source: { module_or_path: any } | undefined) => Promise<unknown>, source: WasmSource | undefined, url: URL): Promise<void> {
   const bytes = source === undefined ? await fromDisk(url) : undefined;
   await init({ module_or_path: source ?? bytes ?? url });
 }

@@ -1,7 +1,11 @@
 /** The options of every entry's `init` (one type, so isomorphic code type-checks anywhere). */
 
-/** Where a module's `.wasm` comes from: a URL to fetch, its bytes, a response or a compiled module. */
-export type WasmSource = string | URL | Request | Response | BufferSource | WebAssembly.Module;
+/**
+ * Where a module's `.wasm` comes from: a URL to fetch (a string or a `URL`), its bytes (an
+ * `ArrayBuffer` or a view), a `Request` or `Response`, or a compiled `WebAssembly.Module`. Written
+ * without DOM types, so the declarations compile in a Node project whose `lib` has none.
+ */
+export type WasmSource = string | ArrayBuffer | ArrayBufferView | object;
 
 /**
  * Options of `init`. In Node (and Deno, Bun) nothing needs loading: `init` resolves at once and
