@@ -14,7 +14,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-use super::align::{admits_null, resolve};
+use super::align::{admits_null, resolve, Kw};
 
 /// Deepest nesting the fast path follows (serde_json stops at 128 by itself); deeper replies
 /// take the full path, which bounds nesting at 256 with a typed error.
@@ -82,16 +82,16 @@ fn shape<'s>(schema: &'s Json, root: &'s Json) -> Shape<'s> {
         Json::Object(o) => o,
         _ => return Shape::Any,
     };
-    if let Some(Json::Array(branches)) = obj.get("anyOf").or_else(|| obj.get("oneOf")) {
+    if let Some(Json::Array(branches)) = obj.kw("anyOf").or_else(|| obj.kw("oneOf")) {
         return Shape::BranchRefs(branches);
     }
-    if let Some(Json::Array(options)) = obj.get("enum") {
+    if let Some(Json::Array(options)) = obj.kw("enum") {
         return Shape::Enum(options);
     }
-    if let Some(c) = obj.get("const") {
+    if let Some(c) = obj.kw("const") {
         return Shape::Const(c);
     }
-    let types: Vec<&str> = match obj.get("type") {
+    let types: Vec<&str> = match obj.kw("type") {
         Some(Json::String(t)) => vec![t.as_str()],
         Some(Json::Array(ts)) => ts.iter().filter_map(Json::as_str).collect(),
         _ => Vec::new(),
@@ -198,23 +198,23 @@ impl<'s> Compiled<'s> {
             additional: Additional::Any,
         };
         let structured = |node: &mut Node<'s>, s: &'s Json| {
-            node.items = match s.get("items") {
+            node.items = match s.kw("items") {
                 Some(Json::Array(tuple)) => Items::Tuple(tuple),
                 Some(x) => Items::All(x),
                 None => Items::All(&ANY),
             };
-            if let Some(props) = s.get("properties").and_then(Json::as_object) {
+            if let Some(props) = s.kw("properties").and_then(Json::as_object) {
                 node.properties = props
                     .iter()
                     .map(|(k, v)| (k.as_str(), v, admits_null(v, root)))
                     .collect();
             }
             node.required = s
-                .get("required")
+                .kw("required")
                 .and_then(Json::as_array)
                 .map(|r| r.iter().filter_map(Json::as_str).collect())
                 .unwrap_or_default();
-            node.additional = match s.get("additionalProperties") {
+            node.additional = match s.kw("additionalProperties") {
                 Some(Json::Bool(false)) => Additional::Forbidden,
                 Some(x @ Json::Object(_)) => Additional::Schema(x, admits_null(x, root)),
                 _ => Additional::Any,
@@ -486,7 +486,7 @@ fn exact_array(value: &Json, s: &Json, root: &Json, depth: usize) -> bool {
         return false;
     };
     items.iter().enumerate().all(|(i, item)| {
-        let item_schema = match s.get("items") {
+        let item_schema = match s.kw("items") {
             Some(Json::Array(tuple)) => tuple.get(i).unwrap_or(&ANY),
             Some(x) => x,
             None => &ANY,
@@ -499,15 +499,15 @@ fn exact_object(value: &Json, s: &Json, root: &Json, depth: usize) -> bool {
     let Json::Object(entries) = value else {
         return false;
     };
-    let properties = s.get("properties").and_then(Json::as_object);
+    let properties = s.kw("properties").and_then(Json::as_object);
     let required: Vec<&str> = s
-        .get("required")
+        .kw("required")
         .and_then(Json::as_array)
         .map(|r| r.iter().filter_map(Json::as_str).collect())
         .unwrap_or_default();
-    let additional = s.get("additionalProperties");
+    let additional = s.kw("additionalProperties");
     let entries_ok = entries.iter().all(|(key, item)| {
-        let target = match (properties.and_then(|p| p.get(key)), additional) {
+        let target = match (properties.and_then(|p| p.kw(key)), additional) {
             (Some(p), _) => p,
             (None, Some(Json::Bool(false))) => return false,
             (None, Some(x @ Json::Object(_))) => x,

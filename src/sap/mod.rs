@@ -8,7 +8,7 @@ pub mod scan;
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use align::{Aligner, Mismatch, Mode, Path, Seg};
+use align::{Aligner, Kw, Mismatch, Mode, Path, Seg};
 use scan::{scan_value, Scanned, Value};
 
 /// One repair, at a JSON Pointer into the result.
@@ -202,9 +202,9 @@ fn failure(
 
 fn schema_type(schema: &Json, root: &Json) -> Option<String> {
     let s = align::resolve(schema, root);
-    match s.get("type") {
+    match s.kw("type") {
         Some(Json::String(t)) => Some(t.clone()),
-        _ if s.get("properties").is_some() => Some("object".into()),
+        _ if s.kw("properties").is_some() => Some("object".into()),
         _ => None,
     }
 }
@@ -399,7 +399,7 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
     }
     if root_type.as_deref() == Some("array") && found.len() > 1 {
         let item_schema = align::resolve(schema, schema)
-            .get("items")
+            .kw("items")
             .cloned()
             .unwrap_or(Json::Bool(true));
         let mut values = Vec::new();
@@ -461,7 +461,7 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
     }
     // A top-level enum named once in prose (rule 8).
     let resolved = align::resolve(schema, schema);
-    if let Some(Json::Array(options)) = resolved.get("enum") {
+    if let Some(Json::Array(options)) = resolved.kw("enum") {
         return enum_in_prose(text, options, refused);
     }
     // A boolean or number schema and a reply that states its value in prose.
