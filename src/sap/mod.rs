@@ -301,10 +301,11 @@ pub fn parse_structured_with(
 
 fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parsed, ParseFailure> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    let found = candidates(text);
+    let mut found = candidates(text);
     let mut accepted: Vec<(usize, Json, Vec<Fix>)> = Vec::new();
     let mut refused = Vec::new();
-    for (index, c) in found.iter().enumerate() {
+    // A candidate's fixes move into its reading (nothing later reads them).
+    for (index, c) in found.iter_mut().enumerate() {
         let mut aligner = Aligner {
             root: schema,
             fixes: Vec::new(),
@@ -320,12 +321,16 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
             0,
         ) {
             Ok(Some(value)) => {
-                let mut fixes = c.located.clone();
-                fixes.extend(c.scanned.fixes.iter().map(|f| Fix {
-                    kind: f.kind,
-                    pointer: f.pointer.clone(),
-                    detail: f.detail.clone(),
-                }));
+                let mut fixes = std::mem::take(&mut c.located);
+                fixes.extend(
+                    std::mem::take(&mut c.scanned.fixes)
+                        .into_iter()
+                        .map(|f| Fix {
+                            kind: f.kind,
+                            pointer: f.pointer,
+                            detail: f.detail,
+                        }),
+                );
                 if c.scanned.cut {
                     if options.refuse_truncated {
                         refused.push(Refusal {
