@@ -32,5 +32,7 @@ for (const [category, row] of Object.entries(table)) {
 
 const require = createRequire(import.meta.url);
 const pkgDir = dirname(require.resolve('@understudy/agents/package.json'));
-const wasm = readFileSync(join(pkgDir, 'wasm', 'understudy_bg.wasm'));
-console.log(`\nwasm: ${(wasm.length / 1024).toFixed(1)} KiB raw, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(1)} KiB gzip`);
+for (const file of ['understudy_bg.wasm', 'understudy_validator_bg.wasm']) {
+  const wasm = readFileSync(join(pkgDir, 'wasm', file));
+  console.log(`${file}: ${(wasm.length / 1024).toFixed(1)} KiB raw, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(1)} KiB gzip`);
+}
