@@ -69,6 +69,18 @@ const page = (initCall, imports = '') => `
 `;
 const html = (script) => `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>t</title><body><script type="module" src="${script}"></script></body>`;
 
+/** A Jest test file (jsdom) that runs the check and asserts the result with Jest's own expect. */
+const jestSuite = (importLine, title, initCall) => `/** @jest-environment jsdom */
+  ${importLine}
+  test(${JSON.stringify(title)}, async () => {
+    ${check(initCall)}
+    expect(typeof document).toBe('object');
+    const { fixes, ...rest } = result;
+    expect(rest).toEqual(${JSON.stringify(expected)});
+    expect(fixes).toEqual(expect.arrayContaining(['fence_stripped', 'string_to_number']));
+  });
+`;
+
 let pack;
 let dir;
 let browser;
@@ -95,26 +107,8 @@ before(async () => {
         },
       };
     `,
-    'jest-esm/engine.test.mjs': `/** @jest-environment jsdom */
-      import * as lib from '@understudy/agents';
-      test('the browser entry under jsdom', async () => {
-        ${check('await lib.init({ validator: true });')}
-        expect(typeof document).toBe('object');
-        const { fixes, ...rest } = result;
-        expect(rest).toEqual(${JSON.stringify(expected)});
-        expect(fixes).toEqual(expect.arrayContaining(['fence_stripped', 'string_to_number']));
-      });
-    `,
-    'jest-cjs/engine.test.js': `/** @jest-environment jsdom */
-      const lib = require('@understudy/agents');
-      test('the Node entry under jsdom (customExportConditions)', async () => {
-        ${check('await lib.init();')}
-        expect(typeof document).toBe('object');
-        const { fixes, ...rest } = result;
-        expect(rest).toEqual(${JSON.stringify(expected)});
-        expect(fixes).toEqual(expect.arrayContaining(['fence_stripped', 'string_to_number']));
-      });
-    `,
+    'jest-esm/engine.test.mjs': jestSuite("import * as lib from '@understudy/agents';", 'the browser entry under jsdom', 'await lib.init({ validator: true });'),
+    'jest-cjs/engine.test.js': jestSuite("const lib = require('@understudy/agents');", 'the Node entry under jsdom (customExportConditions)', 'await lib.init();'),
     'jest-cjs/package.json': '{ "type": "commonjs" }',
   }, ['@openai/agents@0.20.0']);
 });

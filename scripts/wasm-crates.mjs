@@ -25,6 +25,12 @@ function reader(bytes) {
         shift += 7;
       }
     },
+    /** A table's or memory's limits: flags, minimum, and a maximum when flag 1 says so. */
+    limits() {
+      const flags = r.u8();
+      r.u32();
+      if (flags & 1) r.u32();
+    },
     name() {
       const n = r.u32();
       const text = new TextDecoder().decode(bytes.subarray(at, at + n));
@@ -110,14 +116,10 @@ export function crateSizes(bytes) {
           r.u32();
           imported++;
         } else if (kind === 1) {
-          r.u8();
-          const flags = r.u8();
-          r.u32();
-          if (flags & 1) r.u32();
+          r.u8(); // the table's element type
+          r.limits();
         } else if (kind === 2) {
-          const flags = r.u8();
-          r.u32();
-          if (flags & 1) r.u32();
+          r.limits();
         } else if (kind === 3) {
           r.u8();
           r.u8();

@@ -147,12 +147,12 @@ class InputChannel {
 }
 
 /** Writes `text` into the engine's input buffer; returns its length in bytes. */
-function input(_e: Bindings, text: string): number {
+function input(text: string): number {
   return engineInput.write(text);
 }
 
 /** Writes two texts one after the other into the input buffer; returns their lengths in bytes. */
-function inputPair(_e: Bindings, first: string, second: string): [number, number] {
+function inputPair(first: string, second: string): [number, number] {
   return engineInput.pair(first, second);
 }
 
@@ -243,7 +243,7 @@ export interface PreparedStrictJsonSchema<T> {
  */
 export function toStrictJsonSchema<T extends JsonSchema>(schema: T): T {
   const text = encodeSchema(schema);
-  return decode(call((e) => e.strictConvert(input(e, text)))) as T;
+  return decode(call((e) => e.strictConvert(input(text)))) as T;
 }
 
 const releasePrepared = new FinalizationRegistry<PreparedHandle>((handle) => handle.free());
@@ -255,19 +255,19 @@ const releasePrepared = new FinalizationRegistry<PreparedHandle>((handle) => han
  */
 export function prepareStrictJsonSchema<T extends JsonSchema>(schema: T): PreparedStrictJsonSchema<T> {
   const text = encodeSchema(schema);
-  const strict = decode(call((e) => e.strictPrepareSchema(input(e, text)))) as T;
+  const strict = decode(call((e) => e.strictPrepareSchema(input(text)))) as T;
   // The engine keeps a prepared schema for normalizeInput only once it is first called: many
   // prepared schemas (agent output types, say) are never normalized, and a handle that waits
   // for the garbage collector costs memory meanwhile.
   let handle: PreparedHandle | undefined;
   const normalizeInput = (value: unknown): unknown => {
     if (handle === undefined) {
-      handle = call((e) => e.strictPrepare(input(e, text)));
+      handle = call((e) => e.strictPrepare(input(text)));
       releasePrepared.register(normalizeInput, handle);
     }
     const encoded = encodeValue(value);
     const live = handle;
-    return decode(call((e) => live.normalizeInput(input(e, encoded))));
+    return decode(call(() => live.normalizeInput(input(encoded))));
   };
   return { schema: strict, normalizeInput };
 }
@@ -288,7 +288,7 @@ export function stripStrictNulls(schema: unknown, value: unknown): unknown {
   const [jsonSchema, standard] = stripping;
   const schemaText = encodeSchema(jsonSchema);
   const valueText = encodeValue(value);
-  return decode(call((e) => e.strictStripNulls(...inputPair(e, schemaText, valueText), standard)));
+  return decode(call((e) => e.strictStripNulls(...inputPair(schemaText, valueText), standard)));
 }
 
 /**
@@ -299,7 +299,7 @@ export function stripStrictNulls(schema: unknown, value: unknown): unknown {
  */
 export function assertStrictSchemaPreservesOpenObjects(schema: JsonSchema): void {
   const text = encodeSchema(schema);
-  call((e) => e.strictAssertOpenObjects(input(e, text)));
+  call((e) => e.strictAssertOpenObjects(input(text)));
 }
 
 // --- local validation -------------------------------------------------------------------------
@@ -409,7 +409,7 @@ export function compileJsonSchema(schema: JsonSchema, options?: CompileOptions):
  */
 export function checkStrictTool(tool: string, parameters: unknown): void {
   const text = encodeSchema(parameters);
-  call((e) => e.strictToolCheck(input(e, text), tool));
+  call((e) => e.strictToolCheck(input(text), tool));
 }
 
 /** Options of {@link compileJsonSchema}. Unknown options are refused with a `UserError`. */
@@ -602,7 +602,7 @@ type ParsedType<S> = S extends StandardSchemaWithJSON<any, infer O> ? O : unknow
  */
 export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S, options?: ParseOptions): StructuredResult<ParsedType<S>> {
   expectString('parseStructured', 'text', text);
-  return structuredAnswer(text, call((e) => e.parseStructuredInput(input(e, text), schema, options)));
+  return structuredAnswer(text, call((e) => e.parseStructuredInput(input(text), schema, options)));
 }
 
 /** The engine's answer to a parse: `undefined` (the text is its own value), JSON text, or the object. */
@@ -633,7 +633,7 @@ export interface PartialOptions {
  */
 export function parsePartial<S extends JsonSchema | StandardSchemaWithJSON>(text: string, schema: S, options?: PartialOptions): PartialResult<ParsedType<S>> {
   expectString('parsePartial', 'text', text);
-  const { value, complete, fixes } = JSON.parse(call((e) => e.parsePartialInput(input(e, text), schema, options)));
+  const { value, complete, fixes } = JSON.parse(call((e) => e.parsePartialInput(input(text), schema, options)));
   return { value, complete, fixes };
 }
 
@@ -656,12 +656,12 @@ class BoundParser<T> extends EngineOwner<ParserHandle> implements StructuredPars
   parse(text: string, options?: ParseOptions): StructuredResult<T> {
     expectString('StructuredParser.parse', 'text', text);
     const handle = this.live();
-    return structuredAnswer(text, call((e) => handle.parseInput(input(e, text), options)));
+    return structuredAnswer(text, call(() => handle.parseInput(input(text), options)));
   }
   partial(text: string, options?: PartialOptions): PartialResult<T> {
     expectString('StructuredParser.partial', 'text', text);
     const handle = this.live();
-    const { value, complete, fixes } = JSON.parse(call((e) => handle.partialInput(input(e, text), options)));
+    const { value, complete, fixes } = JSON.parse(call(() => handle.partialInput(input(text), options)));
     return { value, complete, fixes };
   }
 }
