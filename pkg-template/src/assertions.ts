@@ -5,6 +5,7 @@
  * assertions read it and throw an `AssertionError` (Node's, where there is one) whose message
  * shows what was expected and what happened.
  */
+import { nodeBuiltin } from './host.js';
 import { describeValue } from './args.js';
 
 /** One function call a model returned. */
@@ -71,8 +72,7 @@ class FallbackAssertionError extends Error {
 }
 
 function assertionError(message: string, actual: unknown, expected: unknown, operator: string): Error {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const nodeAssert = proc?.getBuiltinModule?.('node:assert') as { AssertionError?: new (o: object) => Error } | undefined;
+  const nodeAssert = nodeBuiltin<{ AssertionError?: new (o: object) => Error }>('node:assert');
   const Class = nodeAssert?.AssertionError ?? FallbackAssertionError;
   return new Class({ message, actual, expected, operator });
 }

@@ -6,6 +6,7 @@
 import initWasm, * as wasm from '../wasm/web/understudy.js';
 import initValidatorWasm, * as validatorWasm from '../wasm/web/understudy_validator.js';
 import { installEngine, installValidator } from './core.js';
+import { nodeBuiltin } from './host.js';
 
 import type { InitOptions, WasmSource } from './init-options.js';
 
@@ -23,10 +24,7 @@ const isOptions = (value: unknown): value is InitOptions =>
  */
 async function fromDisk(url: URL): Promise<BufferSource | undefined> {
   if (url.protocol !== 'file:') return undefined;
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string } } }).process;
-  if (!proc?.versions?.node) return undefined;
-  const fs = proc.getBuiltinModule?.('node:fs') as typeof import('node:fs') | undefined;
-  return fs?.readFileSync(url);
+  return nodeBuiltin<typeof import('node:fs')>('node:fs')?.readFileSync(url);
 }
 
 // The URLs are written out whole (`new URL('literal', import.meta.url)`): bundlers (Vite,

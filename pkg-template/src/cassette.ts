@@ -6,6 +6,7 @@
  * mismatch diffs. This module forwards calls to the real model, reads and writes files (Node)
  * and turns cassette steps into `ScriptedModel` steps. In a browser, pass cassette objects.
  */
+import { nodeBuiltin } from './host.js';
 import { Usage } from '@openai/agents-core';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
 import { describeValue, expectFields, expectOptions, expectString } from './args.js';
@@ -137,8 +138,7 @@ type Replay = import('../wasm/node/understudy.js').CassetteReplay;
 
 /** Node's `fs`, when there is one. */
 function nodeFs(): typeof import('node:fs') | undefined {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  return proc?.getBuiltinModule?.('node:fs') as typeof import('node:fs') | undefined;
+  return nodeBuiltin<typeof import('node:fs')>('node:fs');
 }
 
 function requireFs(what: string): typeof import('node:fs') {

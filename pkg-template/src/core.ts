@@ -9,6 +9,7 @@ import type { ParseFixKind } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
 import { fromEngine, UserError } from './errors.js';
+import { nodeBuiltin } from './host.js';
 import { STANDARD_VALUE, checkPatterns, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
 import type { StandardSchemaIssue } from './errors.js';
 
@@ -93,8 +94,7 @@ export function call<T>(run: (e: Bindings) => T): T {
 
 /** The host's TextEncoder: jsdom (Jest's browser environment) has no global one; Node's util does. */
 const HostTextEncoder: typeof TextEncoder =
-  globalThis.TextEncoder ??
-  ((globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:util') as typeof import('node:util')).TextEncoder;
+  globalThis.TextEncoder ?? nodeBuiltin<typeof import('node:util')>('node:util')!.TextEncoder;
 const encoder = new HostTextEncoder();
 
 /** What a wasm module offers for its input buffer (both modules have one). */
