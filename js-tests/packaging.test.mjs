@@ -91,6 +91,76 @@ test('the validator module loads on the first compileJsonSchema, not before', ()
   assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
 });
 
+/** A run of both doubles whose objects must be the user's agents-core classes. */
+const peerIdentity = `
+  const response = await new testing.ScriptedModel([[testing.assistantMessage('hi')]]).getResponse({ input: 'hi', modelSettings: {}, tools: [], handoffs: [], outputType: 'text', tracing: false });
+  if (!(response.usage instanceof core.Usage)) throw new Error('usage is not the user\\'s Usage');
+  const session = testing.scriptedSandboxSession([]);
+  if (!(session.state.manifest instanceof sandbox.Manifest)) throw new Error('manifest is not the user\\'s Manifest');
+`;
+
+test('the Node testing entries load two files of @openai/agents-core, not its root, and share its classes', () => {
+  // ES modules: a load hook (off-thread) writes every URL Node loads to a file.
+  const esm = project('peers-esm', { type: 'module' }, {
+    'hooks.mjs': "import { register } from 'node:module';\nregister('./log.mjs', import.meta.url);\n",
+    'log.mjs': "import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { appendFileSync(new URL('./loaded.txt', import.meta.url), url + '\\n'); return next(url, context); }\n",
+    'main.mjs': `
+      import { readFileSync } from 'node:fs';
+      import * as testing from '@understudy/agents/testing';
+      const loaded = () => readFileSync(new URL('./loaded.txt', import.meta.url), 'utf8').split('\\n');
+      const early = loaded();
+      if (early.some((u) => /agents-core\\/dist\\/(index|sandbox\\/index)\\.mjs$/.test(u))) throw new Error('the testing entry loaded the root of @openai/agents-core');
+      if (!early.some((u) => /agents-core\\/dist\\/usage\\.mjs$/.test(u))) throw new Error('usage.mjs was not loaded');
+      const core = await import('@openai/agents-core');
+      const sandbox = await import('@openai/agents-core/sandbox');
+      ${peerIdentity}
+      console.log('ok');`,
+  });
+  assert.equal(sh('node', ['--import', './hooks.mjs', 'main.mjs'], esm).trim(), 'ok');
+  const cjs = project('peers-cjs', {}, {
+    'main.js': `
+      const testing = require('@understudy/agents/testing');
+      const early = Object.keys(require.cache);
+      if (early.some((f) => /agents-core[\\\\/]dist[\\\\/](index|sandbox[\\\\/]index)\\.js$/.test(f))) throw new Error('the testing entry required the root of @openai/agents-core');
+      if (!early.some((f) => /agents-core[\\\\/]dist[\\\\/]usage\\.js$/.test(f))) throw new Error('usage.js was not required');
+      const core = require('@openai/agents-core');
+      const sandbox = require('@openai/agents-core/sandbox');
+      (async () => { ${peerIdentity} console.log('ok'); })().catch((e) => { console.error(e); process.exit(1); });`,
+  });
+  assert.equal(sh('node', ['main.js'], cjs).trim(), 'ok');
+});
+
+test('with another @openai/agents-core layout the testing entries fall back to its public entries', () => {
+  // A stand-in agents-core with the public entries only (no dist/usage, no dist/sandbox/manifest).
+  const classes = "class Usage { constructor(u) { Object.assign(this, u ?? {}); } }\nclass Manifest { constructor() { this.entries = {}; } }\nconst cloneManifest = (m) => Object.assign(new Manifest(), structuredClone({ ...m }));\n";
+  const fake = {
+    'fake-core/package.json': JSON.stringify({ name: '@openai/agents-core', version: '0.20.0', exports: {
+      '.': { import: './root.mjs', require: './root.cjs' },
+      './sandbox': { import: './sandbox.mjs', require: './sandbox.cjs' },
+      './testing': { import: './testing/index.mjs', require: './testing/index.cjs' },
+    } }),
+    'fake-core/classes.mjs': `${classes}export { Usage, Manifest, cloneManifest };\n`,
+    'fake-core/classes.cjs': `${classes}module.exports = { Usage, Manifest, cloneManifest };\n`,
+    'fake-core/root.mjs': "export { Usage } from './classes.mjs';\n",
+    'fake-core/root.cjs': "module.exports = { Usage: require('./classes.cjs').Usage };\n",
+    'fake-core/sandbox.mjs': "export { Manifest, cloneManifest } from './classes.mjs';\n",
+    'fake-core/sandbox.cjs': "const c = require('./classes.cjs'); module.exports = { Manifest: c.Manifest, cloneManifest: c.cloneManifest };\n",
+    'fake-core/testing/index.mjs': 'export {};\n',
+    'fake-core/testing/index.cjs': 'module.exports = {};\n',
+  };
+  const body = () => `${peerIdentity} console.log('ok');`;
+  const esm = project('peers-fallback-esm', { type: 'module' }, {
+    ...fake,
+    'main.mjs': `import * as testing from '@understudy/agents/testing';\nimport * as core from '@openai/agents-core';\nimport * as sandbox from '@openai/agents-core/sandbox';\n${body()}`,
+  }, ['./fake-core']);
+  assert.equal(sh('node', ['main.mjs'], esm).trim(), 'ok');
+  const cjs = project('peers-fallback-cjs', {}, {
+    ...fake,
+    'main.js': `const testing = require('@understudy/agents/testing');\nconst core = require('@openai/agents-core');\nconst sandbox = require('@openai/agents-core/sandbox');\n(async () => { ${body()} })().catch((e) => { console.error(e); process.exit(1); });`,
+  }, ['./fake-core']);
+  assert.equal(sh('node', ['main.js'], cjs).trim(), 'ok');
+});
+
 test('the published types compile with TypeScript\'s default lib and skipLibCheck: false', () => {
   // They use Disposable and Symbol.dispose, which the default lib of es2022 lacks: the types
   // reference the lib they need themselves.

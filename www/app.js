@@ -11,7 +11,7 @@ import {
   partialOutput,
   StructuredParseError,
 } from '/pkg/esm/browser.js';
-import { ScriptedModel, assistantMessage, functionCall, modelError, UnconsumedModelStepsError } from '/pkg/esm/testing.js';
+import { ScriptedModel, assistantMessage, functionCall, modelError, UnconsumedModelStepsError } from '/pkg/esm/testing-browser.js';
 import { Agent, Runner, tool } from '@openai/agents-core';
 
 const $ = (id) => document.getElementById(id);

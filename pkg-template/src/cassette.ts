@@ -7,7 +7,7 @@
  * and turns cassette steps into `ScriptedModel` steps. In a browser, pass cassette objects.
  */
 import { nodeBuiltin } from './host.js';
-import { Usage } from '@openai/agents-core';
+import { peers } from './peers.js';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
 import { describeValue, expectFields, expectOptions, expectString } from './args.js';
 import { call as engine, encodeValue, isUnencodable } from './core.js';
@@ -267,6 +267,7 @@ type ReplayStep = {
 
 function toResponse(response: ReplayStep['response']): ModelResponse {
   const { usage, ...rest } = response ?? {};
+  const { Usage } = peers();
   return { ...rest, usage: new Usage(usage as ConstructorParameters<typeof Usage>[0]) } as ModelResponse;
 }
 

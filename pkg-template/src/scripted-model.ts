@@ -7,7 +7,6 @@
  * error with its message and fields). This class adapts it to the SDK's `Model` interface: it
  * awaits responders, iterates user streams and keeps JavaScript's promise order.
  */
-import { Usage } from '@openai/agents-core';
 import type {
   AssistantMessageItem,
   FunctionCallItem,
@@ -24,6 +23,7 @@ import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
 import { doubleErrorMessage, registerEngineErrors } from './errors.js';
+import { peers } from './peers.js';
 import { replayCassette, type Cassette, type ReplayOptions } from './cassette.js';
 
 export type { InvalidScriptedModelStepReason } from './codes.js';
@@ -267,7 +267,7 @@ export class ScriptedModel implements Model {
     if (extra.length > 0) throw new TypeError(`new ScriptedModel: unknown option \`${extra[0]}\`; the option is \`strictTools\`.`);
     this.#strictTools = strictTools;
     registerLoggedModel(this);
-    const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), Usage));
+    const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), peers().Usage));
     this.#script = engine((e) => new e.ModelScript());
     this.#script.enqueue(prepared);
   }
@@ -305,7 +305,7 @@ export class ScriptedModel implements Model {
 
   /** Adds steps to the end of the script; one invalid input queues none of them. */
   enqueue(...inputs: ScriptedModelInput[]): void {
-    const prepared = engine((e) => e.prepareModelSteps(inputs, Usage));
+    const prepared = engine((e) => e.prepareModelSteps(inputs, peers().Usage));
     this.#script.enqueue(prepared);
   }
 
@@ -392,7 +392,7 @@ export class ScriptedModel implements Model {
   }
 
   #normalize(response: unknown, call: RecordedModelCall, streamed: boolean): ModelResponse {
-    const normalized = engine((e) => e.normalizeModelResponse(response, call.request, call.index, streamed, Usage));
+    const normalized = engine((e) => e.normalizeModelResponse(response, call.request, call.index, streamed, peers().Usage));
     logOutput(this, normalized.output);
     checkpoint(call.request.signal, call.index);
     return normalized;

@@ -7,9 +7,9 @@
  * the session object (only the scripted methods installed, promises for asynchronous ones) and
  * calls matchers and responders.
  */
-import { Manifest, cloneManifest } from '@openai/agents-core/sandbox';
 import type { SandboxSession } from '@openai/agents-core/sandbox';
 import { call as engine } from './core.js';
+import { peers } from './peers.js';
 import { doubleErrorMessage, registerEngineErrors } from './errors.js';
 import type { InvalidScriptedSandboxStepReason } from './codes.js';
 
@@ -159,8 +159,10 @@ type PreparedStep = {
   error?: unknown;
 };
 
-const snapshotArgs = (method: string, args: unknown) => engine((e) => e.snapshotSandboxArgs(method, args, Manifest, cloneManifest));
-const snapshotCall = (record: unknown) => engine((e) => e.snapshotSandboxCall(record, Manifest, cloneManifest)) as RecordedSandboxCall;
+const snapshotArgs = (method: string, args: unknown) =>
+  engine((e) => e.snapshotSandboxArgs(method, args, peers().Manifest, peers().cloneManifest));
+const snapshotCall = (record: unknown) =>
+  engine((e) => e.snapshotSandboxCall(record, peers().Manifest, peers().cloneManifest)) as RecordedSandboxCall;
 
 /**
  * Creates a deterministic sandbox session with only the scripted methods installed on the
@@ -174,7 +176,7 @@ export function scriptedSandboxSession<TMethod extends ScriptedSandboxMethod>(in
 export function scriptedSandboxSession(): ScriptedSandboxSession<never>;
 export function scriptedSandboxSession(inputs: Iterable<ScriptedSandboxInput> = []): ScriptedSandboxSession<any> {
   const script = engine((e) => new e.SandboxScript(Array.from(inputs)));
-  const session: Record<string, unknown> = { state: { manifest: new Manifest() } };
+  const session: Record<string, unknown> = { state: { manifest: new (peers().Manifest)() } };
 
   const invoke = (method: string, args: unknown[]): unknown => {
     const { record, step } = engine(() => script.begin(method, snapshotArgs(method, args))) as { record: RecordedSandboxCall; step: PreparedStep };

@@ -1,5 +1,6 @@
 /** Node CommonJS entry of `./testing`: loads the engine, then exports the doubles. */
 import './node-cjs.js';
+import './peers-cjs.js';
 import { watchNodeTest } from './test-names.js';
 
 watchNodeTest();

@@ -1,0 +1,41 @@
+/**
+ * The classes of the user's `@openai/agents-core` the doubles share identity with: `Usage`
+ * (responses carry the user's `Usage`, and the envelope checks test `instanceof` against it),
+ * `Manifest` and `cloneManifest` (a sandbox session's manifest). Each entry installs them before
+ * it exports anything: the Node entries load the two files `@openai/agents-core/testing` itself
+ * imports (`../usage` and `../sandbox/manifest`, the same module instances the package root
+ * re-exports), which is a tenth of importing the package root; the browser and Workers entries
+ * import the package's public entries, which bundlers resolve and shake.
+ */
+import type { Usage as UsageClass } from '@openai/agents-core';
+import type { Manifest as ManifestClass, cloneManifest as cloneManifestFn } from '@openai/agents-core/sandbox';
+
+/** What the doubles need from `@openai/agents-core`. */
+export interface CorePeers {
+  Usage: typeof UsageClass;
+  Manifest: typeof ManifestClass;
+  cloneManifest: typeof cloneManifestFn;
+}
+
+let installed: CorePeers | undefined;
+
+/** Called once by each testing entry, before user code can run. */
+export function installPeers(peers: CorePeers): void {
+  installed = peers;
+}
+
+/** The installed peers; an entry always installs them, so a miss is a packaging bug. */
+export function peers(): CorePeers {
+  if (installed === undefined) throw new Error('@understudy/agents: the testing entry did not load @openai/agents-core');
+  return installed;
+}
+
+/** The two files of agents-core the doubles need, relative to its `./testing` module. */
+export const PEER_FILES = { usage: '../usage', manifest: '../sandbox/manifest' } as const;
+
+/** True when `usage` and `manifest` are the modules the doubles need (else: load the roots). */
+export function arePeers(usage: unknown, manifest: unknown): boolean {
+  const u = usage as { Usage?: unknown } | null | undefined;
+  const m = manifest as { Manifest?: unknown; cloneManifest?: unknown } | null | undefined;
+  return typeof u?.Usage === 'function' && typeof m?.Manifest === 'function' && typeof m?.cloneManifest === 'function';
+}
