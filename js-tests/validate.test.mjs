@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { compileJsonSchema, InvalidJsonSchemaError, UserError } from '@understudy/agents';
+import { compileJsonSchema, engineLiveHandles, InvalidJsonSchemaError, UserError } from '@understudy/agents';
 import { corpus } from './corpus/schemas.mjs';
 import { sample, variants } from './corpus/values.mjs';
 
@@ -99,6 +99,51 @@ describe('validate and validateJson', () => {
     }
     assert.throws(() => compileJsonSchema(5), InvalidJsonSchemaError);
     assert.throws(() => compileJsonSchema({ a: () => 1 }), (e) => e instanceof InvalidJsonSchemaError && e.pointer === '/a');
+  });
+
+  test('patterns mean what ECMA-262 says: the host RegExp, as ajv (u flag)', () => {
+    const ajv = newAjv(true, {});
+    const cases = [
+      // lookaheads, a backreference, Unicode property escapes, ASCII \d, code points under u
+      [{ type: 'string', pattern: '^(?=.*\\d)(?=.*[a-z]).{8,}$' }, ['abcdefg1', 'abcdefgh', '12345678', 'a1']],
+      [{ type: 'string', pattern: '^(a|b)\\1$' }, ['aa', 'ab', 'bb']],
+      [{ type: 'string', pattern: '^\\p{Lu}\\p{Ll}+$' }, ['Émile', 'émile', 'Ab', 'A']],
+      [{ type: 'string', pattern: '^\\d+$' }, ['123', '\u0663', '1\u0663']],
+      [{ type: 'string', pattern: '^.$' }, ['\u{1F600}', 'ab', 'x']],
+      [{ type: 'string', pattern: 'colou?r' }, ['the color', 'the colour red', 'the colr']],
+      [{ type: 'object', patternProperties: { '^x-(?!internal)': { type: 'string' } }, additionalProperties: false }, [{ 'x-a': 's' }, { 'x-internal': 's' }, { 'x-a': 1 }, { y: 's' }]],
+      [{ type: 'object', properties: { id: { type: 'string', pattern: '^[A-Z]{2}-\\d{4}$' } } }, [{ id: 'AB-1234' }, { id: 'ab-1234' }, { id: 'AB-12345' }]],
+    ];
+    for (const [schema, values] of cases) {
+      const theirs = ajv.compile(schema);
+      const ours = compileJsonSchema(schema);
+      for (const value of values) {
+        const expected = theirs(value);
+        assert.equal(ours.validate(value).valid, expected, `${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
+        assert.equal(ours.validateJson(JSON.stringify(value)).valid, expected, `validateJson: ${JSON.stringify(schema)} on ${JSON.stringify(value)}`);
+      }
+      ours.free();
+    }
+    // A pattern only the legacy syntax accepts (an identity escape) compiles without the u flag,
+    // as the Rust translation accepted it; one no syntax accepts names its pointer.
+    const legacy = compileJsonSchema({ type: 'string', pattern: '^[a-z]\\_\\d$' });
+    assert.deepEqual([legacy.validate('a_1').valid, legacy.validate('a1').valid], [true, false]);
+    assert.throws(() => compileJsonSchema({ properties: { a: { pattern: '[z-a]' } } }), (e) => e instanceof InvalidJsonSchemaError && e.pointer === '/properties/a/pattern');
+    // A pattern's issue keeps jsonschema's wording and pointers.
+    const issue = compileJsonSchema({ properties: { code: { pattern: '^(?=\\d)\\w+$' } } }).validate({ code: 'x1' }).issues[0];
+    assert.deepEqual([issue.keyword, issue.instancePath, issue.schemaPath], ['pattern', '/code', '/properties/code/pattern']);
+    assert.match(issue.message, /does not match/);
+  });
+
+  test('compiled patterns are released with their validators', () => {
+    compileJsonSchema({ pattern: 'x' }).free(); // the meta-schemas' own patterns stay compiled
+    const live = engineLiveHandles();
+    for (let i = 0; i < 2_000; i++) {
+      const v = compileJsonSchema({ type: 'string', pattern: `^(?=x)x${i}$` });
+      assert.equal(v.validate(`x${i}`).valid, true);
+      v.free();
+    }
+    assert.equal(engineLiveHandles(), live);
   });
 
   test('free(), Symbol.dispose, and use after free', () => {

@@ -10,7 +10,7 @@ import type { ParseFixKind } from './codes.js';
 export type { ParseFixKind } from './codes.js';
 import { fromEngine, UserError } from './errors.js';
 import { nodeBuiltin } from './host.js';
-import { STANDARD_VALUE, checkPatterns, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
+import { PatternTable, STANDARD_VALUE, checkPatterns, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
 import type { StandardSchemaIssue } from './errors.js';
 
 /** @internal The wasm bindings' module type. */
@@ -37,6 +37,7 @@ export function installEngine(bindings: unknown): void {
 export function installValidator(bindings: unknown): void {
   validatorEngine = bindings as ValidatorBindings;
   validatorInput = new InputChannel(validatorEngine);
+  validatorEngine.installPatterns(new PatternTable(validatorEngine.engineMemory() as WebAssembly.Memory));
 }
 
 /**

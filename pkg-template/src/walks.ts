@@ -4,6 +4,7 @@
  * property cost more than the work itself. They decide nothing; the engine calls them and
  * decides what their results mean. `installEngine` hands them to the engine.
  */
+import { nodeBuiltin } from './host.js';
 
 // --- Standard Schema call ------------------------------------------------------------------
 
@@ -253,4 +254,71 @@ export function redactTexts(texts: string[], sources: string[], flags: string[],
     }
     return out;
   });
+}
+
+// --- the validator's patterns (src/wasm/validator.rs, `HostRegExps`) ---------------------------
+
+let utf8: TextDecoder | undefined;
+/** The host's TextDecoder, made when first needed (jsdom has no global one; Node's util does). */
+function decoder(): TextDecoder {
+  utf8 ??= new (globalThis.TextDecoder ?? nodeBuiltin<typeof import('node:util')>('node:util')!.TextDecoder)();
+  return utf8;
+}
+
+/**
+ * The validator module's compiled patterns: the host's `RegExp`s at the handles the engine hands
+ * out. The engine decides the flags and what a refusal or a failure means; this table compiles,
+ * reads a tested text out of the module's memory (ASCII without a decoder call) and tests, so
+ * a match crosses with three numbers. Nothing here throws into the engine: failures are codes,
+ * their messages in `error`.
+ */
+export class PatternTable {
+  error = '';
+  readonly #regexps: (RegExp | undefined)[] = [];
+  readonly #memory: WebAssembly.Memory;
+  #bytes = new Uint8Array(0);
+
+  constructor(memory: WebAssembly.Memory) {
+    this.#memory = memory;
+  }
+
+  compile(handle: number, source: string, flags: string): boolean {
+    try {
+      this.#regexps[handle] = new RegExp(source, flags);
+      return true;
+    } catch (thrown) {
+      this.error = thrown instanceof Error ? thrown.message : String(thrown);
+      return false;
+    }
+  }
+
+  test(handle: number, ptr: number, len: number): number {
+    try {
+      let bytes = this.#bytes;
+      // A grown memory detaches the view.
+      if (bytes.buffer !== this.#memory.buffer) bytes = this.#bytes = new Uint8Array(this.#memory.buffer);
+      let text: string | undefined = '';
+      if (len <= 64) {
+        for (let i = ptr, end = ptr + len; i < end; i++) {
+          const b = bytes[i]!;
+          if (b > 0x7f) {
+            text = undefined;
+            break;
+          }
+          text += String.fromCharCode(b);
+        }
+      } else {
+        text = undefined;
+      }
+      if (text === undefined) text = decoder().decode(bytes.subarray(ptr, ptr + len));
+      return this.#regexps[handle]!.test(text) ? 1 : 0;
+    } catch (thrown) {
+      this.error = thrown instanceof Error ? thrown.message : String(thrown);
+      return 2;
+    }
+  }
+
+  release(handle: number): void {
+    this.#regexps[handle] = undefined;
+  }
 }

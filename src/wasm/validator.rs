@@ -1,6 +1,8 @@
 //! The validator module's bindings (`compileJsonSchema`): the only code that needs the
 //! `jsonschema` crate and its regex engines, so it ships as its own wasm module.
 
+use std::cell::RefCell;
+
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
@@ -97,6 +99,118 @@ fn compile_formats(options: &JsValue) -> Result<bool, JsValue> {
         }
     }
     Ok(formats)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The facade's table of compiled patterns (`PatternTable` in `pkg-template/src/walks.ts`):
+    /// it holds the host's `RegExp`s by the handles this module hands out and reads a tested
+    /// text straight out of this module's memory, so a match crosses with three numbers. Its
+    /// methods catch what `RegExp` throws and answer with codes.
+    #[derive(Clone)]
+    pub type PatternTable;
+    /// `RegExp(source, flags)` stored at `handle`: `true`, or `false` when the host refuses it
+    /// (its message in [`PatternTable::error`]).
+    #[wasm_bindgen(method)]
+    fn compile(this: &PatternTable, handle: u32, source: &str, flags: &str) -> bool;
+    /// The pattern at `handle` tested on the UTF-8 text at `ptr` (`len` bytes): 1 match,
+    /// 0 none, 2 the host failed (its message in [`PatternTable::error`]).
+    #[wasm_bindgen(method)]
+    fn test(this: &PatternTable, handle: u32, ptr: u32, len: u32) -> u32;
+    #[wasm_bindgen(method)]
+    fn release(this: &PatternTable, handle: u32);
+    #[wasm_bindgen(method, getter)]
+    fn error(this: &PatternTable) -> String;
+}
+
+/// The host's `RegExp` as the validator's pattern engine (`jsonschema`'s `host-regex` patch):
+/// `pattern` and `patternProperties` mean what ECMA-262 says they mean, as JSON Schema asks,
+/// and no Rust regex engine ships. A pattern compiles with the `u` flag (as ajv does); one that
+/// only the legacy syntax accepts (identity escapes such as `\_`, a lone `{`) compiles without
+/// it, as the translation to Rust syntax used to accept such patterns. The handles are this
+/// module's, each counted by `engineLiveHandles` while alive; `jsonschema` releases each with
+/// the last validator that uses it.
+struct HostRegExps;
+
+/// Live handles by number, and the numbers free for reuse.
+struct Handles {
+    live: Vec<Option<Live>>,
+    free: Vec<u32>,
+}
+
+thread_local! {
+    static TABLE: RefCell<Option<PatternTable>> = const { RefCell::new(None) };
+    static HANDLES: RefCell<Handles> = const {
+        RefCell::new(Handles {
+            live: Vec::new(),
+            free: Vec::new(),
+        })
+    };
+}
+
+/// The installed table, cloned out so that no borrow is held while the host runs.
+fn table() -> Result<PatternTable, String> {
+    TABLE
+        .with_borrow(Clone::clone)
+        .ok_or_else(|| "no pattern table is installed (installPatterns)".to_owned())
+}
+
+fn release_handle(handle: u32) {
+    HANDLES.with_borrow_mut(|Handles { live, free }| {
+        if let Some(slot) = live.get_mut(handle as usize) {
+            if slot.take().is_some() {
+                free.push(handle);
+            }
+        }
+    });
+}
+
+impl jsonschema::host_regex::HostPatterns for HostRegExps {
+    fn compile(&self, pattern: &str) -> Result<u32, String> {
+        let table = table()?;
+        let handle = HANDLES.with_borrow_mut(|Handles { live, free }| match free.pop() {
+            Some(handle) => {
+                live[handle as usize] = Some(Live::new());
+                handle
+            }
+            None => {
+                live.push(Some(Live::new()));
+                (live.len() - 1) as u32
+            }
+        });
+        if table.compile(handle, pattern, "u") {
+            return Ok(handle);
+        }
+        let unicode_error = table.error();
+        if table.compile(handle, pattern, "") {
+            return Ok(handle);
+        }
+        release_handle(handle);
+        Err(unicode_error)
+    }
+
+    fn is_match(&self, handle: u32, text: &str) -> Result<bool, String> {
+        let table = table()?;
+        match table.test(handle, text.as_ptr() as u32, text.len() as u32) {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(table.error()),
+        }
+    }
+
+    fn release(&self, handle: u32) {
+        if let Ok(table) = table() {
+            table.release(handle);
+        }
+        release_handle(handle);
+    }
+}
+
+/// Installs the facade's pattern table (once per module, when the facade loads it).
+#[wasm_bindgen(js_name = installPatterns)]
+pub fn install_patterns(table: PatternTable) {
+    TABLE.with_borrow_mut(|slot| *slot = Some(table));
+    jsonschema::host_regex::install(&HostRegExps);
 }
 
 /// `compileJsonSchema`; `options.formats: false` makes `format` an annotation.

@@ -35,6 +35,8 @@
 //! ```text
 //! value is longer than 5 characters
 //! ```
+#[allow(unused_imports)] // understudy patch: the engines of `crate::engines`
+use crate::engines::{fancy_regex, regex};
 use crate::{
     paths::{LazyLocation, Location},
     types::{JsonType, JsonTypeSet},

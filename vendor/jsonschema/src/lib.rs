@@ -1350,6 +1350,10 @@ pub mod output;
 pub mod paths;
 pub(crate) mod properties;
 pub(crate) mod regex;
+// understudy patch: engines chosen by the `host-regex` feature.
+mod engines;
+#[cfg(feature = "host-regex")]
+pub mod host_regex;
 mod retriever;
 mod unfinished_matches;
 pub mod types {

@@ -1,3 +1,5 @@
+#[allow(unused_imports)] // understudy patch: the engines of `crate::engines`
+use crate::engines::{fancy_regex, regex};
 use crate::{
     compiler,
     content_encoding::{

@@ -1,3 +1,5 @@
+#[allow(unused_imports)] // understudy patch: the engines of `crate::engines`
+use crate::engines::{fancy_regex, regex};
 use std::sync::Arc;
 
 use crate::{

@@ -1,3 +1,5 @@
+#[allow(unused_imports)] // understudy patch: the engines of `crate::engines`
+use crate::engines::{fancy_regex, regex};
 use std::sync::{Arc, OnceLock};
 
 pub(crate) trait RegexEngine: Sized + Send + Sync {
@@ -115,6 +117,8 @@ impl RegexEngine for regex::Regex {
 /// A compiled `pattern`: characters counted for `^X{m,n}$` over one class, the engine otherwise.
 #[derive(Debug, Clone)]
 pub(crate) enum Compiled<R> {
+    // understudy patch: never built with `host-regex` (see `compile`).
+    #[cfg_attr(feature = "host-regex", allow(dead_code))]
     RepeatedClass(RepeatedClass),
     Engine(R),
 }
@@ -322,7 +326,9 @@ impl From<PatternOptimization> for LiteralMatcher {
 }
 
 pub(crate) use jsonschema_regex::contains_ecma_whitespace;
-use jsonschema_regex::{RepeatedClass, Search};
+use jsonschema_regex::RepeatedClass;
+#[cfg(not(feature = "host-regex"))]
+use jsonschema_regex::Search;
 
 /// `pattern`, translated as `translated`, as a character count or compiled by `build`.
 fn compile<R>(
@@ -330,6 +336,14 @@ fn compile<R>(
     translated: &str,
     build: impl FnOnce(&str) -> Result<R, ()>,
 ) -> Result<Compiled<R>, ()> {
+    // understudy patch: the host's engine reads ECMA-262 syntax, so it gets the pattern as
+    // written; the character-count form needs `regex-syntax`, which the host build leaves out.
+    #[cfg(feature = "host-regex")]
+    {
+        let _ = translated;
+        return build(pattern).map(Compiled::Engine);
+    }
+    #[cfg(not(feature = "host-regex"))]
     match jsonschema_regex::search_form(pattern, translated) {
         Some(Search::RepeatedClass(class)) => Ok(Compiled::RepeatedClass(class)),
         Some(Search::Collapsed(collapsed)) => build(&collapsed).map(Compiled::Engine),

@@ -1,4 +1,6 @@
 //! Shared state for one canonicalization run: draft, pattern engine, and a compiled-regex cache.
+#[allow(unused_imports)] // understudy patch: the engines of `crate::engines`
+use crate::engines::{fancy_regex, regex};
 use std::{
     cell::{Cell, RefCell},
     cmp::Ordering,

@@ -6,6 +6,8 @@
 //!   - `patternProperties`
 //!
 //! Each valid combination of these keywords has a validator here.
+#[allow(unused_imports)] // understudy patch: the engines of `crate::engines`
+use crate::engines::{fancy_regex, regex};
 use super::required;
 use crate::{
     compiler,

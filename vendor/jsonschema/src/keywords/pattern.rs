@@ -349,6 +349,10 @@ pub(crate) fn compile<'a, F: Json>(
 
 /// Leading lookaheads as separate lookaround-free regexes, when every part compiles as one.
 fn all_match<F: Json>(ctx: &compiler::Context<F>, pattern: &str) -> Option<AllMatch> {
+    // understudy patch: the host engine supports lookaheads itself.
+    if cfg!(feature = "host-regex") {
+        return None;
+    }
     jsonschema_regex::split_leading_lookaheads(pattern)?
         .iter()
         .map(|part| match ctx.get_or_compile_sequence(part) {
