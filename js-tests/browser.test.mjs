@@ -183,6 +183,8 @@ test('the browser entry used directly: init() is idempotent and errors are real 
     const lib = await import('/pkg/esm/browser.js');
     const same = lib.init() === lib.init();
     await lib.init();
+    // The validator module is the page's to load too, but this test does not wait on the page.
+    await lib.init({ validator: true });
     const v = lib.compileJsonSchema({ type: 'integer' });
     const result = v.validateJson('"x"');
     v.free();

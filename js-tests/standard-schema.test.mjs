@@ -189,6 +189,35 @@ describe('validation agrees with the reference', () => {
     assert.equal(ours.issues, issues, 'the validator\'s own issues array is kept');
   });
 
+  test('odd issues read as the reference reads them: nullish and non-string messages, symbols, lone surrogates', () => {
+    const lists = [
+      [{ message: undefined }, { message: null }, { message: undefined, path: ['a'] }, { message: null, path: ['b'] }],
+      [{ message: 5, path: [1, { key: 2 }] }, { message: true }, { message: 'x', path: [Symbol('s'), { key: Symbol('k') }] }],
+      [{ message: 'lone \ud800 surrogate', path: ['\udc00'] }, { message: '😀 ok', path: ['ключ'] }],
+      ['text', 7, { path: null, message: 'no path' }],
+      [{ message: { toString: () => 'from toString' }, path: [{ key: { toString: () => 'k' } }] }],
+    ];
+    for (const issues of lists) {
+      const schema = { '~standard': { version: 1, vendor: 'o', validate: () => ({ issues }), jsonSchema: { input: () => ({}), output: () => ({}) } } };
+      const ours = outcome(() => validateStandardSchema(schema, 1)).error;
+      const theirs = outcome(() => ref.validateStandardSchema(schema, 1)).error;
+      assert.ok(ours instanceof StandardSchemaValidationError, String(ours));
+      assert.equal(ours.message, theirs.message.toWellFormed());
+      assert.equal(ours.issues, issues);
+    }
+    for (const [issues, TypeErrorMessage] of [[{ length: 1 }, 'result.issues.map is not a function'], [[{ message: 'm', path: 5 }], 'issue.path.map is not a function'], [[null], "Cannot read properties of null (reading 'path')"], [[{ message: 'm' }, undefined], "Cannot read properties of undefined (reading 'path')"]]) {
+      const schema = { '~standard': { version: 1, vendor: 'o', validate: () => ({ issues }), jsonSchema: { input: () => ({}), output: () => ({}) } } };
+      const ours = outcome(() => validateStandardSchema(schema, 1)).error;
+      const theirs = outcome(() => ref.validateStandardSchema(schema, 1)).error;
+      assert.ok(ours instanceof TypeError && theirs instanceof TypeError);
+      assert.equal(ours.message, TypeErrorMessage);
+    }
+    const boom = new Error('toString exploded');
+    const throwing = { '~standard': { version: 1, vendor: 'o', validate: () => ({ issues: [{ message: { toString() { throw boom; } } }] }), jsonSchema: { input: () => ({}), output: () => ({}) } } };
+    assert.equal(outcome(() => validateStandardSchema(throwing, 1)).error, boom);
+    assert.equal(outcome(() => ref.validateStandardSchema(throwing, 1)).error, boom);
+  });
+
   test('a Promise result throws AsyncStandardSchemaValidationError without an unhandled rejection', async () => {
     const unhandled = [];
     const onUnhandled = (reason) => unhandled.push(reason);

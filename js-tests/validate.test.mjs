@@ -135,6 +135,35 @@ describe('validate and validateJson', () => {
     assert.match(issue.message, /does not match/);
   });
 
+  test('simple patterns (matched natively) agree with RegExp on generated patterns and texts', () => {
+    // Atoms, classes and counts the native matcher takes (src/schema/simple_pattern.rs), and
+    // shapes it leaves to the host; every verdict must be RegExp's with the u flag.
+    const atoms = ['a', 'b', '-', '.', '\\d', '\\D', '\\w', '\\W', '\\s', '\\S', '[a-c]', '[^a]', '[\\d_]', '[\\w.-]', '[a-z-0]', '[^\\s@]', '\\.', '\\$', 'é', '😀', '[😀-😂]', '(a|b)', '\\bb'];
+    const counts = ['', '', '*', '+', '?', '{2}', '{1,3}', '{2,}', '*?', '{0,2}'];
+    const chars = ['a', 'b', 'c', '-', '_', '1', '2', ' ', '.', '$', '\n', 'é', '😀', '😁', '\u00a0', '\u2028', '\u0663', '@'];
+    let seed = 7;
+    const rand = (n) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let compared = 0;
+    for (let i = 0; i < 400; i++) {
+      let pattern = rand(2) ? '^' : '';
+      for (let k = 1 + rand(4); k > 0; k--) pattern += atoms[rand(atoms.length)] + counts[rand(counts.length)];
+      if (rand(2)) pattern += '$';
+      const regexp = new RegExp(pattern, 'u');
+      const ours = compileJsonSchema({ type: 'string', pattern });
+      for (let j = 0; j < 12; j++) {
+        let text = '';
+        for (let n = rand(7); n > 0; n--) text += chars[rand(chars.length)];
+        assert.equal(ours.validate(text).valid, regexp.test(text), `/${pattern}/u on ${JSON.stringify(text)}`);
+        compared++;
+      }
+      ours.free();
+    }
+    assert.equal(compared, 4800);
+  });
+
   test('compiled patterns are released with their validators', () => {
     compileJsonSchema({ pattern: 'x' }).free(); // the meta-schemas' own patterns stay compiled
     const live = engineLiveHandles();

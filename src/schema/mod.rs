@@ -5,6 +5,8 @@ pub mod nulls;
 pub mod pointer;
 #[cfg(feature = "validator")]
 pub mod quick;
+#[cfg(feature = "validator")]
+pub mod simple_pattern;
 pub mod standard;
 pub mod strict;
 #[cfg(feature = "validator")]

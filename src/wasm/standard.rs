@@ -195,6 +195,14 @@ pub fn assert_standard_schema_object_root(
 }
 
 fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
+    if issue.is_null() || issue.is_undefined() {
+        // The reference reads `issue.path` unchecked; its TypeError, word for word.
+        let what = if issue.is_null() { "null" } else { "undefined" };
+        return Err(js_sys::TypeError::new(&format!(
+            "Cannot read properties of {what} (reading 'path')"
+        ))
+        .into());
+    }
     let path = get_opt(issue, "path")?;
     let path = if path.is_null() || path.is_undefined() {
         None

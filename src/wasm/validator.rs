@@ -11,6 +11,7 @@ use super::{
 };
 use crate::error::InvalidSchemaError;
 use crate::json;
+use crate::schema::simple_pattern::SimplePattern;
 use crate::schema::validate::{self, Compiled};
 
 /// A compiled JSON Schema validator.
@@ -125,16 +126,18 @@ extern "C" {
 
 /// The host's `RegExp` as the validator's pattern engine (`jsonschema`'s `host-regex` patch):
 /// `pattern` and `patternProperties` mean what ECMA-262 says they mean, as JSON Schema asks,
-/// and no Rust regex engine ships. A pattern compiles with the `u` flag (as ajv does); one that
-/// only the legacy syntax accepts (identity escapes such as `\_`, a lone `{`) compiles without
+/// and no Rust regex engine ships. Simple patterns (`crate::schema::simple_pattern`: classes,
+/// counts, anchors) are matched natively with the same meaning and never cross. Others compile
+/// with the `u` flag (as ajv does); one that only the legacy syntax accepts (identity escapes such as `\_`, a lone `{`) compiles without
 /// it, as the translation to Rust syntax used to accept such patterns. The handles are this
 /// module's, each counted by `engineLiveHandles` while alive; `jsonschema` releases each with
 /// the last validator that uses it.
 struct HostRegExps;
 
-/// Live handles by number, and the numbers free for reuse.
+/// Live handles by number (each with its native matcher when the pattern is simple), and the
+/// numbers free for reuse.
 struct Handles {
-    live: Vec<Option<Live>>,
+    live: Vec<Option<(Live, Option<SimplePattern>)>>,
     free: Vec<u32>,
 }
 
@@ -167,17 +170,23 @@ fn release_handle(handle: u32) {
 
 impl jsonschema::host_regex::HostPatterns for HostRegExps {
     fn compile(&self, pattern: &str) -> Result<u32, String> {
-        let table = table()?;
+        // A simple pattern is matched here, with ECMA-262's meaning, and never crosses.
+        let simple = SimplePattern::compile(pattern);
+        let native = simple.is_some();
         let handle = HANDLES.with_borrow_mut(|Handles { live, free }| match free.pop() {
             Some(handle) => {
-                live[handle as usize] = Some(Live::new());
+                live[handle as usize] = Some((Live::new(), simple));
                 handle
             }
             None => {
-                live.push(Some(Live::new()));
+                live.push(Some((Live::new(), simple)));
                 (live.len() - 1) as u32
             }
         });
+        if native {
+            return Ok(handle);
+        }
+        let table = table()?;
         if table.compile(handle, pattern, "u") {
             return Ok(handle);
         }
@@ -190,6 +199,13 @@ impl jsonschema::host_regex::HostPatterns for HostRegExps {
     }
 
     fn is_match(&self, handle: u32, text: &str) -> Result<bool, String> {
+        let native = HANDLES.with_borrow(|Handles { live, .. }| match live.get(handle as usize) {
+            Some(Some((_, Some(simple)))) => Some(simple.is_match(text)),
+            _ => None,
+        });
+        if let Some(matched) = native {
+            return Ok(matched);
+        }
         let table = table()?;
         match table.test(handle, text.as_ptr() as u32, text.len() as u32) {
             0 => Ok(false),
@@ -199,8 +215,13 @@ impl jsonschema::host_regex::HostPatterns for HostRegExps {
     }
 
     fn release(&self, handle: u32) {
-        if let Ok(table) = table() {
-            table.release(handle);
+        let native = HANDLES.with_borrow(|Handles { live, .. }| {
+            matches!(live.get(handle as usize), Some(Some((_, Some(_)))))
+        });
+        if !native {
+            if let Ok(table) = table() {
+                table.release(handle);
+            }
         }
         release_handle(handle);
     }
