@@ -1,5 +1,6 @@
 //! The validator module's bindings (`compileJsonSchema`): the only code that needs the
-//! `jsonschema` crate and its regex engines, so it ships as its own wasm module.
+//! `jsonschema` crate, so it ships as its own wasm module; its patterns run on the host's
+//! `RegExp` or, when simple, natively (`HostRegExps`).
 
 use std::cell::RefCell;
 
@@ -128,8 +129,9 @@ extern "C" {
 /// `pattern` and `patternProperties` mean what ECMA-262 says they mean, as JSON Schema asks,
 /// and no Rust regex engine ships. Simple patterns (`crate::schema::simple_pattern`: classes,
 /// counts, anchors) are matched natively with the same meaning and never cross. Others compile
-/// with the `u` flag (as ajv does); one that only the legacy syntax accepts (identity escapes such as `\_`, a lone `{`) compiles without
-/// it, as the translation to Rust syntax used to accept such patterns. The handles are this
+/// with the `u` flag (as ajv does); one that only the legacy syntax accepts (identity escapes
+/// such as `\_`, a lone `{`) compiles without it, as the translation to Rust syntax used to
+/// accept such patterns. The handles are this
 /// module's, each counted by `engineLiveHandles` while alive; `jsonschema` releases each with
 /// the last validator that uses it.
 struct HostRegExps;
