@@ -4,8 +4,9 @@
  * `Manifest` and `cloneManifest` (a sandbox session's manifest). Each entry installs them before
  * it exports anything: the Node entries load the two files `@openai/agents-core/testing` itself
  * imports (`../usage` and `../sandbox/manifest`, the same module instances the package root
- * re-exports), which is a tenth of importing the package root; the browser and Workers entries
- * import the package's public entries, which bundlers resolve and shake.
+ * re-exports), which keeps the package root (0.6-0.9 s of imports measured here, against about
+ * 0.1 s for the two files) out of a test that does not load it itself; the browser and Workers
+ * entries import the package's public entries, which bundlers resolve and shake.
  */
 import type { Usage as UsageClass } from '@openai/agents-core';
 import type { Manifest as ManifestClass, cloneManifest as cloneManifestFn } from '@openai/agents-core/sandbox';
