@@ -279,24 +279,17 @@ impl SimplePattern {
                     ranges: vec![(c, c)],
                 },
             };
-            let (min, max) = match p.chars.peek() {
+            let quantifier = p.chars.next_if(|c| matches!(c, '*' | '+' | '?' | '{'));
+            let (min, max) = match quantifier {
+                None => (1, Some(1)),
                 Some('*') => (0, None),
                 Some('+') => (1, None),
                 Some('?') => (0, Some(1)),
-                Some('{') => {
-                    p.chars.next();
-                    let bounds = p.braces()?;
-                    p.chars.next_if_eq(&'?');
-                    items.push(item(set, bounds.0, bounds.1));
-                    continue;
-                }
-                _ => {
-                    items.push(item(set, 1, Some(1)));
-                    continue;
-                }
+                Some(_) => p.braces()?,
             };
-            p.chars.next();
-            p.chars.next_if_eq(&'?'); // lazy: the same yes/no answer
+            if quantifier.is_some() {
+                p.chars.next_if_eq(&'?'); // lazy: the same yes/no answer
+            }
             items.push(item(set, min, max));
         }
         // Lay the states out: item `i` counts in bits `offset..=offset + cap`.

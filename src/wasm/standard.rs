@@ -172,18 +172,8 @@ pub fn assert_standard_schema_object_root(
     json_schema: &JsValue,
     surface: &JsValue,
 ) -> Result<(), JsValue> {
-    if json_schema.is_null() || json_schema.is_undefined() {
-        // The reference reads `jsonSchema.type` unchecked; its TypeError, word for word.
-        let what = if json_schema.is_null() {
-            "null"
-        } else {
-            "undefined"
-        };
-        return Err(js_sys::TypeError::new(&format!(
-            "Cannot read properties of {what} (reading 'type')"
-        ))
-        .into());
-    }
+    // The reference reads `jsonSchema.type` unchecked.
+    unchecked_read(json_schema, "type")?;
     let root_type = get_opt(json_schema, "type")?;
     let is_object = root_type.as_string().as_deref() == Some("object");
     if is_object {
@@ -194,15 +184,25 @@ pub fn assert_standard_schema_object_root(
     rules::assert_object_root(false, &super::js::string(surface)?).map_err(standard_error)
 }
 
+/// Where the reference reads `target[key]` without a check: the host's TypeError for a
+/// nullish `target`, word for word.
+fn unchecked_read(target: &JsValue, key: &str) -> Result<(), JsValue> {
+    let what = if target.is_null() {
+        "null"
+    } else if target.is_undefined() {
+        "undefined"
+    } else {
+        return Ok(());
+    };
+    Err(js_sys::TypeError::new(&format!(
+        "Cannot read properties of {what} (reading '{key}')"
+    ))
+    .into())
+}
+
 fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
-    if issue.is_null() || issue.is_undefined() {
-        // The reference reads `issue.path` unchecked; its TypeError, word for word.
-        let what = if issue.is_null() { "null" } else { "undefined" };
-        return Err(js_sys::TypeError::new(&format!(
-            "Cannot read properties of {what} (reading 'path')"
-        ))
-        .into());
-    }
+    // The reference reads `issue.path` unchecked.
+    unchecked_read(issue, "path")?;
     let path = get_opt(issue, "path")?;
     let path = if path.is_null() || path.is_undefined() {
         None

@@ -160,14 +160,17 @@ fn table() -> Result<PatternTable, String> {
         .ok_or_else(|| "no pattern table is installed (installPatterns)".to_owned())
 }
 
-fn release_handle(handle: u32) {
+/// Frees `handle`; `true` when it held a pattern compiled by the host (not a native one).
+fn release_handle(handle: u32) -> bool {
     HANDLES.with_borrow_mut(|Handles { live, free }| {
-        if let Some(slot) = live.get_mut(handle as usize) {
-            if slot.take().is_some() {
+        match live.get_mut(handle as usize).and_then(Option::take) {
+            Some((_, simple)) => {
                 free.push(handle);
+                simple.is_none()
             }
+            None => false,
         }
-    });
+    })
 }
 
 impl jsonschema::host_regex::HostPatterns for HostRegExps {
@@ -217,15 +220,11 @@ impl jsonschema::host_regex::HostPatterns for HostRegExps {
     }
 
     fn release(&self, handle: u32) {
-        let native = HANDLES.with_borrow(|Handles { live, .. }| {
-            matches!(live.get(handle as usize), Some(Some((_, Some(_)))))
-        });
-        if !native {
+        if release_handle(handle) {
             if let Ok(table) = table() {
                 table.release(handle);
             }
         }
-        release_handle(handle);
     }
 }
 

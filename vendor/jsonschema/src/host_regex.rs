@@ -88,12 +88,16 @@ impl<K> fmt::Debug for Regex<K> {
     }
 }
 
+/// The installed engine.
+fn host() -> Result<&'static dyn HostPatterns, Error> {
+    HOST.get()
+        .copied()
+        .ok_or_else(|| Error("no regular-expression engine is installed".to_owned()))
+}
+
 impl<K> Regex<K> {
     fn compile(pattern: &str) -> Result<Self, Error> {
-        let host = HOST
-            .get()
-            .ok_or_else(|| Error("no regular-expression engine is installed".to_owned()))?;
-        let id = host.compile(pattern).map_err(Error)?;
+        let id = host()?.compile(pattern).map_err(Error)?;
         Ok(Self {
             handle: Arc::new(Handle {
                 id,
@@ -104,10 +108,7 @@ impl<K> Regex<K> {
     }
 
     fn search(&self, text: &str) -> Result<bool, Error> {
-        match HOST.get() {
-            Some(host) => host.is_match(self.handle.id, text).map_err(Error),
-            None => Err(Error("no regular-expression engine is installed".to_owned())),
-        }
+        host()?.is_match(self.handle.id, text).map_err(Error)
     }
 
     /// The pattern as written in the schema.
