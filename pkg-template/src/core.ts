@@ -9,7 +9,7 @@ import type { ParseFixKind } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
 import { fromEngine, UserError } from './errors.js';
-import { nodeBuiltin } from './host.js';
+import { textCodec } from './host.js';
 import { PatternTable, STANDARD_VALUE, checkPatterns, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
 import type { StandardSchemaIssue } from './errors.js';
 
@@ -93,10 +93,7 @@ export function call<T>(run: (e: Bindings) => T): T {
 
 // --- values across the boundary ---------------------------------------------------------------
 
-/** The host's TextEncoder: jsdom (Jest's browser environment) has no global one; Node's util does. */
-const HostTextEncoder: typeof TextEncoder =
-  globalThis.TextEncoder ?? nodeBuiltin<typeof import('node:util')>('node:util')!.TextEncoder;
-const encoder = new HostTextEncoder();
+const encoder = new (textCodec('TextEncoder'))();
 
 /** What a wasm module offers for its input buffer (both modules have one). */
 interface InputBuffered {

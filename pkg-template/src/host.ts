@@ -6,3 +6,8 @@ export function nodeBuiltin<T>(id: string): T | undefined {
   const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
   return proc?.getBuiltinModule?.(id) as T | undefined;
 }
+
+/** The host's `TextEncoder` or `TextDecoder`: jsdom (Jest's browser environment) has no global one; Node's util does. */
+export function textCodec<K extends 'TextEncoder' | 'TextDecoder'>(name: K): (typeof globalThis)[K] {
+  return globalThis[name] ?? nodeBuiltin<typeof import('node:util')>('node:util')![name];
+}

@@ -4,20 +4,17 @@
  * where the layout differs.
  */
 import { dirname, join } from 'node:path';
-import { PEER_FILES, arePeers, installPeers, type CorePeers } from './peers.js';
+import { PEER_FILES, arePeers, installPeers, peersFrom, type CorePeers } from './peers.js';
 
 function load(): CorePeers {
   try {
     const testing = dirname(require.resolve('@openai/agents-core/testing'));
-    const usage = require(join(testing, `${PEER_FILES.usage}.js`));
-    const manifest = require(join(testing, `${PEER_FILES.manifest}.js`));
-    if (arePeers(usage, manifest)) return { Usage: usage.Usage, Manifest: manifest.Manifest, cloneManifest: manifest.cloneManifest };
+    const found = peersFrom(require(join(testing, `${PEER_FILES.usage}.js`)), require(join(testing, `${PEER_FILES.manifest}.js`)));
+    if (arePeers(found)) return found;
   } catch {
     // the public entries below say what is missing
   }
-  const core = require('@openai/agents-core');
-  const sandbox = require('@openai/agents-core/sandbox');
-  return { Usage: core.Usage, Manifest: sandbox.Manifest, cloneManifest: sandbox.cloneManifest };
+  return peersFrom(require('@openai/agents-core'), require('@openai/agents-core/sandbox'));
 }
 
 installPeers(load());

@@ -4,21 +4,19 @@
  * imports) is not loaded for a test that does not load it itself. Falls back to the public
  * entries where `import.meta.resolve` is missing or the layout differs.
  */
-import { PEER_FILES, arePeers, installPeers, type CorePeers } from './peers.js';
+import { PEER_FILES, arePeers, installPeers, peersFrom, type CorePeers } from './peers.js';
 
 async function load(): Promise<CorePeers> {
   try {
     const testing = import.meta.resolve('@openai/agents-core/testing');
-    const [usage, manifest] = await Promise.all([
-      import(new URL(`${PEER_FILES.usage}.mjs`, testing).href),
-      import(new URL(`${PEER_FILES.manifest}.mjs`, testing).href),
-    ]);
-    if (arePeers(usage, manifest)) return { Usage: usage.Usage, Manifest: manifest.Manifest, cloneManifest: manifest.cloneManifest };
+    const found = peersFrom(
+      ...(await Promise.all([import(new URL(`${PEER_FILES.usage}.mjs`, testing).href), import(new URL(`${PEER_FILES.manifest}.mjs`, testing).href)])),
+    );
+    if (arePeers(found)) return found;
   } catch {
     // the public entries below say what is missing
   }
-  const [core, sandbox] = await Promise.all([import('@openai/agents-core'), import('@openai/agents-core/sandbox')]);
-  return { Usage: core.Usage, Manifest: sandbox.Manifest, cloneManifest: sandbox.cloneManifest };
+  return peersFrom(...(await Promise.all([import('@openai/agents-core'), import('@openai/agents-core/sandbox')])));
 }
 
 installPeers(await load());

@@ -34,9 +34,12 @@ export function peers(): CorePeers {
 /** The two files of agents-core the doubles need, relative to its `./testing` module. */
 export const PEER_FILES = { usage: '../usage', manifest: '../sandbox/manifest' } as const;
 
-/** True when `usage` and `manifest` are the modules the doubles need (else: load the roots). */
-export function arePeers(usage: unknown, manifest: unknown): boolean {
-  const u = usage as { Usage?: unknown } | null | undefined;
-  const m = manifest as { Manifest?: unknown; cloneManifest?: unknown } | null | undefined;
-  return typeof u?.Usage === 'function' && typeof m?.Manifest === 'function' && typeof m?.cloneManifest === 'function';
+/** The peers read from the modules (or files) that export `Usage` and the manifest's two. */
+export function peersFrom(usage: any, manifest: any): CorePeers {
+  return { Usage: usage?.Usage, Manifest: manifest?.Manifest, cloneManifest: manifest?.cloneManifest };
+}
+
+/** True when every peer is there (else: load the public entries). */
+export function arePeers(found: CorePeers): boolean {
+  return typeof found.Usage === 'function' && typeof found.Manifest === 'function' && typeof found.cloneManifest === 'function';
 }

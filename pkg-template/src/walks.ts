@@ -4,7 +4,7 @@
  * property cost more than the work itself. They decide nothing; the engine calls them and
  * decides what their results mean. `installEngine` hands them to the engine.
  */
-import { nodeBuiltin } from './host.js';
+import { textCodec } from './host.js';
 
 // --- Standard Schema call ------------------------------------------------------------------
 
@@ -37,6 +37,11 @@ export function takeStandardPayload(): unknown {
   const payload = standardPayload;
   standardPayload = undefined;
   return payload;
+}
+
+/** What a caught exception says: an Error's message, or the value as a string. */
+function messageOf(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
 }
 
 // --- snapshots (contract §3.7) ---------------------------------------------------------------
@@ -229,7 +234,7 @@ export function checkPatterns(sources: string[], flags: string[]): [number, stri
     try {
       pattern(sources[i]!, flags[i]!);
     } catch (thrown) {
-      return [i, thrown instanceof Error ? thrown.message : String(thrown)];
+      return [i, messageOf(thrown)];
     }
   }
   return undefined;
@@ -259,10 +264,22 @@ export function redactTexts(texts: string[], sources: string[], flags: string[],
 // --- the validator's patterns (src/wasm/validator.rs, `HostRegExps`) ---------------------------
 
 let utf8: TextDecoder | undefined;
-/** The host's TextDecoder, made when first needed (jsdom has no global one; Node's util does). */
+/** The host's TextDecoder, made when first needed. */
 function decoder(): TextDecoder {
-  utf8 ??= new (globalThis.TextDecoder ?? nodeBuiltin<typeof import('node:util')>('node:util')!.TextDecoder)();
+  utf8 ??= new (textCodec('TextDecoder'))();
   return utf8;
+}
+
+/** The UTF-8 text at `ptr` when it is short and ASCII (no decoder call), else `undefined`. */
+function shortAscii(bytes: Uint8Array, ptr: number, len: number): string | undefined {
+  if (len > 64) return undefined;
+  let text = '';
+  for (let i = ptr, end = ptr + len; i < end; i++) {
+    const b = bytes[i]!;
+    if (b > 0x7f) return undefined;
+    text += String.fromCharCode(b);
+  }
+  return text;
 }
 
 /**
@@ -287,7 +304,7 @@ export class PatternTable {
       this.#regexps[handle] = new RegExp(source, flags);
       return true;
     } catch (thrown) {
-      this.error = thrown instanceof Error ? thrown.message : String(thrown);
+      this.error = messageOf(thrown);
       return false;
     }
   }
@@ -297,23 +314,10 @@ export class PatternTable {
       let bytes = this.#bytes;
       // A grown memory detaches the view.
       if (bytes.buffer !== this.#memory.buffer) bytes = this.#bytes = new Uint8Array(this.#memory.buffer);
-      let text: string | undefined = '';
-      if (len <= 64) {
-        for (let i = ptr, end = ptr + len; i < end; i++) {
-          const b = bytes[i]!;
-          if (b > 0x7f) {
-            text = undefined;
-            break;
-          }
-          text += String.fromCharCode(b);
-        }
-      } else {
-        text = undefined;
-      }
-      if (text === undefined) text = decoder().decode(bytes.subarray(ptr, ptr + len));
+      const text = shortAscii(bytes, ptr, len) ?? decoder().decode(bytes.subarray(ptr, ptr + len));
       return this.#regexps[handle]!.test(text) ? 1 : 0;
     } catch (thrown) {
-      this.error = thrown instanceof Error ? thrown.message : String(thrown);
+      this.error = messageOf(thrown);
       return 2;
     }
   }
