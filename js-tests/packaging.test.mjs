@@ -150,15 +150,15 @@ test('with another @openai/agents-core layout the testing entries fall back to i
     'fake-core/testing/index.mjs': 'export {};\n',
     'fake-core/testing/index.cjs': 'module.exports = {};\n',
   };
-  const body = () => `${peerIdentity} console.log('ok');`;
+  const body = `${peerIdentity} console.log('ok');`;
   const esm = project('peers-fallback-esm', { type: 'module' }, {
     ...fake,
-    'main.mjs': `import * as testing from '@understudy/agents/testing';\nimport * as core from '@openai/agents-core';\nimport * as sandbox from '@openai/agents-core/sandbox';\n${body()}`,
+    'main.mjs': `import * as testing from '@understudy/agents/testing';\nimport * as core from '@openai/agents-core';\nimport * as sandbox from '@openai/agents-core/sandbox';\n${body}`,
   }, ['./fake-core']);
   assert.equal(sh('node', ['main.mjs'], esm).trim(), 'ok');
   const cjs = project('peers-fallback-cjs', {}, {
     ...fake,
-    'main.js': `const testing = require('@understudy/agents/testing');\nconst core = require('@openai/agents-core');\nconst sandbox = require('@openai/agents-core/sandbox');\n(async () => { ${body()} })().catch((e) => { console.error(e); process.exit(1); });`,
+    'main.js': `const testing = require('@understudy/agents/testing');\nconst core = require('@openai/agents-core');\nconst sandbox = require('@openai/agents-core/sandbox');\n(async () => { ${body} })().catch((e) => { console.error(e); process.exit(1); });`,
   }, ['./fake-core']);
   assert.equal(sh('node', ['main.js'], cjs).trim(), 'ok');
 });

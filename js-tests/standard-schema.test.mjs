@@ -50,6 +50,8 @@ const asyncSchema = {
     jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object' }) },
   },
 };
+/** A Standard Schema whose `validate` always answers `issues`. */
+const issuing = (issues) => ({ '~standard': { version: 1, vendor: 'i', validate: () => ({ issues }), jsonSchema: { input: () => ({}), output: () => ({}) } } });
 const validateOnly = { '~standard': { version: 1, vendor: 'x', validate: (value) => ({ value }) } };
 const throwingConverter = {
   '~standard': {
@@ -181,7 +183,7 @@ describe('validation agrees with the reference', () => {
       { message: 'third' },
       { message: 'fourth', path: [Symbol.for('s').description] },
     ];
-    const schema = { '~standard': { version: 1, vendor: 'i', validate: () => ({ issues }), jsonSchema: { input: () => ({}), output: () => ({}) } } };
+    const schema = issuing(issues);
     const ours = outcome(() => validateStandardSchema(schema, 1)).error;
     const theirs = outcome(() => ref.validateStandardSchema(schema, 1)).error;
     assert.equal(ours.message, theirs.message);
@@ -198,7 +200,7 @@ describe('validation agrees with the reference', () => {
       [{ message: { toString: () => 'from toString' }, path: [{ key: { toString: () => 'k' } }] }],
     ];
     for (const issues of lists) {
-      const schema = { '~standard': { version: 1, vendor: 'o', validate: () => ({ issues }), jsonSchema: { input: () => ({}), output: () => ({}) } } };
+      const schema = issuing(issues);
       const ours = outcome(() => validateStandardSchema(schema, 1)).error;
       const theirs = outcome(() => ref.validateStandardSchema(schema, 1)).error;
       assert.ok(ours instanceof StandardSchemaValidationError, String(ours));
@@ -206,14 +208,14 @@ describe('validation agrees with the reference', () => {
       assert.equal(ours.issues, issues);
     }
     for (const [issues, TypeErrorMessage] of [[{ length: 1 }, 'result.issues.map is not a function'], [[{ message: 'm', path: 5 }], 'issue.path.map is not a function'], [[null], "Cannot read properties of null (reading 'path')"], [[{ message: 'm' }, undefined], "Cannot read properties of undefined (reading 'path')"]]) {
-      const schema = { '~standard': { version: 1, vendor: 'o', validate: () => ({ issues }), jsonSchema: { input: () => ({}), output: () => ({}) } } };
+      const schema = issuing(issues);
       const ours = outcome(() => validateStandardSchema(schema, 1)).error;
       const theirs = outcome(() => ref.validateStandardSchema(schema, 1)).error;
       assert.ok(ours instanceof TypeError && theirs instanceof TypeError);
       assert.equal(ours.message, TypeErrorMessage);
     }
     const boom = new Error('toString exploded');
-    const throwing = { '~standard': { version: 1, vendor: 'o', validate: () => ({ issues: [{ message: { toString() { throw boom; } } }] }), jsonSchema: { input: () => ({}), output: () => ({}) } } };
+    const throwing = issuing([{ message: { toString() { throw boom; } } }]);
     assert.equal(outcome(() => validateStandardSchema(throwing, 1)).error, boom);
     assert.equal(outcome(() => ref.validateStandardSchema(throwing, 1)).error, boom);
   });
