@@ -8,7 +8,7 @@ import { expectString } from './args.js';
 import type { ParseFixKind } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
-import { fromEngine, UserError } from './errors.js';
+import { engineErrorObject, fromEngine, UserError } from './errors.js';
 import { textCodec } from './host.js';
 import { PatternTable, STANDARD_VALUE, checkPatterns, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
 import type { StandardSchemaIssue } from './errors.js';
@@ -30,6 +30,7 @@ let loadValidator: (() => unknown) | undefined;
 export function installEngine(bindings: unknown): void {
   engine = bindings as Bindings;
   engineInput = new InputChannel(engine);
+  engine.installErrorMaker(engineErrorObject);
   engine.installWalks(standardCall, takeStandardPayload, snapshotValue, checkPatterns, redactTexts);
 }
 
@@ -37,6 +38,7 @@ export function installEngine(bindings: unknown): void {
 export function installValidator(bindings: unknown): void {
   validatorEngine = bindings as ValidatorBindings;
   validatorInput = new InputChannel(validatorEngine);
+  validatorEngine.installErrorMaker(engineErrorObject);
   validatorEngine.installPatterns(new PatternTable(validatorEngine.engineMemory() as WebAssembly.Memory));
 }
 

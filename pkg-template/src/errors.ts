@@ -101,6 +101,16 @@ export class StructuredParseError extends UserError {
 
 const ENGINE_ERROR = '__understudyError';
 
+/**
+ * @internal The engine's error object, built in one crossing (src/wasm/mod.rs `engine_error`):
+ * `keys` names the values that follow, joined by commas.
+ */
+export function engineErrorObject(name: string, message: string, keys: string, ...values: unknown[]): Record<string, unknown> {
+  const error: Record<string, unknown> = { [ENGINE_ERROR]: true, name, message };
+  if (keys !== '') keys.split(',').forEach((key, i) => (error[key] = values[i]));
+  return error;
+}
+
 const classes: Record<string, new (message: string, fields: any) => Error> = {
   UserError,
   StrictSchemaError,

@@ -119,19 +119,88 @@ pub(crate) fn take_input(len: usize) -> Result<String, JsValue> {
     with_input(len, str::to_owned)
 }
 
-/// Builds the plain error object the facade converts into an `Error` subclass.
+#[wasm_bindgen]
+extern "C" {
+    /// The facade's `engineErrorObject(name, message, keys, …values)` (errors.ts).
+    type ErrorMaker;
+    #[wasm_bindgen(method, js_name = call)]
+    #[allow(clippy::too_many_arguments)]
+    fn make(
+        this: &ErrorMaker,
+        receiver: &JsValue,
+        name: &str,
+        message: &str,
+        keys: &str,
+        a: &JsValue,
+        b: &JsValue,
+        c: &JsValue,
+        d: &JsValue,
+        e: &JsValue,
+        f: &JsValue,
+    ) -> JsValue;
+}
+
+/// Fields the facade's error maker takes in one call; more are set one by one.
+const MAKER_FIELDS: usize = 6;
+
+thread_local! {
+    static ERROR_MAKER: std::cell::RefCell<Option<ErrorMaker>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Installs the facade's error maker (every entry does it for each module it loads): an
+/// engine error is then built in one crossing, where setting its properties from here costs
+/// a crossing and a key decode each.
+#[wasm_bindgen(js_name = installErrorMaker)]
+pub fn install_error_maker(maker: js_sys::Function) {
+    ERROR_MAKER.with(|m| *m.borrow_mut() = Some(maker.unchecked_into()));
+}
+
+/// Builds the plain error object the facade converts into an `Error` subclass: one call of the
+/// facade's maker (the keys joined by commas; engine field names never hold one).
 pub(crate) fn engine_error(name: &str, message: &str, fields: &[(&str, JsValue)]) -> JsValue {
-    let obj = Object::new();
-    let set = |k: &str, v: &JsValue| {
-        let _ = Reflect::set(&obj, &JsValue::from_str(k), v);
+    let made = ERROR_MAKER.with(|m| {
+        let m = m.borrow();
+        let maker = m.as_ref()?;
+        let keys = fields
+            .iter()
+            .take(MAKER_FIELDS)
+            .map(|(k, _)| *k)
+            .collect::<Vec<_>>()
+            .join(",");
+        let undefined = JsValue::UNDEFINED;
+        let value = |i: usize| fields.get(i).map_or(&undefined, |(_, v)| v);
+        Some(maker.make(
+            &JsValue::UNDEFINED,
+            name,
+            message,
+            &keys,
+            value(0),
+            value(1),
+            value(2),
+            value(3),
+            value(4),
+            value(5),
+        ))
+    });
+    // Without the facade (the wasm files loaded directly) the object is built here.
+    let (obj, rest) = match made {
+        Some(obj) => (obj, fields.get(MAKER_FIELDS..).unwrap_or_default()),
+        None => {
+            let obj: JsValue = Object::new().into();
+            js_set(&obj, ENGINE_ERROR, &JsValue::TRUE);
+            js_set(&obj, "name", &JsValue::from_str(name));
+            js_set(&obj, "message", &JsValue::from_str(message));
+            (obj, fields)
+        }
     };
-    set(ENGINE_ERROR, &JsValue::TRUE);
-    set("name", &JsValue::from_str(name));
-    set("message", &JsValue::from_str(message));
-    for (k, v) in fields {
-        set(k, v);
+    for (k, v) in rest {
+        js_set(&obj, k, v);
     }
-    obj.into()
+    obj
+}
+
+fn js_set(obj: &JsValue, key: &str, value: &JsValue) {
+    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
 }
 
 #[cfg(feature = "validator")]
