@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { parsePartial, parseStructured, StandardSchemaValidationError, StructuredParseError, UnsupportedStandardSchemaError, UserError } from '@understudy/agents';
+import { compileStructuredParser, parsePartial, parseStructured, StandardSchemaValidationError, StructuredParseError, UnsupportedStandardSchemaError, UserError } from '@understudy/agents';
 import { thrown } from './helpers.mjs';
 
 const ticket = {
@@ -30,6 +30,29 @@ describe('parseStructured', () => {
       assert.ok(kinds.has(kind), `${kind} missing from ${[...kinds]}`);
     }
     assert.deepStrictEqual(fixes.find((f) => f.kind === 'enum_case').pointer, '/priority');
+  });
+
+  test('fixes reach JavaScript exactly, whatever their pointers and details hold (NUL, quotes, backslashes, non-ASCII)', () => {
+    for (const key of ['plain', 'a\u0000b', 'q"\\\'', 'tab\there', 'ünï 🦀', '', 'x/y~z']) {
+      const schema = { type: 'object', properties: { [key]: { type: 'integer' } } };
+      const reply = `Here:\n\`\`\`json\n${JSON.stringify({ [key]: '3' })}\n\`\`\``;
+      const expected = {
+        value: { [key]: 3 },
+        fixes: [
+          { kind: 'fence_stripped', pointer: '', detail: '```json' },
+          { kind: 'prose_skipped', pointer: '', detail: 'text before the fence' },
+          { kind: 'string_to_number', pointer: `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`, detail: '3' },
+        ],
+      };
+      assert.deepStrictEqual(parseStructured(reply, schema), expected, JSON.stringify(key));
+      const parser = compileStructuredParser(schema);
+      assert.deepStrictEqual(parser.parse(reply), expected, JSON.stringify(key));
+      parser.free();
+    }
+    // A detail holding a NUL (the fence's info string) crosses as well.
+    const { value, fixes } = parseStructured('```json\u0000x\n{"plain": 1}\n```', { type: 'object' });
+    assert.deepStrictEqual(value, { plain: 1 });
+    assert.deepStrictEqual(fixes, [{ kind: 'fence_stripped', pointer: '', detail: '```json\u0000x' }]);
   });
 
   test('refusals are StructuredParseErrors with a reason and the candidates considered', () => {

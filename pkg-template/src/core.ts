@@ -605,11 +605,21 @@ export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(t
   return structuredAnswer(text, call((e) => e.parseStructuredInput(input(text), schema, options)));
 }
 
-/** The engine's answer to a parse: `undefined` (the text is its own value), JSON text, or the object. */
+/**
+ * The engine's answer to a parse: `undefined` (the text is its own value), the object (a
+ * Standard Schema's), JSON text of the object, or `\0kind\0pointer\0detail…\0<value JSON>`
+ * (src/wasm/sap.rs `answer_text`).
+ */
 function structuredAnswer<T>(text: string, out: unknown): StructuredResult<T> {
   // undefined: the engine found the reply to be its own value, with nothing to repair.
   if (out === undefined) return { value: JSON.parse(text), fixes: [] };
-  return (typeof out === 'string' ? JSON.parse(out) : out) as StructuredResult<T>;
+  if (typeof out !== 'string') return out as StructuredResult<T>;
+  if (out.charCodeAt(0) !== 0) return JSON.parse(out);
+  const parts = out.split('\0');
+  const last = parts.length - 1;
+  const fixes: ParseFix[] = [];
+  for (let i = 1; i < last; i += 3) fixes.push({ kind: parts[i]!, pointer: parts[i + 1]!, detail: parts[i + 2]! });
+  return { value: JSON.parse(parts[last]!), fixes };
 }
 
 /** Options of {@link parsePartial}. Unknown options are refused with a `UserError`. */
