@@ -157,9 +157,24 @@ pub fn escape_token(token: &str) -> String {
 pub fn pointer_push(pointer: &str, token: &str) -> String {
     let mut out = String::with_capacity(pointer.len() + token.len() + 1);
     out.push_str(pointer);
-    out.push('/');
-    out.push_str(&escape_token(token));
+    push_token(&mut out, token);
     out
+}
+
+/// Appends `/` and the escaped token to a JSON Pointer in place.
+pub fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    if !token.contains(['~', '/']) {
+        pointer.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -660,7 +660,7 @@ impl Aligner<'_> {
             }
         };
         let additional = schema.kw("additionalProperties");
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(entries.len());
         for (key, item) in entries {
             let item_pointer = pointer.child(Seg::Key(key));
             let property = properties.and_then(|p| p.kw(key));

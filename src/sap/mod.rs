@@ -76,6 +76,19 @@ fn fix(kind: &'static str, detail: impl Into<String>) -> Fix {
 
 /// Finds the candidate values of a reply (rule 1): fenced blocks, then JSON embedded in prose,
 /// then the whole text as one value.
+/// The byte offset of the first "```" at or after `from` (a byte loop: `str::find` builds a
+/// two-way searcher per call, a visible share of a short reply).
+fn find_fence(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while i + 3 <= bytes.len() {
+        if bytes[i] == b'`' && bytes[i + 1] == b'`' && bytes[i + 2] == b'`' {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
 fn candidates(text: &str) -> Vec<Candidate> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
@@ -83,7 +96,7 @@ fn candidates(text: &str) -> Vec<Candidate> {
     // strings); the closing fence is optional.
     let mut search = 0;
     let mut fenced_spans: Vec<(usize, usize)> = Vec::new();
-    while let Some(i) = text[search..].find("```").map(|i| i + search) {
+    while let Some(i) = find_fence(bytes, search) {
         let tag_end = text[i + 3..]
             .find('\n')
             .map_or(text.len(), |n| i + 3 + n + 1);
@@ -92,7 +105,7 @@ fn candidates(text: &str) -> Vec<Candidate> {
         match scan_value(text, body) {
             Ok(scanned) if scanned.end > scanned.start => {
                 let end = scanned.end;
-                let close = text[end..].find("```").map_or(text.len(), |c| end + c + 3);
+                let close = find_fence(bytes, end).map_or(text.len(), |c| c + 3);
                 fenced_spans.push((i, close));
                 let mut located = vec![fix(
                     "fence_stripped",

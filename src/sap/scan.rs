@@ -77,7 +77,10 @@ struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
     fixes: Vec<SyntaxFix>,
-    path: Vec<String>,
+    /// The JSON Pointer of the value being read, and its length before each token: a token
+    /// is pushed and popped in place, without a string per key or index.
+    path: String,
+    marks: Vec<usize>,
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -91,7 +94,8 @@ pub fn scan_value(text: &str, start: usize) -> Result<Scanned, ScanError> {
         bytes: text.as_bytes(),
         pos: start,
         fixes: Vec::new(),
-        path: Vec::new(),
+        path: String::new(),
+        marks: Vec::new(),
     };
     s.skip_space();
     let begin = s.pos;
@@ -107,9 +111,24 @@ pub fn scan_value(text: &str, start: usize) -> Result<Scanned, ScanError> {
 
 impl Scanner<'_> {
     fn pointer(&self) -> String {
-        self.path
-            .iter()
-            .fold(String::new(), |acc, t| crate::json::pointer_push(&acc, t))
+        self.path.clone()
+    }
+
+    fn push_path(&mut self, token: &str) {
+        self.marks.push(self.path.len());
+        crate::json::push_token(&mut self.path, token);
+    }
+
+    fn push_index(&mut self, index: usize) {
+        use std::fmt::Write;
+        self.marks.push(self.path.len());
+        let _ = write!(self.path, "/{index}");
+    }
+
+    fn pop_path(&mut self) {
+        if let Some(len) = self.marks.pop() {
+            self.path.truncate(len);
+        }
     }
 
     fn fix(&mut self, kind: &'static str, detail: impl Into<String>) {
@@ -218,7 +237,7 @@ impl Scanner<'_> {
                                     None
                                 }
                                 _ => {
-                                    self.path.push("0".into());
+                                    self.push_index(0);
                                     continue;
                                 }
                             }
@@ -266,14 +285,14 @@ impl Scanner<'_> {
                         },
                         None => unreachable!(),
                     };
-                    self.path.pop();
+                    self.pop_path();
                     finished = Some(closed);
                     continue;
                 }
                 match frame {
                     Frame::Arr(items) => {
                         items.push(finished.take().expect("a value before the separator"));
-                        self.path.pop();
+                        self.pop_path();
                         self.skip_space();
                         match self.peek() {
                             Some(b',') => {
@@ -284,7 +303,7 @@ impl Scanner<'_> {
                                     self.pos += 1;
                                 } else {
                                     let n = items.len();
-                                    self.path.push(n.to_string());
+                                    self.push_index(n);
                                     break;
                                 }
                             }
@@ -306,7 +325,7 @@ impl Scanner<'_> {
                     Frame::Obj(entries, key) => {
                         let k = key.take().expect("a key before the value");
                         entries.push((k, finished.take().expect("a value")));
-                        self.path.pop();
+                        self.pop_path();
                         self.skip_space();
                         match self.peek() {
                             Some(b',') => {
@@ -393,7 +412,7 @@ impl Scanner<'_> {
         if self.at_end() {
             return Ok(KeyStep::Cut); // the value has not started (rule 15)
         }
-        self.path.push(key.clone());
+        self.push_path(&key);
         if let Some(Frame::Obj(_, slot)) = stack.last_mut() {
             *slot = Some(key);
         }

@@ -807,3 +807,26 @@ fn atomic_fields_are_withheld_while_they_are_being_written() {
     let got = parse_partial_atomic(r#"{"a/b": "x"#, &schema, &["/a~1b".to_string()]).unwrap();
     assert_eq!(got.value, Some(json!({})));
 }
+
+#[test]
+fn syntax_fix_pointers_name_keys_and_indexes_escaped() {
+    // The scanner's pointer follows keys (`~` and `/` escaped) and array indexes, and returns
+    // to the container's own pointer after each member.
+    let text = r#"{"a/b": [1, {"c~d": 'x', "e": [2,],},], "f": 'y'}"#;
+    let parsed = parse_structured(text, &json!({})).unwrap();
+    let fixes: Vec<(&str, &str)> = parsed
+        .fixes
+        .iter()
+        .map(|f| (f.kind, f.pointer.as_str()))
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            ("single_quotes", "/a~1b/1/c~0d"),
+            ("trailing_comma_removed", "/a~1b/1/e"),
+            ("trailing_comma_removed", "/a~1b/1"),
+            ("trailing_comma_removed", "/a~1b"),
+            ("single_quotes", "/f"),
+        ]
+    );
+}
