@@ -1,13 +1,20 @@
 // Shared helpers: time a function for a fixed wall-clock budget and report ops/s.
 export function measure(fn, { ms = 400, warmup = 100 } = {}) {
   const warmEnd = performance.now() + warmup;
-  while (performance.now() < warmEnd) fn();
+  let warmCalls = 0;
+  while (performance.now() < warmEnd) {
+    fn();
+    warmCalls++;
+  }
+  // Calls between clock reads: 16, or one for a call slower than the warmup (a whole second of
+  // jsonrepair on a megabyte would otherwise run 16 times per sample).
+  const batch = warmCalls > 1 ? 16 : 1;
   let ops = 0;
   const start = performance.now();
   let now = start;
   while (now - start < ms) {
-    for (let i = 0; i < 16; i++) fn();
-    ops += 16;
+    for (let i = 0; i < batch; i++) fn();
+    ops += batch;
     now = performance.now();
   }
   return (ops * 1000) / (now - start);

@@ -4,7 +4,7 @@ import { parse as bestEffort } from 'best-effort-json-parser';
 import { jsonrepair } from 'jsonrepair';
 import { parse as partialJson } from 'partial-json';
 import { compileStructuredParser, parseStructured } from '@understudy/agents';
-import { measure } from './lib.mjs';
+import { compare } from './lib.mjs';
 
 const record = (i) => ({ id: `item-${i}`, qty: i % 17, price: (i * 1.25) % 100, tags: ['a', 'b'], note: i % 3 ? null : 'fragile, handle "with" care' });
 function clean(bytes) {
@@ -27,10 +27,6 @@ const shortSchema = { type: 'object', properties: { id: { type: 'string' }, qty:
 const shortParser = compileStructuredParser(shortSchema);
 const fenceBody = (t) => t.slice(t.indexOf('```json') + 8, t.lastIndexOf('```'));
 
-function mbps(fn, bytes) {
-  return (measure(fn, { ms: 1500, warmup: 300 }) * bytes) / (1 << 20);
-}
-
 export function run() {
   const rows = [];
   const sizeA = Buffer.byteLength(a);
@@ -46,15 +42,20 @@ export function run() {
   };
   for (const [name, { bytes, ...fns }] of Object.entries(cases)) {
     const results = {};
+    const working = {};
     for (const [who, fn] of Object.entries(fns)) {
       try {
         fn();
-        results[who] = mbps(fn, bytes);
+        working[who] = fn;
       } catch (error) {
         results[who] = `fails (${String(error.message ?? error).slice(0, 40)})`;
       }
     }
-    rows.push({ name, results });
+    // The contenders take turns (rounds, medians): this machine's speed drifts by tens of
+    // percent over seconds, which one long run per contender reported as a ratio.
+    const opsPerSecond = compare(working, { ms: 250, warmup: 50, rounds: bytes >= 1 << 20 ? 3 : 9 });
+    for (const [who, ops] of Object.entries(opsPerSecond)) results[who] = (ops * bytes) / (1 << 20);
+    rows.push({ name, results: Object.fromEntries(Object.keys(fns).map((who) => [who, results[who]])) });
   }
   return rows;
 }
