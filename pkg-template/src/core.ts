@@ -10,7 +10,7 @@ import type { ParseFixKind } from './codes.js';
 export type { ParseFixKind } from './codes.js';
 import { engineErrorObject, fromEngine, UserError } from './errors.js';
 import { textCodec } from './host.js';
-import { PatternTable, STANDARD_VALUE, checkPatterns, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
+import { PatternTable, STANDARD_VALUE, checkPatterns, issueTexts, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
 import type { StandardSchemaIssue } from './errors.js';
 
 /** @internal The wasm bindings' module type. */
@@ -31,7 +31,7 @@ export function installEngine(bindings: unknown): void {
   engine = bindings as Bindings;
   engineInput = new InputChannel(engine);
   engine.installErrorMaker(engineErrorObject);
-  engine.installWalks(standardCall, takeStandardPayload, snapshotValue, checkPatterns, redactTexts);
+  engine.installWalks(standardCall, takeStandardPayload, issueTextsInput, snapshotValue, checkPatterns, redactTexts);
 }
 
 /** @internal Installs the loaded validator module (browsers: `init({ validator: true })`). */
@@ -149,6 +149,11 @@ class InputChannel {
 /** Writes `text` into the engine's input buffer; returns its length in bytes. */
 function input(text: string): number {
   return engineInput.write(text);
+}
+
+/** The texts of a Standard Schema's issues (walks.ts `issueTexts`), written into the input buffer. */
+function issueTextsInput(issues: unknown): number {
+  return input(issueTexts(issues));
 }
 
 /** Writes two texts one after the other into the input buffer; returns their lengths in bytes. */

@@ -39,6 +39,41 @@ export function takeStandardPayload(): unknown {
   return payload;
 }
 
+/**
+ * The texts of a Standard Schema's issues, read in one pass as the reference reads them (in
+ * its order: each issue's `path`, a segment object's `key`, then its `message`, each as
+ * `String()` gives it), encoded for the engine, which builds the message from them
+ * (src/wasm/standard.rs `issue_texts`): per issue a field with the number of path segments
+ * (empty without a path; `!` appended when the message was nullish), the segments, and the
+ * message, each field `<length>:<text>`. Not an array of issues, a nullish issue or a `path`
+ * that is not an array throw the reference's TypeErrors; what user code throws passes through.
+ */
+export function issueTexts(issues: unknown): string {
+  if (!Array.isArray(issues)) throw new TypeError('result.issues.map is not a function');
+  let out = '';
+  for (let i = 0; i < issues.length; i++) {
+    const issue = issues[i];
+    // Reading a property of a nullish issue throws the TypeError the reference's read throws.
+    const path: unknown = issue.path;
+    let segments = '';
+    let count = '';
+    if (path !== null && path !== undefined) {
+      if (!Array.isArray(path)) throw new TypeError('issue.path.map is not a function');
+      count = String(path.length);
+      for (let j = 0; j < path.length; j++) {
+        const segment: unknown = path[j];
+        const text = String(typeof segment === 'object' && segment !== null ? (segment as { key?: unknown }).key : segment);
+        segments += `${text.length}:${text}`;
+      }
+    }
+    const message: unknown = issue.message;
+    const meta = message === null || message === undefined ? `${count}!` : count;
+    const text = String(message);
+    out += `${meta.length}:${meta}${segments}${text.length}:${text}`;
+  }
+  return out;
+}
+
 /** What a caught exception says: an Error's message, or the value as a string. */
 function messageOf(thrown: unknown): string {
   return thrown instanceof Error ? thrown.message : String(thrown);

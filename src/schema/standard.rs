@@ -133,9 +133,91 @@ pub fn issues_message(issues: &[IssueText]) -> String {
         .join(", ")
 }
 
+/// The issue texts the facade's `issueTexts` walk encodes (pkg-template/src/walks.ts): per
+/// issue a field with the number of path segments (empty without a path; `!` appended when the
+/// message was nullish), one field per segment and one for the message, each field
+/// `<UTF-16 length>:<text>`. `None` for text not in that form.
+pub fn decode_issue_texts(encoded: &str) -> Option<Vec<IssueText>> {
+    /// The next `<UTF-16 length>:<text>` field of `rest`, advancing past it.
+    fn field<'t>(rest: &mut &'t str) -> Option<&'t str> {
+        let colon = rest.find(':')?;
+        let units: usize = rest[..colon].parse().ok()?;
+        let text = &rest[colon + 1..];
+        let (mut taken, mut end) = (0, 0);
+        for c in text.chars() {
+            if taken >= units {
+                break;
+            }
+            taken += c.len_utf16();
+            end += c.len_utf8();
+        }
+        if taken != units {
+            return None;
+        }
+        *rest = &text[end..];
+        Some(&text[..end])
+    }
+    let mut rest = encoded;
+    let mut issues = Vec::new();
+    while !rest.is_empty() {
+        let meta = field(&mut rest)?;
+        let (count, message_nullish) = match meta.strip_suffix('!') {
+            Some(count) => (count, true),
+            None => (meta, false),
+        };
+        let path = if count.is_empty() {
+            None
+        } else {
+            let n: usize = count.parse().ok()?;
+            let mut segments = Vec::with_capacity(n.min(64));
+            for _ in 0..n {
+                segments.push(field(&mut rest)?.to_owned());
+            }
+            Some(segments)
+        };
+        let message = field(&mut rest)?.to_owned();
+        issues.push(IssueText {
+            path,
+            message,
+            message_nullish,
+        });
+    }
+    Some(issues)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue_texts_decode_from_lengths_in_utf16_units() {
+        let issues = decode_issue_texts("1:21:a1:03:m:x2:0!9:undefined0:4:\u{1F600} o").unwrap();
+        assert_eq!(
+            issues,
+            [
+                IssueText {
+                    path: Some(vec!["a".into(), "0".into()]),
+                    message: "m:x".into(),
+                    message_nullish: false,
+                },
+                IssueText {
+                    path: Some(vec![]),
+                    message: "undefined".into(),
+                    message_nullish: true,
+                },
+                IssueText {
+                    path: None,
+                    message: "\u{1F600} o".into(),
+                    message_nullish: false,
+                },
+            ]
+        );
+        assert_eq!(issues_message(&issues), "a.0: m:x, , \u{1F600} o");
+        assert_eq!(decode_issue_texts(""), Some(vec![]));
+        for broken in ["1", "x:a", "5:ab", "1:23:a", "1:1"] {
+            assert_eq!(decode_issue_texts(broken), None, "{broken}");
+        }
+    }
 
     fn issue(path: Option<&[&str]>, message: &str) -> IssueText {
         IssueText {

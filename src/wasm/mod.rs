@@ -239,6 +239,9 @@ pub(crate) struct Walks {
     pub standard_call: js_sys::Function,
     /// `takeStandardPayload()`: what `standardCall` found.
     pub standard_take: js_sys::Function,
+    /// `issueTexts(issues)`: the texts of a Standard Schema's issues, written into the input
+    /// buffer; answers their length in bytes (`standard.rs`).
+    pub issue_texts: js_sys::Function,
     /// `snapshotValue(value)`: the snapshot rule of `snapshot.rs`.
     pub snapshot: js_sys::Function,
     /// `checkPatterns(sources, flags)`: compiles redaction patterns as `RegExp`s.
@@ -258,6 +261,7 @@ thread_local! {
 pub fn install_walks(
     standard_call: js_sys::Function,
     standard_take: js_sys::Function,
+    issue_texts: js_sys::Function,
     snapshot: js_sys::Function,
     check_patterns: js_sys::Function,
     redact_texts: js_sys::Function,
@@ -265,6 +269,7 @@ pub fn install_walks(
     let walks = Walks {
         standard_call,
         standard_take,
+        issue_texts,
         snapshot,
         check_patterns,
         redact_texts,

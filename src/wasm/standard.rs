@@ -200,33 +200,20 @@ fn unchecked_read(target: &JsValue, key: &str) -> Result<(), JsValue> {
     .into())
 }
 
-fn issue_text(issue: &JsValue) -> Result<IssueText, JsValue> {
-    // The reference reads `issue.path` unchecked.
-    unchecked_read(issue, "path")?;
-    let path = get_opt(issue, "path")?;
-    let path = if path.is_null() || path.is_undefined() {
-        None
-    } else {
-        let Some(segments) = path.dyn_ref::<Array>() else {
-            return Err(js_sys::TypeError::new("issue.path.map is not a function").into());
-        };
-        let mut out = Vec::with_capacity(segments.length() as usize);
-        for segment in segments.iter() {
-            let key = if is_object_like(&segment) && !segment.is_function() {
-                get(&segment, "key")?
-            } else {
-                segment
-            };
-            out.push(super::js::string(&key)?);
-        }
-        Some(out)
-    };
-    let message = get_opt(issue, "message")?;
-    let message_nullish = message.is_null() || message.is_undefined();
-    Ok(IssueText {
-        path,
-        message: super::js::string(&message)?,
-        message_nullish,
+/// The texts of the issues, read by the facade's `issueTexts` walk in one crossing and written
+/// into the input buffer (a returned string would cross character by character): the format
+/// of `rules::decode_issue_texts`. What the walk throws (the reference's TypeErrors, a throwing
+/// `toString`) passes through.
+fn issue_texts(issues: &JsValue) -> Result<Vec<IssueText>, JsValue> {
+    let len = super::with_walks(|w| w.issue_texts.call1(&JsValue::UNDEFINED, issues))?
+        .as_f64()
+        .unwrap_or(0.0) as usize;
+    super::with_input(len, rules::decode_issue_texts)?.ok_or_else(|| {
+        engine_error(
+            "UserError",
+            "understudy could not read the issue texts its facade gave it.",
+            &[],
+        )
     })
 }
 
@@ -267,13 +254,7 @@ pub fn standard_outcome(kind: u32, payload: JsValue) -> Result<JsValue, JsValue>
             ))
         }
         STANDARD_ISSUES => {
-            let Some(list) = payload.dyn_ref::<Array>() else {
-                return Err(js_sys::TypeError::new("result.issues.map is not a function").into());
-            };
-            let texts = list
-                .iter()
-                .map(|i| issue_text(&i))
-                .collect::<Result<Vec<_>, _>>()?;
+            let texts = issue_texts(&payload)?;
             let error = rules::judge(&ValidateResult::Issues(texts)).unwrap_err();
             let message = error.to_string();
             Err(engine_error(
