@@ -3,6 +3,7 @@
 //! what cannot be read as the schema.
 
 use serde_json::{Map, Number, Value as Json};
+use std::borrow::Cow;
 
 use super::scan::{is_number, Value};
 use super::Fix;
@@ -225,7 +226,12 @@ fn describe(value: &Value) -> &'static str {
 }
 
 impl Aligner<'_> {
-    fn fix(&mut self, kind: &'static str, pointer: &Path<'_>, detail: impl Into<String>) {
+    fn fix(
+        &mut self,
+        kind: &'static str,
+        pointer: &Path<'_>,
+        detail: impl Into<Cow<'static, str>>,
+    ) {
         self.fixes.push(Fix {
             kind,
             pointer: pointer.to_pointer(),
@@ -283,9 +289,17 @@ impl Aligner<'_> {
                 .enumeration(value, std::slice::from_ref(c), pointer, mode)
                 .map(Some);
         }
-        let types = type_names(schema);
-        if types.len() > 1 {
-            let branches: Vec<Json> = types
+        // One named type, read without collecting (the common case); several become a union.
+        let (first, several) = match obj.kw("type") {
+            Some(Json::String(t)) => (Some(t.as_str()), false),
+            Some(Json::Array(ts)) => {
+                let mut names = ts.iter().filter_map(Json::as_str);
+                (names.next(), names.next().is_some())
+            }
+            _ => (None, false),
+        };
+        if several {
+            let branches: Vec<Json> = type_names(schema)
                 .iter()
                 .map(|t| {
                     let mut b = obj.clone();
@@ -295,7 +309,7 @@ impl Aligner<'_> {
                 .collect();
             return self.union(value, &branches, pointer, mode, depth);
         }
-        let ty = types.first().copied().or_else(|| {
+        let ty = first.or_else(|| {
             if obj.contains_key("properties") {
                 Some("object")
             } else if obj.contains_key("items") {

@@ -7,6 +7,7 @@ pub mod scan;
 
 use serde::Serialize;
 use serde_json::Value as Json;
+use std::borrow::Cow;
 
 use align::{Aligner, Kw, Mismatch, Mode, Path, Seg};
 use scan::{scan_value, Scanned, Value};
@@ -16,7 +17,8 @@ use scan::{scan_value, Scanned, Value};
 pub struct Fix {
     pub kind: &'static str,
     pub pointer: String,
-    pub detail: String,
+    /// Most details are fixed texts (`,`, `text before the fence`): borrowed, not allocated.
+    pub detail: Cow<'static, str>,
 }
 
 /// A candidate the parser considered and why it was refused.
@@ -66,7 +68,7 @@ struct Candidate {
     located: Vec<Fix>,
 }
 
-fn fix(kind: &'static str, detail: impl Into<String>) -> Fix {
+fn fix(kind: &'static str, detail: impl Into<Cow<'static, str>>) -> Fix {
     Fix {
         kind,
         pointer: String::new(),

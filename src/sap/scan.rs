@@ -9,6 +9,8 @@
 //! Iterative with an explicit stack; nesting deeper than [`MAX_NESTING`] is an error, so no
 //! input can exhaust the stack (also when the value is dropped).
 
+use std::borrow::Cow;
+
 /// Deepest nesting of arrays and objects the scanner accepts.
 pub const MAX_NESTING: usize = 256;
 
@@ -45,7 +47,7 @@ pub enum Value {
 pub struct SyntaxFix {
     pub kind: &'static str,
     pub pointer: String,
-    pub detail: String,
+    pub detail: Cow<'static, str>,
 }
 
 /// Why no value could be read at a position.
@@ -131,7 +133,7 @@ impl Scanner<'_> {
         }
     }
 
-    fn fix(&mut self, kind: &'static str, detail: impl Into<String>) {
+    fn fix(&mut self, kind: &'static str, detail: impl Into<Cow<'static, str>>) {
         let pointer = self.pointer();
         self.fixes.push(SyntaxFix {
             kind,
