@@ -150,7 +150,9 @@ impl Doc {
 
 /// Escapes one JSON Pointer token (`~` → `~0`, `/` → `~1`).
 pub fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(token.len());
+    push_escaped(&mut out, token);
+    out
 }
 
 /// Appends a token to a JSON Pointer.
@@ -164,15 +166,19 @@ pub fn pointer_push(pointer: &str, token: &str) -> String {
 /// Appends `/` and the escaped token to a JSON Pointer in place.
 pub fn push_token(pointer: &mut String, token: &str) {
     pointer.push('/');
+    push_escaped(pointer, token);
+}
+
+fn push_escaped(out: &mut String, token: &str) {
     if !token.contains(['~', '/']) {
-        pointer.push_str(token);
+        out.push_str(token);
         return;
     }
     for c in token.chars() {
         match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
         }
     }
 }
