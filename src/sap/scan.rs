@@ -83,6 +83,9 @@ struct Scanner<'a> {
     /// is pushed and popped in place, without a string per key or index.
     path: String,
     marks: Vec<usize>,
+    /// The string being read is the whole value (no container open): a closing fence after
+    /// its quote ends it.
+    top: bool,
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -98,6 +101,7 @@ pub fn scan_value(text: &str, start: usize) -> Result<Scanned, ScanError> {
         fixes: Vec::new(),
         path: String::new(),
         marks: Vec::new(),
+        top: false,
     };
     s.skip_space();
     let begin = s.pos;
@@ -246,6 +250,7 @@ impl Scanner<'_> {
                         }
                     }
                     _ => {
+                        self.top = stack.is_empty();
                         let (v, ended) = self.scalar()?;
                         cut |= ended;
                         Some(v)
@@ -383,6 +388,7 @@ impl Scanner<'_> {
             }
             _ => {}
         }
+        self.top = false;
         let key = if self.quote_at().is_some() {
             let (text, complete) = self.string()?;
             if !complete {
@@ -552,11 +558,14 @@ impl Scanner<'_> {
                 } else {
                     // `"He said "hi" to me"`: a quote not followed by structure is content.
                     // A comment after the string (`"eu-west" /* default */`) counts as
-                    // structure: the comment is skipped like whitespace.
+                    // structure: the comment is skipped like whitespace. So does the fence
+                    // that closes a fenced string that is the whole value (`"AB"` then ```).
                     let rest = self.text[after..].trim_start_matches([' ', '\t', '\r', '\n']);
-                    !matches!(next, None | Some(',' | '}' | ']' | ':'))
-                        && !rest.starts_with("//")
-                        && !rest.starts_with("/*")
+                    let structure = matches!(next, None | Some(',' | '}' | ']' | ':'))
+                        || rest.starts_with("//")
+                        || rest.starts_with("/*")
+                        || self.top && rest.starts_with("```");
+                    !structure
                 };
                 if content {
                     once(self, "inner_quote_kept", c.to_string());

@@ -830,3 +830,28 @@ fn syntax_fix_pointers_name_keys_and_indexes_escaped() {
         ]
     );
 }
+
+#[test]
+fn a_fenced_string_ends_at_its_closing_quote() {
+    // The closing fence after a string's closing quote is structure, not content.
+    for text in [
+        "```\n\"AB\"\n```",
+        "```json\n\"AB\"\n```",
+        "Here:\n```json\n\"AB\"```",
+    ] {
+        let parsed = parse_structured(text, &json!({"type": "string"})).unwrap();
+        assert_eq!(parsed.value, json!("AB"), "{text:?}");
+        let kinds: Vec<&str> = parsed.fixes.iter().map(|f| f.kind).collect();
+        assert!(
+            kinds
+                .iter()
+                .all(|k| matches!(*k, "fence_stripped" | "prose_skipped")),
+            "{text:?}: {kinds:?}"
+        );
+    }
+    // Inside a container a quote before fence characters is still content.
+    assert_eq!(
+        ok(r#"{"a": "say "```" please"}"#, json!({})),
+        json!({"a": "say \"```\" please"})
+    );
+}
