@@ -36,7 +36,7 @@ mod validator;
 #[cfg(feature = "engine")]
 pub(crate) use strict::standard_error;
 
-use js_sys::{Object, Reflect};
+use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "validator")]
@@ -157,7 +157,11 @@ pub fn install_error_maker(maker: js_sys::Function) {
 
 /// Builds the plain error object the facade converts into an `Error` subclass: one call of the
 /// facade's maker (the keys joined by commas; engine field names never hold one).
-pub(crate) fn engine_error(name: &str, message: &str, fields: &[(&str, JsValue)]) -> JsValue {
+pub(crate) fn engine_error(
+    name: &str,
+    message: &str,
+    fields: &[(&'static str, JsValue)],
+) -> JsValue {
     let made = ERROR_MAKER.with(|m| {
         let m = m.borrow();
         let maker = m.as_ref()?;
@@ -187,20 +191,16 @@ pub(crate) fn engine_error(name: &str, message: &str, fields: &[(&str, JsValue)]
         Some(obj) => (obj, fields.get(MAKER_FIELDS..).unwrap_or_default()),
         None => {
             let obj: JsValue = Object::new().into();
-            js_set(&obj, ENGINE_ERROR, &JsValue::TRUE);
-            js_set(&obj, "name", &JsValue::from_str(name));
-            js_set(&obj, "message", &JsValue::from_str(message));
+            js::set(&obj, ENGINE_ERROR, &JsValue::TRUE);
+            js::set(&obj, "name", &JsValue::from_str(name));
+            js::set(&obj, "message", &JsValue::from_str(message));
             (obj, fields)
         }
     };
     for (k, v) in rest {
-        js_set(&obj, k, v);
+        js::set(&obj, k, v);
     }
     obj
-}
-
-fn js_set(obj: &JsValue, key: &str, value: &JsValue) {
-    let _ = Reflect::set(obj, &JsValue::from_str(key), value);
 }
 
 #[cfg(feature = "validator")]

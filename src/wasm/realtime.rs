@@ -34,7 +34,7 @@ fn pending_list(pending: &[Pending]) -> JsValue {
 
 fn realtime_error(e: &RealtimeError) -> JsValue {
     let message = e.to_string();
-    let fields: Vec<(&str, JsValue)> = match e {
+    let fields: Vec<(&'static str, JsValue)> = match e {
         RealtimeError::Unexpected {
             call_index,
             expected,
