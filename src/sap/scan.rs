@@ -83,9 +83,6 @@ struct Scanner<'a> {
     /// is pushed and popped in place, without a string per key or index.
     path: String,
     marks: Vec<usize>,
-    /// The string being read is the whole value (no container open): a closing fence after
-    /// its quote ends it.
-    top: bool,
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -101,7 +98,6 @@ pub fn scan_value(text: &str, start: usize) -> Result<Scanned, ScanError> {
         fixes: Vec::new(),
         path: String::new(),
         marks: Vec::new(),
-        top: false,
     };
     s.skip_space();
     let begin = s.pos;
@@ -250,8 +246,7 @@ impl Scanner<'_> {
                         }
                     }
                     _ => {
-                        self.top = stack.is_empty();
-                        let (v, ended) = self.scalar()?;
+                        let (v, ended) = self.scalar(stack.is_empty())?;
                         cut |= ended;
                         Some(v)
                     }
@@ -388,9 +383,8 @@ impl Scanner<'_> {
             }
             _ => {}
         }
-        self.top = false;
         let key = if self.quote_at().is_some() {
-            let (text, complete) = self.string()?;
+            let (text, complete) = self.string(false)?;
             if !complete {
                 return Ok(KeyStep::Cut); // a key cut mid-way is dropped (rule 15)
             }
@@ -439,9 +433,10 @@ impl Scanner<'_> {
 
     /// A scalar: string, number, literal or unquoted word. The bool is true when the text
     /// ended inside it.
-    fn scalar(&mut self) -> Result<(Value, bool), ScanError> {
+    /// `top`: the scalar is the whole value (no container open).
+    fn scalar(&mut self, top: bool) -> Result<(Value, bool), ScanError> {
         if self.quote_at().is_some() {
-            let (text, complete) = self.string()?;
+            let (text, complete) = self.string(top)?;
             return Ok((Value::Str { text, complete }, !complete));
         }
         let start = self.pos;
@@ -489,7 +484,8 @@ impl Scanner<'_> {
     }
 
     /// A quoted string (any quote style). Returns its text and whether it was closed.
-    fn string(&mut self) -> Result<(String, bool), ScanError> {
+    /// `top`: the string is the whole value, so a closing fence after its quote ends it.
+    fn string(&mut self, top: bool) -> Result<(String, bool), ScanError> {
         let rest = self.rest();
         for triple in ["\"\"\"", "'''"] {
             if rest.starts_with(triple) {
@@ -564,7 +560,7 @@ impl Scanner<'_> {
                     let structure = matches!(next, None | Some(',' | '}' | ']' | ':'))
                         || rest.starts_with("//")
                         || rest.starts_with("/*")
-                        || self.top && rest.starts_with("```");
+                        || top && rest.starts_with("```");
                     !structure
                 };
                 if content {
