@@ -50,6 +50,7 @@ export function takeStandardPayload(): unknown {
  */
 export function issueTexts(issues: unknown): string {
   if (!Array.isArray(issues)) throw new TypeError('result.issues.map is not a function');
+  const field = (text: string) => `${text.length}:${text}`;
   let out = '';
   for (let i = 0; i < issues.length; i++) {
     const issue = issues[i];
@@ -62,14 +63,11 @@ export function issueTexts(issues: unknown): string {
       count = String(path.length);
       for (let j = 0; j < path.length; j++) {
         const segment: unknown = path[j];
-        const text = String(typeof segment === 'object' && segment !== null ? (segment as { key?: unknown }).key : segment);
-        segments += `${text.length}:${text}`;
+        segments += field(String(typeof segment === 'object' && segment !== null ? (segment as { key?: unknown }).key : segment));
       }
     }
     const message: unknown = issue.message;
-    const meta = message === null || message === undefined ? `${count}!` : count;
-    const text = String(message);
-    out += `${meta.length}:${meta}${segments}${text.length}:${text}`;
+    out += field(message === null || message === undefined ? `${count}!` : count) + segments + field(String(message));
   }
   return out;
 }
