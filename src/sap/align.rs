@@ -350,10 +350,10 @@ impl Aligner<'_> {
         mode: Mode,
     ) -> Result<Option<Json>, Mismatch> {
         match value {
-            Value::Str { text, .. } => Ok(Some(Json::String(text.clone()))),
+            Value::Str { text, .. } => Ok(Some(Json::String(text.as_ref().to_owned()))),
             Value::Num { text, .. } if mode.coerce => {
-                self.fix("number_to_string", pointer, text.clone());
-                Ok(Some(Json::String(text.clone())))
+                self.fix("number_to_string", pointer, text.to_string());
+                Ok(Some(Json::String(text.to_string())))
             }
             Value::Bool(b) if mode.coerce => {
                 self.fix("boolean_to_string", pointer, b.to_string());
@@ -433,11 +433,11 @@ impl Aligner<'_> {
                 }
                 match text.trim().to_lowercase().as_str() {
                     "true" => {
-                        self.fix("string_to_boolean", pointer, text.clone());
+                        self.fix("string_to_boolean", pointer, text.to_string());
                         Ok(Some(Json::Bool(true)))
                     }
                     "false" => {
-                        self.fix("string_to_boolean", pointer, text.clone());
+                        self.fix("string_to_boolean", pointer, text.to_string());
                         Ok(Some(Json::Bool(false)))
                     }
                     _ => Err(mismatch(
@@ -481,7 +481,8 @@ impl Aligner<'_> {
         }
         if mode.coerce {
             let text = match value {
-                Value::Str { text, .. } | Value::Num { text, .. } => Some(text.as_str()),
+                Value::Str { text, .. } => Some(text.as_ref()),
+                Value::Num { text, .. } => Some(*text),
                 _ => None,
             };
             if let Some(text) = text {
@@ -682,7 +683,7 @@ impl Aligner<'_> {
                 (Some(p), _) => p,
                 (None, Some(Json::Bool(false))) => {
                     if mode.coerce {
-                        self.fix("extra_key_dropped", &item_pointer, key.clone());
+                        self.fix("extra_key_dropped", &item_pointer, key.to_string());
                         continue;
                     }
                     return Err(mismatch(
@@ -695,11 +696,11 @@ impl Aligner<'_> {
                 (None, _) => &Json::Bool(true),
             };
             if matches!(item, Value::Null)
-                && !required.contains(&key.as_str())
+                && !required.contains(&key.as_ref())
                 && !admits_null(target, root)
             {
                 if mode.coerce {
-                    self.fix("null_dropped", &item_pointer, key.clone());
+                    self.fix("null_dropped", &item_pointer, key.to_string());
                     continue;
                 }
                 return Err(mismatch(
@@ -710,7 +711,7 @@ impl Aligner<'_> {
             }
             match self.align(item, target, &item_pointer, mode, depth + 1) {
                 Ok(Some(v)) => {
-                    out.insert(key.clone(), v);
+                    out.insert(key.as_ref().to_owned(), v);
                 }
                 Ok(None) => {}
                 Err(e) if mode.partial && e.reason == "partial" => {}
@@ -764,7 +765,7 @@ pub fn plain(value: &Value, partial: bool) -> Json {
             .ok()
             .and_then(num_json)
             .unwrap_or(Json::Null),
-        Value::Str { text, .. } => Json::String(text.clone()),
+        Value::Str { text, .. } => Json::String(text.as_ref().to_owned()),
         Value::Arr { items, .. } => Json::Array(
             items
                 .iter()
@@ -776,7 +777,7 @@ pub fn plain(value: &Value, partial: bool) -> Json {
             entries
                 .iter()
                 .filter(|(_, v)| keep(v))
-                .map(|(k, v)| (k.clone(), plain(v, partial)))
+                .map(|(k, v)| (k.as_ref().to_owned(), plain(v, partial)))
                 .collect(),
         ),
     }

@@ -61,8 +61,8 @@ pub struct PartialParsed {
 }
 
 #[derive(Debug)]
-struct Candidate {
-    scanned: Scanned,
+struct Candidate<'a> {
+    scanned: Scanned<'a>,
     fenced: bool,
     /// Fixes from locating the candidate (fence stripped, prose skipped).
     located: Vec<Fix>,
@@ -91,7 +91,7 @@ fn find_fence(bytes: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-fn candidates(text: &str) -> Vec<Candidate> {
+fn candidates(text: &str) -> Vec<Candidate<'_>> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     // Fenced blocks. A fence's end is where the value ends (fence characters may occur inside
@@ -109,14 +109,12 @@ fn candidates(text: &str) -> Vec<Candidate> {
                 let end = scanned.end;
                 let close = find_fence(bytes, end).map_or(text.len(), |c| c + 3);
                 fenced_spans.push((i, close));
-                let mut located = vec![fix(
-                    "fence_stripped",
-                    if tag.is_empty() {
-                        "```".to_string()
-                    } else {
-                        format!("```{tag}")
-                    },
-                )];
+                let fence: Cow<'static, str> = match tag {
+                    "" => "```".into(),
+                    "json" => "```json".into(),
+                    _ => format!("```{tag}").into(),
+                };
+                let mut located = vec![fix("fence_stripped", fence)];
                 if i > 0 && !text[..i].trim().is_empty() {
                     located.push(fix("prose_skipped", "text before the fence"));
                 }
@@ -215,11 +213,11 @@ fn failure(
     }
 }
 
-fn schema_type(schema: &Json, root: &Json) -> Option<String> {
+fn schema_type<'a>(schema: &'a Json, root: &'a Json) -> Option<&'a str> {
     let s = align::resolve(schema, root);
     match s.kw("type") {
-        Some(Json::String(t)) => Some(t.clone()),
-        _ if s.kw("properties").is_some() => Some("object".into()),
+        Some(Json::String(t)) => Some(t),
+        _ if s.kw("properties").is_some() => Some("object"),
         _ => None,
     }
 }
@@ -405,7 +403,7 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
                 return Ok(Parsed { value, fixes });
             }
             // Rule 3: several values that each fit the item schema of an array schema.
-            if root_type.as_deref() != Some("array") {
+            if root_type != Some("array") {
                 return Err(failure(
                     "ambiguous",
                     format!(
@@ -417,7 +415,7 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
             }
         }
     }
-    if root_type.as_deref() == Some("array") && found.len() > 1 {
+    if root_type == Some("array") && found.len() > 1 {
         let item_schema = align::resolve(schema, schema)
             .kw("items")
             .cloned()
@@ -485,13 +483,13 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
         return enum_in_prose(text, options, refused);
     }
     // A boolean or number schema and a reply that states its value in prose.
-    if matches!(root_type.as_deref(), Some("boolean" | "integer" | "number")) {
+    if matches!(root_type, Some("boolean" | "integer" | "number")) {
         if let Some(result) = scalar_in_prose(text, schema, &found, &refused) {
             return result;
         }
     }
     // A string schema and a reply that is plain text.
-    if root_type.as_deref() == Some("string") && found.is_empty() && !text.trim().is_empty() {
+    if root_type == Some("string") && found.is_empty() && !text.trim().is_empty() {
         return Ok(Parsed {
             value: Json::String(text.trim().to_string()),
             fixes: vec![fix("text_as_string", "the reply is the string")],
@@ -543,7 +541,7 @@ fn scalar_in_prose(
                     "true" => Value::Bool(true),
                     "false" => Value::Bool(false),
                     _ if word.bytes().any(|b| b.is_ascii_digit()) => Value::Str {
-                        text: word.to_string(),
+                        text: word.into(),
                         complete: true,
                     },
                     _ => continue,

@@ -16,26 +16,28 @@ pub const MAX_NESTING: usize = 256;
 
 /// A scanned value. Containers and strings say whether the text finished them.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Value {
+pub enum Value<'a> {
     Null,
     Bool(bool),
     /// A number as written; `complete` is false when it ran into the end of the text (more
     /// digits may follow).
     Num {
-        text: String,
+        text: &'a str,
         complete: bool,
     },
-    /// `complete` is false when the text ended inside the string.
+    /// `complete` is false when the text ended inside the string. Borrowed from the reply
+    /// unless the string needed rewriting (an escape): a short reply's strings are most of
+    /// its allocations otherwise.
     Str {
-        text: String,
+        text: Cow<'a, str>,
         complete: bool,
     },
     Arr {
-        items: Vec<Value>,
+        items: Vec<Value<'a>>,
         closed: bool,
     },
     Obj {
-        entries: Vec<(String, Value)>,
+        entries: Vec<(Cow<'a, str>, Value<'a>)>,
         closed: bool,
     },
     /// A literal cut mid-way (`tr`, `nu`, `Non`): nothing may be concluded from it.
@@ -59,8 +61,8 @@ pub struct ScanError {
 
 /// A value read from `start` to `end` (byte offsets into the text).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Scanned {
-    pub value: Value,
+pub struct Scanned<'a> {
+    pub value: Value<'a>,
     pub start: usize,
     pub end: usize,
     /// The text ended inside the value.
@@ -68,10 +70,10 @@ pub struct Scanned {
     pub fixes: Vec<SyntaxFix>,
 }
 
-enum Frame {
-    Arr(Vec<Value>),
+enum Frame<'a> {
+    Arr(Vec<Value<'a>>),
     /// Entries so far and the key whose value is being read.
-    Obj(Vec<(String, Value)>, Option<String>),
+    Obj(Vec<(Cow<'a, str>, Value<'a>)>, Option<Cow<'a, str>>),
 }
 
 struct Scanner<'a> {
@@ -90,7 +92,7 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 /// Reads one value starting at `start` (leading whitespace and comments skipped).
-pub fn scan_value(text: &str, start: usize) -> Result<Scanned, ScanError> {
+pub fn scan_value(text: &str, start: usize) -> Result<Scanned<'_>, ScanError> {
     let mut s = Scanner {
         text,
         bytes: text.as_bytes(),
@@ -111,7 +113,7 @@ pub fn scan_value(text: &str, start: usize) -> Result<Scanned, ScanError> {
     })
 }
 
-impl Scanner<'_> {
+impl<'a> Scanner<'a> {
     fn pointer(&self) -> String {
         self.path.clone()
     }
@@ -195,7 +197,7 @@ impl Scanner<'_> {
     }
 
     /// The scan loop. Returns the value and whether the text ended inside it.
-    fn run(&mut self) -> Result<(Value, bool), ScanError> {
+    fn run(&mut self) -> Result<(Value<'a>, bool), ScanError> {
         let mut stack: Vec<Frame> = Vec::new();
         let mut cut = false;
         loop {
@@ -362,7 +364,7 @@ impl Scanner<'_> {
     }
 
     /// After `{` or `,` in an object: reads the next key and its `:`, or the closing `}`.
-    fn key(&mut self, stack: &mut Vec<Frame>) -> Result<KeyStep, ScanError> {
+    fn key(&mut self, stack: &mut Vec<Frame<'a>>) -> Result<KeyStep<'a>, ScanError> {
         self.skip_space();
         let after_comma =
             matches!(stack.last(), Some(Frame::Obj(entries, _)) if !entries.is_empty());
@@ -400,9 +402,9 @@ impl Scanner<'_> {
             if self.at_end() {
                 return Ok(KeyStep::Cut);
             }
-            let word = self.text[start..self.pos].to_string();
-            self.fix("unquoted_key", word.clone());
-            word
+            let word: &'a str = &self.text[start..self.pos];
+            self.fix("unquoted_key", word.to_string());
+            Cow::Borrowed(word)
         };
         self.skip_space();
         match self.peek() {
@@ -434,7 +436,7 @@ impl Scanner<'_> {
     /// A scalar: string, number, literal or unquoted word. The bool is true when the text
     /// ended inside it.
     /// `top`: the scalar is the whole value (no container open).
-    fn scalar(&mut self, top: bool) -> Result<(Value, bool), ScanError> {
+    fn scalar(&mut self, top: bool) -> Result<(Value<'a>, bool), ScanError> {
         if self.quote_at().is_some() {
             let (text, complete) = self.string(top)?;
             return Ok((Value::Str { text, complete }, !complete));
@@ -446,7 +448,7 @@ impl Scanner<'_> {
         if self.pos == start {
             return Err(self.error("unexpected character"));
         }
-        let word = &self.text[start..self.pos];
+        let word: &'a str = &self.text[start..self.pos];
         let at_end = self.at_end();
         if let Some(v) = literal(word) {
             if word != "true" && word != "false" && word != "null" {
@@ -460,7 +462,7 @@ impl Scanner<'_> {
             }
             return Ok((
                 Value::Num {
-                    text: word.to_string(),
+                    text: word,
                     complete: !at_end,
                 },
                 at_end,
@@ -476,31 +478,32 @@ impl Scanner<'_> {
         self.fix("unquoted_value", word.to_string());
         Ok((
             Value::Str {
-                text: word.to_string(),
+                text: Cow::Borrowed(word),
                 complete: !at_end,
             },
             at_end,
         ))
     }
 
-    /// A quoted string (any quote style). Returns its text and whether it was closed.
+    /// A quoted string (any quote style). Returns its text and whether it was closed: a slice of
+    /// the reply, or a rewritten copy once an escape is decoded.
     /// `top`: the string is the whole value, so a closing fence after its quote ends it.
-    fn string(&mut self, top: bool) -> Result<(String, bool), ScanError> {
+    fn string(&mut self, top: bool) -> Result<(Cow<'a, str>, bool), ScanError> {
+        let text: &'a str = self.text;
         let rest = self.rest();
         for triple in ["\"\"\"", "'''"] {
             if rest.starts_with(triple) {
                 self.fix("triple_quotes", triple);
                 self.pos += 3;
+                let start = self.pos;
                 return Ok(match self.rest().find(triple) {
                     Some(i) => {
-                        let text = self.rest()[..i].to_string();
                         self.pos += i + 3;
-                        (text, true)
+                        (Cow::Borrowed(&text[start..start + i]), true)
                     }
                     None => {
-                        let text = self.rest().to_string();
                         self.pos = self.bytes.len();
-                        (text, false)
+                        (Cow::Borrowed(&text[start..]), false)
                     }
                 });
             }
@@ -513,7 +516,20 @@ impl Scanner<'_> {
             _ => self.fix("curly_quotes", open.to_string()),
         }
         self.pos += open.len_utf8();
-        let mut out = String::new();
+        let start = self.pos;
+        // The content is `text[start..]` up to where it ends while every character is kept as
+        // written; the first decoded escape copies it into `owned`, which grows from then on.
+        let mut owned: Option<String> = None;
+        let content = |owned: Option<String>, end: usize| match owned {
+            Some(o) => Cow::Owned(o),
+            None => Cow::Borrowed(&text[start..end]),
+        };
+        // A character kept as written (`pos` not yet past it).
+        let keep = |owned: &mut Option<String>, piece: &str| {
+            if let Some(o) = owned {
+                o.push_str(piece);
+            }
+        };
         // Each kind of repair is reported once per string, not once per character.
         let mut reported: Vec<&'static str> = Vec::new();
         let mut once = |this: &mut Self, kind: &'static str, detail: String| {
@@ -523,19 +539,20 @@ impl Scanner<'_> {
             }
         };
         loop {
-            // Copy the run of ordinary characters in one step: only quotes (straight, or curly,
+            // Take the run of ordinary characters in one step: only quotes (straight, or curly,
             // whose UTF-8 starts with 0xE2), backslashes and raw control characters need a look.
             let run = self.bytes[self.pos..]
                 .iter()
                 .position(|&b| matches!(b, b'"' | b'\'' | b'\\' | b'\n' | b'\r' | b'\t' | 0xE2))
                 .unwrap_or(self.bytes.len() - self.pos);
             if run > 0 {
-                out.push_str(&self.text[self.pos..self.pos + run]);
+                keep(&mut owned, &text[self.pos..self.pos + run]);
                 self.pos += run;
             }
             let Some(c) = self.rest().chars().next() else {
-                return Ok((out, false));
+                return Ok((content(owned, self.pos), false));
             };
+            let here = &text[self.pos..self.pos + c.len_utf8()];
             let closes = if single {
                 matches!(c, '\'' | '\u{2018}' | '\u{2019}')
             } else {
@@ -543,43 +560,46 @@ impl Scanner<'_> {
             };
             if closes {
                 let after = self.pos + c.len_utf8();
-                let next = self.text[after..]
+                let next = text[after..]
                     .trim_start_matches([' ', '\t', '\r', '\n'])
                     .chars()
                     .next();
-                let content = if single {
+                let is_content = if single {
                     // `'O'Brien'`: a quote followed by a letter is content.
                     next.is_some_and(char::is_alphabetic)
-                        && !self.text[after..].starts_with(char::is_whitespace)
+                        && !text[after..].starts_with(char::is_whitespace)
                 } else {
                     // `"He said "hi" to me"`: a quote not followed by structure is content.
                     // A comment after the string (`"eu-west" /* default */`) counts as
                     // structure: the comment is skipped like whitespace. So does the fence
                     // that closes a fenced string that is the whole value (`"AB"` then ```).
-                    let rest = self.text[after..].trim_start_matches([' ', '\t', '\r', '\n']);
+                    let rest = text[after..].trim_start_matches([' ', '\t', '\r', '\n']);
                     let structure = matches!(next, None | Some(',' | '}' | ']' | ':'))
                         || rest.starts_with("//")
                         || rest.starts_with("/*")
                         || top && rest.starts_with("```");
                     !structure
                 };
-                if content {
+                if is_content {
                     once(self, "inner_quote_kept", c.to_string());
-                    out.push(c);
+                    keep(&mut owned, here);
                     self.pos = after;
                     continue;
                 }
                 if c != '"' && c != '\'' {
                     once(self, "curly_quotes", c.to_string());
                 }
+                let end = self.pos;
                 self.pos = after;
-                return Ok((out, true));
+                return Ok((content(owned, end), true));
             }
             match c {
                 '\\' => {
-                    let Some(e) = self.text[self.pos + 1..].chars().next() else {
+                    let Some(e) = text[self.pos + 1..].chars().next() else {
+                        let end = self.pos;
                         self.pos = self.bytes.len();
-                        return Ok((out, false)); // an escape cut mid-way is dropped (rule 14)
+                        // an escape cut mid-way is dropped (rule 14)
+                        return Ok((content(owned, end), false));
                     };
                     let mapped = match e {
                         '"' => Some('"'),
@@ -594,43 +614,51 @@ impl Scanner<'_> {
                         _ => None,
                     };
                     if let Some(m) = mapped {
-                        out.push(m);
+                        let at = self.pos;
+                        owned
+                            .get_or_insert_with(|| text[start..at].to_string())
+                            .push(m);
                         self.pos += 1 + e.len_utf8();
                     } else if e == 'u' {
-                        let digits = &self.text[self.pos + 2..];
+                        let digits = &text[self.pos + 2..];
                         let hex: String = digits.chars().take(4).collect();
                         if hex.len() < 4
                             && digits.len() == hex.len()
                             && hex.chars().all(|h| h.is_ascii_hexdigit())
                         {
+                            let end = self.pos;
                             self.pos = self.bytes.len();
-                            return Ok((out, false)); // `\u00` at the cut is dropped
+                            return Ok((content(owned, end), false)); // `\u00` at the cut is dropped
                         }
                         match u32::from_str_radix(&hex, 16) {
                             Ok(code) if hex.len() == 4 => {
+                                let at = self.pos;
                                 self.pos += 6;
-                                out.push(self.unicode(code));
+                                let decoded = self.unicode(code);
+                                owned
+                                    .get_or_insert_with(|| text[start..at].to_string())
+                                    .push(decoded);
                             }
                             _ => {
                                 once(self, "invalid_escape_kept", "\\u".into());
-                                out.push('\\');
+                                keep(&mut owned, here);
                                 self.pos += 1;
                             }
                         }
                     } else {
                         // `"\d+"`, `"C:\Users"`: the backslash stays.
                         once(self, "invalid_escape_kept", format!("\\{e}"));
-                        out.push('\\');
+                        keep(&mut owned, here);
                         self.pos += 1;
                     }
                 }
                 '\n' | '\r' | '\t' => {
                     once(self, "raw_control_character", format!("{:?}", c));
-                    out.push(c);
+                    keep(&mut owned, here);
                     self.pos += 1;
                 }
                 _ => {
-                    out.push(c);
+                    keep(&mut owned, here);
                     self.pos += c.len_utf8();
                 }
             }
@@ -656,16 +684,16 @@ impl Scanner<'_> {
     }
 }
 
-enum KeyStep {
+enum KeyStep<'a> {
     /// A key and `:` were read; its value comes next.
     Key,
     /// The object closed.
-    Closed(Value),
+    Closed(Value<'a>),
     /// The text ended before a value could start.
     Cut,
 }
 
-fn literal(word: &str) -> Option<Value> {
+fn literal(word: &str) -> Option<Value<'static>> {
     Some(match word {
         "true" | "True" => Value::Bool(true),
         "false" | "False" => Value::Bool(false),

@@ -855,3 +855,35 @@ fn a_fenced_string_ends_at_its_closing_quote() {
         json!({"a": "say \"```\" please"})
     );
 }
+
+/// Strings are read in place until an escape is decoded; from then on every character kept as
+/// written (an invalid escape's backslash, an inner quote, a raw control character, a curly
+/// quote, non-ASCII) must still reach the copy, and a cut after a decoded escape keeps the text
+/// before it.
+#[test]
+fn characters_after_a_decoded_escape_are_kept() {
+    let any = json!({});
+    assert_eq!(
+        ok(
+            "{\"a\": \"x\\ny \\d \"q\" \u{e9}\ttab \u{2019}s\", \"k\\u0041y\": \"\\u00e9t\u{e9}\"}",
+            any.clone()
+        ),
+        json!({"a": "x\ny \\d \"q\" \u{e9}\ttab \u{2019}s", "kAy": "\u{e9}t\u{e9}"})
+    );
+    assert_eq!(
+        ok("{'k': 'it\\'s O'Brien'}", any.clone()),
+        json!({"k": "it's O'Brien"})
+    );
+    assert_eq!(
+        ok("\"\"\"a\\nb\"\"\"", json!({"type": "string"})),
+        json!("a\\nb")
+    );
+    assert_eq!(
+        partial("{\"a\": \"x\\ty\\", &any),
+        Some(json!({"a": "x\ty"}))
+    );
+    assert_eq!(
+        partial("{\"a\": \"x\\ty\\u00", &any),
+        Some(json!({"a": "x\ty"}))
+    );
+}
