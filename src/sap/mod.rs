@@ -49,6 +49,37 @@ pub struct Parsed {
     pub fixes: Vec<Fix>,
 }
 
+impl Parsed {
+    /// A parse's answer as one text for the facade (`structuredAnswer` in core.ts): each fix's
+    /// kind, pointer and detail after a NUL, then a NUL and the value's JSON text. The facade splits
+    /// it once and parses only the value: JSON objects for the fixes cost more than the rest of a
+    /// short reply's reading. A fix field that holds a NUL (a key with one) sends the whole result
+    /// as JSON text instead, which never starts with a NUL.
+    pub fn answer_text(&self) -> String {
+        let nul = |s: &str| s.contains('\0');
+        if self.fixes.iter().any(|f| nul(&f.pointer) || nul(&f.detail)) {
+            return serde_json::to_string(self).unwrap_or_default();
+        }
+        // Room for the fixes and a value about as long as the reply's own text usually is.
+        let fields: usize = self
+            .fixes
+            .iter()
+            .map(|f| 3 + f.kind.len() + f.pointer.len() + f.detail.len())
+            .sum();
+        let mut out = Vec::with_capacity(fields + 128);
+        for f in &self.fixes {
+            for field in [f.kind, &f.pointer, &f.detail] {
+                out.push(0);
+                out.extend_from_slice(field.as_bytes());
+            }
+        }
+        out.push(0);
+        // Writing a `serde_json::Value` into a Vec cannot fail.
+        let _ = serde_json::to_writer(&mut out, &self.value);
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
 /// The result of [`parse_partial`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PartialParsed {

@@ -81,10 +81,16 @@ struct Scanner<'a> {
     bytes: &'a [u8],
     pos: usize,
     fixes: Vec<SyntaxFix>,
-    /// The JSON Pointer of the value being read, and its length before each token: a token
-    /// is pushed and popped in place, without a string per key or index.
-    path: String,
-    marks: Vec<usize>,
+    /// Where the value being read is: its keys and indexes, written out as a JSON Pointer
+    /// only when a fix names it (most replies need no pointer, and a borrowed key costs a copy
+    /// of a reference here).
+    path: Vec<Segment<'a>>,
+}
+
+/// A step of the scanner's [`Scanner::path`].
+enum Segment<'a> {
+    Key(Cow<'a, str>),
+    Index(usize),
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -98,8 +104,7 @@ pub fn scan_value(text: &str, start: usize) -> Result<Scanned<'_>, ScanError> {
         bytes: text.as_bytes(),
         pos: start,
         fixes: Vec::new(),
-        path: String::new(),
-        marks: Vec::new(),
+        path: Vec::new(),
     };
     s.skip_space();
     let begin = s.pos;
@@ -115,24 +120,29 @@ pub fn scan_value(text: &str, start: usize) -> Result<Scanned<'_>, ScanError> {
 
 impl<'a> Scanner<'a> {
     fn pointer(&self) -> String {
-        self.path.clone()
+        let mut out = String::new();
+        for segment in &self.path {
+            match segment {
+                Segment::Key(key) => crate::json::push_token(&mut out, key),
+                Segment::Index(i) => {
+                    use std::fmt::Write;
+                    let _ = write!(out, "/{i}");
+                }
+            }
+        }
+        out
     }
 
-    fn push_path(&mut self, token: &str) {
-        self.marks.push(self.path.len());
-        crate::json::push_token(&mut self.path, token);
+    fn push_path(&mut self, key: Cow<'a, str>) {
+        self.path.push(Segment::Key(key));
     }
 
     fn push_index(&mut self, index: usize) {
-        use std::fmt::Write;
-        self.marks.push(self.path.len());
-        let _ = write!(self.path, "/{index}");
+        self.path.push(Segment::Index(index));
     }
 
     fn pop_path(&mut self) {
-        if let Some(len) = self.marks.pop() {
-            self.path.truncate(len);
-        }
+        self.path.pop();
     }
 
     fn fix(&mut self, kind: &'static str, detail: impl Into<Cow<'static, str>>) {
@@ -416,7 +426,7 @@ impl<'a> Scanner<'a> {
         if self.at_end() {
             return Ok(KeyStep::Cut); // the value has not started (rule 15)
         }
-        self.push_path(&key);
+        self.push_path(key.clone());
         if let Some(Frame::Obj(_, slot)) = stack.last_mut() {
             *slot = Some(key);
         }

@@ -184,7 +184,7 @@ fn parse_with(
     }
     let parsed = sap::parse_structured_with(text, json_schema, options).map_err(failure)?;
     let Some(schema) = standard else {
-        return Ok(JsValue::from_str(&answer_text(&parsed)));
+        return Ok(JsValue::from_str(&parsed.answer_text()));
     };
     let out = serde_json::to_string(&parsed).unwrap_or_default();
     let out = JSON::parse(&out)?;
@@ -192,33 +192,6 @@ fn parse_with(
     let validated = standard::validate_standard_schema(schema, &value)?;
     Reflect::set(&out, &"value".into(), &validated)?;
     Ok(out)
-}
-
-/// A parse's answer as one text for the facade (`structuredAnswer` in core.ts): each fix's
-/// kind, pointer and detail after a NUL, then a NUL and the value's JSON text. The facade splits
-/// it once and parses only the value: JSON objects for the fixes cost more than the rest of a
-/// short reply's reading. A fix field that holds a NUL (a key with one) sends the whole result
-/// as JSON text instead, which never starts with a NUL.
-fn answer_text(parsed: &sap::Parsed) -> String {
-    let nul = |s: &str| s.contains('\0');
-    if parsed
-        .fixes
-        .iter()
-        .any(|f| nul(&f.pointer) || nul(&f.detail))
-    {
-        return serde_json::to_string(parsed).unwrap_or_default();
-    }
-    let mut out = Vec::with_capacity(128);
-    for f in &parsed.fixes {
-        for field in [f.kind, &f.pointer, &f.detail] {
-            out.push(0);
-            out.extend_from_slice(field.as_bytes());
-        }
-    }
-    out.push(0);
-    // Writing a `serde_json::Value` into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut out, &parsed.value);
-    String::from_utf8(out).unwrap_or_default()
 }
 
 /// `parsePartial(text, schema)` → `{ value, complete, fixes }` as JSON text, for a prefix of a
