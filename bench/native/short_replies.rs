@@ -31,8 +31,8 @@ fn main() {
     let options = understudy::sap::Options::default();
     let read = |reply: &str| {
         assert!(!understudy::sap::fast::conforms_as_is(reply, &schema));
-        let parsed = understudy::sap::parse_structured_with(reply, &schema, &options).unwrap();
-        std::hint::black_box(parsed.answer_text());
+        let reading = understudy::sap::parse_structured_reading(reply, &schema, &options).unwrap();
+        std::hint::black_box(reading.into_answer_text());
     };
     let before = ALLOCATIONS.load(Relaxed);
     read(&replies[1]);

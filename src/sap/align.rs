@@ -115,6 +115,118 @@ pub struct Aligner<'a> {
     pub fixes: Vec<Fix>,
 }
 
+/// An aligned value. Strings stay borrowed from the reply where it holds them as they are,
+/// objects are lists of entries: a short reply's value is most of its allocations (a string
+/// per key and value, an `IndexMap` with a hash per key) when built as a `serde_json::Value`
+/// only to be written out as JSON text again. Values the aligner takes from elsewhere (numbers,
+/// enum values, values read without a schema) are kept as JSON.
+#[derive(Debug)]
+pub enum Aligned<'t> {
+    Str(Cow<'t, str>),
+    Arr(Vec<Aligned<'t>>),
+    /// Distinct keys (see [`Entries`]), in the order the reply gave them.
+    Obj(Vec<(Cow<'t, str>, Aligned<'t>)>),
+    Json(Json),
+}
+
+impl Aligned<'_> {
+    pub fn into_json(self) -> Json {
+        match self {
+            Aligned::Str(s) => Json::String(s.into_owned()),
+            Aligned::Arr(items) => Json::Array(items.into_iter().map(Aligned::into_json).collect()),
+            Aligned::Obj(entries) => Json::Object(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (k.into_owned(), v.into_json()))
+                    .collect(),
+            ),
+            Aligned::Json(j) => j,
+        }
+    }
+
+    /// Writes the value as JSON text (what `serde_json` writes for [`Aligned::into_json`]).
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        // Writing into a Vec cannot fail.
+        match self {
+            Aligned::Str(s) => {
+                let _ = serde_json::to_writer(&mut *out, s.as_ref());
+            }
+            Aligned::Arr(items) => {
+                out.push(b'[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    item.write_json(out);
+                }
+                out.push(b']');
+            }
+            Aligned::Obj(entries) => {
+                out.push(b'{');
+                for (i, (key, value)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    let _ = serde_json::to_writer(&mut *out, key.as_ref());
+                    out.push(b':');
+                    value.write_json(out);
+                }
+                out.push(b'}');
+            }
+            Aligned::Json(j) => {
+                let _ = serde_json::to_writer(&mut *out, j);
+            }
+        }
+    }
+}
+
+/// How many entries an object keeps as a list, where a repeated key is found by a linear
+/// search; larger objects are built as a `serde_json` map (hashed keys, linear in size).
+const FEW_ENTRIES: usize = 32;
+
+/// An object being aligned. A key given twice keeps its first place and takes the last value
+/// (as `serde_json`'s map does).
+enum Entries<'t> {
+    Few(Vec<(Cow<'t, str>, Aligned<'t>)>),
+    Many(Map<String, Json>),
+}
+
+impl<'t> Entries<'t> {
+    fn with_capacity(n: usize) -> Self {
+        if n <= FEW_ENTRIES {
+            Entries::Few(Vec::with_capacity(n))
+        } else {
+            Entries::Many(Map::with_capacity(n))
+        }
+    }
+
+    fn insert(&mut self, key: Cow<'t, str>, value: Aligned<'t>) {
+        match self {
+            Entries::Few(entries) => match entries.iter_mut().find(|(k, _)| *k == key) {
+                Some(slot) => slot.1 = value,
+                None => entries.push((key, value)),
+            },
+            Entries::Many(map) => {
+                map.insert(key.into_owned(), value.into_json());
+            }
+        }
+    }
+
+    fn contains(&self, key: &str) -> bool {
+        match self {
+            Entries::Few(entries) => entries.iter().any(|(k, _)| k == key),
+            Entries::Many(map) => map.contains_key(key),
+        }
+    }
+
+    fn finish(self) -> Aligned<'t> {
+        match self {
+            Entries::Few(entries) => Aligned::Obj(entries),
+            Entries::Many(map) => Aligned::Json(Json::Object(map)),
+        }
+    }
+}
+
 fn type_names(schema: &Json) -> Vec<&str> {
     match schema.kw("type") {
         Some(Json::String(t)) => vec![t.as_str()],
@@ -241,14 +353,14 @@ impl Aligner<'_> {
 
     /// Aligns `value` with `schema`. `Ok(None)` means "leave this out" (a partial value the
     /// cut left undecided).
-    pub fn align(
+    pub fn align<'t>(
         &mut self,
-        value: &Value,
+        value: &Value<'t>,
         schema: &Json,
         pointer: &Path<'_>,
         mode: Mode,
         depth: usize,
-    ) -> Result<Option<Json>, Mismatch> {
+    ) -> Result<Option<Aligned<'t>>, Mismatch> {
         if depth > MAX_ALIGN_DEPTH {
             return Err(mismatch(
                 "too_deep",
@@ -267,7 +379,7 @@ impl Aligner<'_> {
             _ => {}
         }
         let obj = match schema {
-            Json::Bool(true) => return Ok(Some(plain(value, mode.partial))),
+            Json::Bool(true) => return Ok(Some(Aligned::Json(plain(value, mode.partial)))),
             Json::Bool(false) => {
                 return Err(mismatch(
                     "type_mismatch",
@@ -276,18 +388,20 @@ impl Aligner<'_> {
                 ))
             }
             Json::Object(o) => o,
-            _ => return Ok(Some(plain(value, mode.partial))),
+            _ => return Ok(Some(Aligned::Json(plain(value, mode.partial)))),
         };
         if let Some(Json::Array(branches)) = obj.kw("anyOf").or_else(|| obj.kw("oneOf")) {
             return self.union(value, branches, pointer, mode, depth);
         }
         if let Some(Json::Array(options)) = obj.kw("enum") {
-            return self.enumeration(value, options, pointer, mode).map(Some);
+            return self
+                .enumeration(value, options, pointer, mode)
+                .map(|v| Some(Aligned::Json(v)));
         }
         if let Some(c) = obj.kw("const") {
             return self
                 .enumeration(value, std::slice::from_ref(c), pointer, mode)
-                .map(Some);
+                .map(|v| Some(Aligned::Json(v)));
         }
         // One named type, read without collecting (the common case); several become a union.
         let (first, several) = match obj.kw("type") {
@@ -319,9 +433,9 @@ impl Aligner<'_> {
             }
         });
         match ty {
-            None => Ok(Some(plain(value, mode.partial))),
+            None => Ok(Some(Aligned::Json(plain(value, mode.partial)))),
             Some("null") => match value {
-                Value::Null => Ok(Some(Json::Null)),
+                Value::Null => Ok(Some(Aligned::Json(Json::Null))),
                 _ => Err(mismatch(
                     "type_mismatch",
                     pointer,
@@ -343,21 +457,25 @@ impl Aligner<'_> {
         }
     }
 
-    fn string(
+    fn string<'t>(
         &mut self,
-        value: &Value,
+        value: &Value<'t>,
         pointer: &Path<'_>,
         mode: Mode,
-    ) -> Result<Option<Json>, Mismatch> {
+    ) -> Result<Option<Aligned<'t>>, Mismatch> {
         match value {
-            Value::Str { text, .. } => Ok(Some(Json::String(text.as_ref().to_owned()))),
+            Value::Str { text, .. } => Ok(Some(Aligned::Str(text.clone()))),
             Value::Num { text, .. } if mode.coerce => {
                 self.fix("number_to_string", pointer, text.to_string());
-                Ok(Some(Json::String(text.to_string())))
+                Ok(Some(Aligned::Str(Cow::Borrowed(text))))
             }
             Value::Bool(b) if mode.coerce => {
                 self.fix("boolean_to_string", pointer, b.to_string());
-                Ok(Some(Json::String(b.to_string())))
+                Ok(Some(Aligned::Str(Cow::Borrowed(if *b {
+                    "true"
+                } else {
+                    "false"
+                }))))
             }
             _ => Err(mismatch(
                 "type_mismatch",
@@ -367,15 +485,15 @@ impl Aligner<'_> {
         }
     }
 
-    fn number(
+    fn number<'t>(
         &mut self,
-        value: &Value,
+        value: &Value<'t>,
         integer: bool,
         schema: &Json,
         pointer: &Path<'_>,
         mode: Mode,
         depth: usize,
-    ) -> Result<Option<Json>, Mismatch> {
+    ) -> Result<Option<Aligned<'t>>, Mismatch> {
         let want = if integer { "an integer" } else { "a number" };
         let (f, coerced) = match value {
             Value::Num { text, .. } => (text.parse::<f64>().ok().filter(|f| f.is_finite()), false),
@@ -414,19 +532,19 @@ impl Aligner<'_> {
         if coerced {
             self.fix("string_to_number", pointer, f.to_string());
         }
-        Ok(num_json(f))
+        Ok(num_json(f).map(Aligned::Json))
     }
 
-    fn boolean(
+    fn boolean<'t>(
         &mut self,
-        value: &Value,
+        value: &Value<'t>,
         schema: &Json,
         pointer: &Path<'_>,
         mode: Mode,
         depth: usize,
-    ) -> Result<Option<Json>, Mismatch> {
+    ) -> Result<Option<Aligned<'t>>, Mismatch> {
         match value {
-            Value::Bool(b) => Ok(Some(Json::Bool(*b))),
+            Value::Bool(b) => Ok(Some(Aligned::Json(Json::Bool(*b)))),
             Value::Str { text, complete } if mode.coerce => {
                 if !complete && mode.partial {
                     return Ok(None);
@@ -434,11 +552,11 @@ impl Aligner<'_> {
                 match text.trim().to_lowercase().as_str() {
                     "true" => {
                         self.fix("string_to_boolean", pointer, text.to_string());
-                        Ok(Some(Json::Bool(true)))
+                        Ok(Some(Aligned::Json(Json::Bool(true))))
                     }
                     "false" => {
                         self.fix("string_to_boolean", pointer, text.to_string());
-                        Ok(Some(Json::Bool(false)))
+                        Ok(Some(Aligned::Json(Json::Bool(false))))
                     }
                     _ => Err(mismatch(
                         "type_mismatch",
@@ -510,14 +628,14 @@ impl Aligner<'_> {
         ))
     }
 
-    fn union(
+    fn union<'t>(
         &mut self,
-        value: &Value,
+        value: &Value<'t>,
         branches: &[Json],
         pointer: &Path<'_>,
         mode: Mode,
         depth: usize,
-    ) -> Result<Option<Json>, Mismatch> {
+    ) -> Result<Option<Aligned<'t>>, Mismatch> {
         // A branch the value satisfies without coercion wins (rule 9).
         for branch in branches {
             let mut probe = Aligner {
@@ -563,14 +681,14 @@ impl Aligner<'_> {
         Err(last.unwrap_or_else(|| mismatch("type_mismatch", pointer, "the union has no branch")))
     }
 
-    fn array(
+    fn array<'t>(
         &mut self,
-        value: &Value,
+        value: &Value<'t>,
         schema: &Json,
         pointer: &Path<'_>,
         mode: Mode,
         depth: usize,
-    ) -> Result<Option<Json>, Mismatch> {
+    ) -> Result<Option<Aligned<'t>>, Mismatch> {
         let items_schema = schema.kw("items");
         let items = match value {
             Value::Arr { items, .. } => items,
@@ -586,10 +704,10 @@ impl Aligner<'_> {
                 let element_pointer = pointer.child(Seg::Index(0));
                 let element = match items_schema {
                     Some(s) => self.align(value, s, &element_pointer, mode, depth + 1)?,
-                    None => Some(plain(value, mode.partial)),
+                    None => Some(Aligned::Json(plain(value, mode.partial))),
                 };
                 self.fix("single_to_array", pointer, describe(value));
-                return Ok(Some(Json::Array(element.into_iter().collect())));
+                return Ok(Some(Aligned::Arr(element.into_iter().collect())));
             }
             _ => {
                 return Err(mismatch(
@@ -617,17 +735,17 @@ impl Aligner<'_> {
                 out.push(v);
             }
         }
-        Ok(Some(Json::Array(out)))
+        Ok(Some(Aligned::Arr(out)))
     }
 
-    fn object(
+    fn object<'t>(
         &mut self,
-        value: &Value,
+        value: &Value<'t>,
         schema: &Json,
         pointer: &Path<'_>,
         mode: Mode,
         depth: usize,
-    ) -> Result<Option<Json>, Mismatch> {
+    ) -> Result<Option<Aligned<'t>>, Mismatch> {
         let root = self.root;
         let properties = schema.kw("properties").and_then(Json::as_object);
         let required: Vec<&str> = schema
@@ -652,11 +770,11 @@ impl Aligner<'_> {
                             let inner = pointer.child(Seg::Key(name));
                             let aligned = self.align(value, prop, &inner, mode, depth + 1)?;
                             self.fix("array_to_object", pointer, name.clone());
-                            let mut map = Map::new();
-                            if let Some(v) = aligned {
-                                map.insert(name.clone(), v);
-                            }
-                            return Ok(Some(Json::Object(map)));
+                            let entries = aligned
+                                .map(|v| (Cow::Owned(name.clone()), v))
+                                .into_iter()
+                                .collect();
+                            return Ok(Some(Aligned::Obj(entries)));
                         }
                     }
                 }
@@ -675,7 +793,7 @@ impl Aligner<'_> {
             }
         };
         let additional = schema.kw("additionalProperties");
-        let mut out = Map::with_capacity(entries.len());
+        let mut out = Entries::with_capacity(entries.len());
         for (key, item) in entries {
             let item_pointer = pointer.child(Seg::Key(key));
             let property = properties.and_then(|p| p.kw(key));
@@ -711,7 +829,7 @@ impl Aligner<'_> {
             }
             match self.align(item, target, &item_pointer, mode, depth + 1) {
                 Ok(Some(v)) => {
-                    out.insert(key.as_ref().to_owned(), v);
+                    out.insert(key.clone(), v);
                 }
                 Ok(None) => {}
                 Err(e) if mode.partial && e.reason == "partial" => {}
@@ -722,14 +840,14 @@ impl Aligner<'_> {
         let exempt = mode.partial && !closed;
         if !exempt {
             for name in &required {
-                if out.contains_key(*name) {
+                if out.contains(name) {
                     continue;
                 }
                 let prop = properties.and_then(|p| p.kw(name));
                 let item_pointer = pointer.child(Seg::Key(name));
                 if prop.is_some_and(|p| admits_null(p, root)) && mode.coerce {
                     self.fix("null_filled", &item_pointer, (*name).to_string());
-                    out.insert((*name).to_string(), Json::Null);
+                    out.insert(Cow::Owned((*name).to_string()), Aligned::Json(Json::Null));
                 } else {
                     return Err(mismatch(
                         "missing_required",
@@ -739,7 +857,7 @@ impl Aligner<'_> {
                 }
             }
         }
-        Ok(Some(Json::Object(out)))
+        Ok(Some(out.finish()))
     }
 }
 

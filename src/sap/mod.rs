@@ -9,6 +9,7 @@ use serde::Serialize;
 use serde_json::Value as Json;
 use std::borrow::Cow;
 
+pub use align::Aligned;
 use align::{Aligner, Kw, Mismatch, Mode, Path, Seg};
 use scan::{scan_value, Scanned, Value};
 
@@ -49,16 +50,40 @@ pub struct Parsed {
     pub fixes: Vec<Fix>,
 }
 
-impl Parsed {
+/// A reading before its value is made a `serde_json::Value`: what the bindings write out as
+/// the answer text ([`Reading::into_answer_text`]) without building one.
+#[derive(Debug)]
+pub struct Reading<'t> {
+    pub value: Aligned<'t>,
+    pub fixes: Vec<Fix>,
+}
+
+impl From<Parsed> for Reading<'_> {
+    fn from(p: Parsed) -> Self {
+        Reading {
+            value: Aligned::Json(p.value),
+            fixes: p.fixes,
+        }
+    }
+}
+
+impl Reading<'_> {
+    pub fn into_parsed(self) -> Parsed {
+        Parsed {
+            value: self.value.into_json(),
+            fixes: self.fixes,
+        }
+    }
+
     /// A parse's answer as one text for the facade (`structuredAnswer` in core.ts): each fix's
     /// kind, pointer and detail after a NUL, then a NUL and the value's JSON text. The facade splits
     /// it once and parses only the value: JSON objects for the fixes cost more than the rest of a
     /// short reply's reading. A fix field that holds a NUL (a key with one) sends the whole result
     /// as JSON text instead, which never starts with a NUL.
-    pub fn answer_text(&self) -> String {
+    pub fn into_answer_text(self) -> String {
         let nul = |s: &str| s.contains('\0');
         if self.fixes.iter().any(|f| nul(&f.pointer) || nul(&f.detail)) {
-            return serde_json::to_string(self).unwrap_or_default();
+            return serde_json::to_string(&self.into_parsed()).unwrap_or_default();
         }
         // Room for the fixes and a value about as long as the reply's own text usually is.
         let fields: usize = self
@@ -74,8 +99,7 @@ impl Parsed {
             }
         }
         out.push(0);
-        // Writing a `serde_json::Value` into a Vec cannot fail.
-        let _ = serde_json::to_writer(&mut out, &self.value);
+        self.value.write_json(&mut out);
         String::from_utf8(out).unwrap_or_default()
     }
 }
@@ -325,6 +349,23 @@ pub fn parse_structured_with(
     schema: &Json,
     options: &Options,
 ) -> Result<Parsed, ParseFailure> {
+    read_checked(text, schema, options).map(Reading::into_parsed)
+}
+
+/// [`parse_structured_with`] as a [`Reading`], for a caller that writes the value out as text.
+pub fn parse_structured_reading<'t>(
+    text: &'t str,
+    schema: &Json,
+    options: &Options,
+) -> Result<Reading<'t>, ParseFailure> {
+    read_checked(text, schema, options)
+}
+
+fn read_checked<'t>(
+    text: &'t str,
+    schema: &Json,
+    options: &Options,
+) -> Result<Reading<'t>, ParseFailure> {
     let parsed = read_structured(text, schema, options)?;
     if let Some(f) = options.disallowed(&parsed.fixes) {
         let refusal = Refusal {
@@ -343,10 +384,14 @@ pub fn parse_structured_with(
     Ok(parsed)
 }
 
-fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parsed, ParseFailure> {
+fn read_structured<'t>(
+    text: &'t str,
+    schema: &Json,
+    options: &Options,
+) -> Result<Reading<'t>, ParseFailure> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut found = candidates(text);
-    let mut accepted: Vec<(usize, Json, Vec<Fix>)> = Vec::new();
+    let mut accepted: Vec<(usize, Aligned<'t>, Vec<Fix>)> = Vec::new();
     let mut refused = Vec::new();
     // A candidate's fixes move into its reading (nothing later reads them).
     for (index, c) in found.iter_mut().enumerate() {
@@ -412,17 +457,23 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
         }
     }
     let root_type = schema_type(schema, schema);
-    match accepted.len() {
+    let accepted_count = accepted.len();
+    match accepted_count {
         0 => {}
         1 => {
             let (_, value, fixes) = accepted.pop().expect("one");
-            return Ok(Parsed { value, fixes });
+            return Ok(Reading { value, fixes });
         }
         _ => {
+            // Compared as JSON (an object's key order does not count).
+            let mut accepted: Vec<(usize, Json, Vec<Fix>)> = accepted
+                .into_iter()
+                .map(|(i, v, f)| (i, v.into_json(), f))
+                .collect();
             let first = &accepted[0].1;
             if accepted.iter().all(|(_, v, _)| v == first) {
                 let (_, value, fixes) = accepted.pop().expect("several");
-                return Ok(Parsed { value, fixes });
+                return Ok(Parsed { value, fixes }.into());
             }
             // Rule 2: the last complete one in a fenced block.
             if let Some(pos) = accepted
@@ -431,7 +482,7 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
             {
                 let (_, value, mut fixes) = accepted.swap_remove(pos);
                 fixes.push(fix("candidate_chosen", "the last complete fenced value"));
-                return Ok(Parsed { value, fixes });
+                return Ok(Parsed { value, fixes }.into());
             }
             // Rule 3: several values that each fit the item schema of an array schema.
             if root_type != Some("array") {
@@ -492,37 +543,34 @@ fn read_structured(text: &str, schema: &Json, options: &Options) -> Result<Parse
                     format!("{} top-level values", values.len()),
                 ),
             );
-            return Ok(Parsed {
-                value: Json::Array(values),
+            return Ok(Reading {
+                value: Aligned::Arr(values),
                 fixes,
             });
         }
     }
-    if !accepted.is_empty() {
+    if accepted_count > 0 {
         return Err(failure(
             "ambiguous",
-            format!(
-                "The reply holds {} different values that fit the schema.",
-                accepted.len()
-            ),
+            format!("The reply holds {accepted_count} different values that fit the schema."),
             refused,
         ));
     }
     // A top-level enum named once in prose (rule 8).
     let resolved = align::resolve(schema, schema);
     if let Some(Json::Array(options)) = resolved.kw("enum") {
-        return enum_in_prose(text, options, refused);
+        return enum_in_prose(text, options, refused).map(Reading::from);
     }
     // A boolean or number schema and a reply that states its value in prose.
     if matches!(root_type, Some("boolean" | "integer" | "number")) {
         if let Some(result) = scalar_in_prose(text, schema, &found, &refused) {
-            return result;
+            return result.map(Reading::from);
         }
     }
     // A string schema and a reply that is plain text.
     if root_type == Some("string") && found.is_empty() && !text.trim().is_empty() {
-        return Ok(Parsed {
-            value: Json::String(text.trim().to_string()),
+        return Ok(Reading {
+            value: Aligned::Str(Cow::Borrowed(text.trim())),
             fixes: vec![fix("text_as_string", "the reply is the string")],
         });
     }
@@ -586,6 +634,7 @@ fn scalar_in_prose(
                     partial: false,
                 };
                 if let Ok(Some(v)) = aligner.align(&value, schema, &Path::ROOT, mode, 0) {
+                    let v = v.into_json();
                     if !values.contains(&v) {
                         values.push(v);
                     }
@@ -763,7 +812,7 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
             }));
             fixes.extend(aligner.fixes);
             Ok(PartialParsed {
-                value,
+                value: value.map(Aligned::into_json),
                 complete: !c.scanned.cut,
                 fixes,
             })

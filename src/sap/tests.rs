@@ -887,3 +887,43 @@ fn characters_after_a_decoded_escape_are_kept() {
         Some(json!({"a": "x\ty"}))
     );
 }
+
+/// The answer text the bindings send writes the value without building a `serde_json::Value`;
+/// it must be the JSON text of the value `parse_structured` returns: key order, a key given
+/// twice (first place, last value), objects past the list threshold, escapes, numbers, enum
+/// values, values read without a schema.
+#[test]
+fn the_answer_text_writes_the_parsed_value() {
+    use super::{parse_structured_reading, Options};
+    let many: String = (0..40)
+        .map(|i| format!("\"k{}\": {i}", i % 37))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let cases = [
+        ("```json\n{\"b\": 1, \"a\": \"x\\\"y\\u00e9\\n\", \"b\": 2,}\n```", json!({"type": "object"})),
+        ("{\"b\": 1, \"a\": [true, {\"c\": null}], \"b\": 2}", json!({})),
+        (
+            "{\"id\": \"A-1\", \"qty\": \"3\", \"tags\": \"x\", \"kind\": \"BUG\", \"extra\": {\"z\": [1, 2.5, null, true]}}",
+            json!({"type": "object", "properties": {"id": {"type": "string"}, "qty": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string"}}, "kind": {"enum": ["bug", "feature"]}}}),
+        ),
+        (&*format!("{{{many}, \"k1\": \"last\"}}"), json!({"type": "object", "additionalProperties": {"type": ["integer", "string"]}})),
+        ("[{'a': 1}, {'a': '2'}]", json!({"type": "array", "items": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": ["string", "null"]}}, "required": ["a", "b"]}})),
+        ("The answer is 42.", json!({"type": "integer"})),
+        ("plain words", json!({"type": "string"})),
+    ];
+    for (text, schema) in cases {
+        let expected = parse_structured(text, &schema).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let answer = parse_structured_reading(text, &schema, &Options::default())
+            .unwrap()
+            .into_answer_text();
+        let value_text = answer.rsplit('\0').next().unwrap();
+        assert_eq!(
+            value_text,
+            serde_json::to_string(&expected.value).unwrap(),
+            "{text:?}"
+        );
+        let kinds: Vec<&str> = answer.split('\0').skip(1).step_by(3).collect();
+        let expected_kinds: Vec<&str> = expected.fixes.iter().map(|f| f.kind).collect();
+        assert_eq!(kinds[..kinds.len() - 1], expected_kinds[..], "{text:?}");
+    }
+}

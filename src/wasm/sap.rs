@@ -182,10 +182,11 @@ fn parse_with(
         Reflect::set(&out, &"fixes".into(), &Array::new())?;
         return Ok(out.into());
     }
-    let parsed = sap::parse_structured_with(text, json_schema, options).map_err(failure)?;
     let Some(schema) = standard else {
-        return Ok(JsValue::from_str(&parsed.answer_text()));
+        let reading = sap::parse_structured_reading(text, json_schema, options).map_err(failure)?;
+        return Ok(JsValue::from_str(&reading.into_answer_text()));
     };
+    let parsed = sap::parse_structured_with(text, json_schema, options).map_err(failure)?;
     let out = serde_json::to_string(&parsed).unwrap_or_default();
     let out = JSON::parse(&out)?;
     let value = Reflect::get(&out, &"value".into())?;
