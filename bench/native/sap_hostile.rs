@@ -19,6 +19,7 @@ fn main() {
             format!("{{\"a\": \"{}\"}}", "\\".repeat(1_000_000)),
         ),
         ("100k braces in prose", "{ ".repeat(100_000)),
+        ("20k fenced blocks", "```\n{\"a\": 1}\n```\n".repeat(20_000)),
     ];
     let schema = json!({"type":"object"});
     for (name, text) in &cases {

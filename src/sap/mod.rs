@@ -118,7 +118,8 @@ pub struct PartialParsed {
 #[derive(Debug)]
 struct Candidate<'a> {
     scanned: Scanned<'a>,
-    fenced: bool,
+    /// The fenced block holding the value, from its opening fence to past its closing one.
+    fence: Option<(usize, usize)>,
     /// Fixes from locating the candidate (fence stripped, prose skipped).
     located: Vec<Fix>,
 }
@@ -152,7 +153,6 @@ fn candidates(text: &str) -> Vec<Candidate<'_>> {
     // Fenced blocks. A fence's end is where the value ends (fence characters may occur inside
     // strings); the closing fence is optional.
     let mut search = 0;
-    let mut fenced_spans: Vec<(usize, usize)> = Vec::new();
     while let Some(i) = find_fence(bytes, search) {
         let tag_end = text[i + 3..]
             .find('\n')
@@ -163,19 +163,20 @@ fn candidates(text: &str) -> Vec<Candidate<'_>> {
             Ok(scanned) if scanned.end > scanned.start => {
                 let end = scanned.end;
                 let close = find_fence(bytes, end).map_or(text.len(), |c| c + 3);
-                fenced_spans.push((i, close));
                 let fence: Cow<'static, str> = match tag {
                     "" => "```".into(),
                     "json" => "```json".into(),
                     _ => format!("```{tag}").into(),
                 };
-                let mut located = vec![fix("fence_stripped", fence)];
+                // Sized for the scanner's fixes too, which join these when the value is read.
+                let mut located = Vec::with_capacity(2 + scanned.fixes.len());
+                located.push(fix("fence_stripped", fence));
                 if i > 0 && !text[..i].trim().is_empty() {
                     located.push(fix("prose_skipped", "text before the fence"));
                 }
                 out.push(Candidate {
                     scanned,
-                    fenced: true,
+                    fence: Some((i, close)),
                     located,
                 });
                 search = close.max(i + 3);
@@ -195,10 +196,18 @@ fn candidates(text: &str) -> Vec<Candidate<'_>> {
     // Failed attempts may re-read text; their total is bounded to keep the search linear
     // (10k unmatched `[` would otherwise re-read up to MAX_NESTING bytes per bracket).
     let mut budget = 4 * bytes.len() + 65_536;
+    // The fenced candidates so far, in order and apart: skipped as `i` reaches each.
+    let fenced = out.len();
+    let mut next_fence = 0;
     while i < bytes.len() {
-        if let Some(&(_, close)) = fenced_spans.iter().find(|&&(s, e)| i >= s && i < e) {
-            i = close;
-            continue;
+        while next_fence < fenced && out[next_fence].fence.is_some_and(|(_, end)| end <= i) {
+            next_fence += 1;
+        }
+        if let Some((start, end)) = out.get(next_fence).and_then(|c| c.fence) {
+            if next_fence < fenced && i >= start {
+                i = end;
+                continue;
+            }
         }
         if bytes[i] == b'{' || bytes[i] == b'[' {
             match scan_value(text, i) {
@@ -212,7 +221,7 @@ fn candidates(text: &str) -> Vec<Candidate<'_>> {
                     };
                     out.push(Candidate {
                         scanned,
-                        fenced: false,
+                        fence: None,
                         located,
                     });
                     prose_found = true;
@@ -237,7 +246,7 @@ fn candidates(text: &str) -> Vec<Candidate<'_>> {
             {
                 out.push(Candidate {
                     scanned,
-                    fenced: false,
+                    fence: None,
                     located: Vec::new(),
                 });
             }
@@ -478,7 +487,7 @@ fn read_structured<'t>(
             // Rule 2: the last complete one in a fenced block.
             if let Some(pos) = accepted
                 .iter()
-                .rposition(|(i, _, _)| found[*i].fenced && !found[*i].scanned.cut)
+                .rposition(|(i, _, _)| found[*i].fence.is_some() && !found[*i].scanned.cut)
             {
                 let (_, value, mut fixes) = accepted.swap_remove(pos);
                 fixes.push(fix("candidate_chosen", "the last complete fenced value"));
