@@ -53,6 +53,16 @@ describe('parseStructured', () => {
     const { value, fixes } = parseStructured('```json\u0000x\n{"plain": 1}\n```', { type: 'object' });
     assert.deepStrictEqual(value, { plain: 1 });
     assert.deepStrictEqual(fixes, [{ kind: 'fence_stripped', pointer: '', detail: '```json\u0000x' }]);
+    // Readings without fixes, and a key given twice (its first place, its last value).
+    const integer = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'string' } } };
+    const parser = compileStructuredParser(integer);
+    for (const [reply, value] of [['{"a": 1.0}', { a: 1 }], ['{"a": 1, "b": "x\\u00e9", "a": 2}', { a: 2, b: 'x\u00e9' }]]) {
+      for (const result of [parseStructured(reply, integer), parser.parse(reply)]) {
+        assert.deepStrictEqual(result, { value, fixes: [] }, reply);
+        assert.deepStrictEqual(Object.keys(result.value), Object.keys(value), reply);
+      }
+    }
+    parser.free();
   });
 
   test('refusals are StructuredParseErrors with a reason and the candidates considered', () => {
