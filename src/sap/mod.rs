@@ -196,16 +196,15 @@ fn candidates(text: &str) -> Vec<Candidate<'_>> {
     // Failed attempts may re-read text; their total is bounded to keep the search linear
     // (10k unmatched `[` would otherwise re-read up to MAX_NESTING bytes per bracket).
     let mut budget = 4 * bytes.len() + 65_536;
-    // The fenced candidates so far, in order and apart: skipped as `i` reaches each.
+    // The candidates so far are the fenced blocks, in order and apart: each is skipped when `i`
+    // reaches it (one cursor, where testing every block at every byte was quadratic).
     let fenced = out.len();
     let mut next_fence = 0;
     while i < bytes.len() {
-        while next_fence < fenced && out[next_fence].fence.is_some_and(|(_, end)| end <= i) {
-            next_fence += 1;
-        }
-        if let Some((start, end)) = out.get(next_fence).and_then(|c| c.fence) {
-            if next_fence < fenced && i >= start {
-                i = end;
+        if let Some((start, end)) = out[..fenced].get(next_fence).and_then(|c| c.fence) {
+            if i >= start {
+                next_fence += 1;
+                i = i.max(end);
                 continue;
             }
         }
@@ -358,19 +357,11 @@ pub fn parse_structured_with(
     schema: &Json,
     options: &Options,
 ) -> Result<Parsed, ParseFailure> {
-    read_checked(text, schema, options).map(Reading::into_parsed)
+    parse_structured_reading(text, schema, options).map(Reading::into_parsed)
 }
 
 /// [`parse_structured_with`] as a [`Reading`], for a caller that writes the value out as text.
 pub fn parse_structured_reading<'t>(
-    text: &'t str,
-    schema: &Json,
-    options: &Options,
-) -> Result<Reading<'t>, ParseFailure> {
-    read_checked(text, schema, options)
-}
-
-fn read_checked<'t>(
     text: &'t str,
     schema: &Json,
     options: &Options,
