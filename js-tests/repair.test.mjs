@@ -1,6 +1,7 @@
 // The repair wiring of issue 16 with the real @openai/agents Runner: repairingModel around a
 // scripted model whose replies are broken the way non-OpenAI models break them, partialOutput on
 // a streamed run, compileStructuredParser, and repairText under the AI SDK's generateObject.
+import { Readable } from 'node:stream';
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { Agent, Runner, tool } from '@openai/agents';
@@ -141,6 +142,38 @@ test('streamed run: deltas pass through, response_done is repaired, partialOutpu
   // The deltas reached the user unchanged: the streamed text is the broken reply as sent.
   const deltas = mine.filter((e) => e.type === 'raw_model_stream_event' && e.data.type === 'output_text_delta').map((e) => e.data.delta);
   assert.equal(deltas.join(''), BROKEN);
+});
+
+test('after partialOutput, toTextStream gives the text as the result\'s own does: a web stream, or a Node Readable with compatibleWithNodeStreams', async () => {
+  const events = [{ type: 'response_started' }];
+  for (let i = 0; i < BROKEN.length; i += 8) events.push({ type: 'output_text_delta', delta: BROKEN.slice(i, i + 8) });
+  events.push({ type: 'response_done', response: { id: 'r1', usage: { requests: 1, inputTokens: 0, outputTokens: 0, totalTokens: 0 }, output: [assistantMessage(BROKEN, { id: 'm1' })] } });
+  const streamed = async (watch) => {
+    const model = repairingModel(new ScriptedModel([modelStream(events)]));
+    const result = await runner().run(new Agent({ name: 'a', model, outputType: Ticket }), 'go', { stream: true });
+    const partials = watch ? partialOutput(result, ticketJson) : undefined;
+    const draining = partials && (async () => { for await (const _ of partials); })();
+    return { result, draining };
+  };
+  const read = async (stream) => {
+    let text = '';
+    for await (const chunk of stream) text += chunk;
+    return text;
+  };
+  for (const watch of [false, true]) {
+    const web = await streamed(watch);
+    const webText = web.result.toTextStream();
+    assert.ok(webText instanceof ReadableStream, `web stream (partialOutput: ${watch})`);
+    assert.equal(await read(webText), BROKEN);
+    await web.draining;
+    await web.result.completed;
+    const node = await streamed(watch);
+    const nodeText = node.result.toTextStream({ compatibleWithNodeStreams: true });
+    assert.ok(nodeText instanceof Readable, `Node Readable (partialOutput: ${watch})`);
+    assert.equal(await read(nodeText), BROKEN);
+    await node.draining;
+    await node.result.completed;
+  }
 });
 
 test('partialOutput over text deltas: values only grow, atomic fields appear whole', async () => {

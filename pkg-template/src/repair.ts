@@ -194,6 +194,14 @@ export interface PartialOutput<T> {
 
 type StreamedRun = { toStream(): ReadableStream<unknown>; [Symbol.asyncIterator](): AsyncIterator<unknown> };
 
+/** Node's `Readable.fromWeb`, installed by the Node entries; other runtimes have none. */
+let readableFromWeb: ((stream: ReadableStream<string>) => unknown) | undefined;
+
+/** Installs Node's `Readable.fromWeb` (node.ts, node-cjs.ts), which `toTextStream({ compatibleWithNodeStreams: true })` returns through. */
+export function installReadableFromWeb(fromWeb: (stream: ReadableStream<string>) => unknown): void {
+  readableFromWeb = fromWeb;
+}
+
 function isStreamedRun(source: unknown): source is StreamedRun {
   return typeof source === 'object' && source !== null && typeof (source as StreamedRun).toStream === 'function';
 }
@@ -215,14 +223,22 @@ function runDeltas(run: StreamedRun): AsyncIterable<string | null> {
     [Symbol.asyncIterator]: { configurable: true, value: () => (theirs as any)[Symbol.asyncIterator]() },
     toTextStream: {
       configurable: true,
-      value: () =>
-        theirs.pipeThrough(
+      // As the result's own: a web stream of the text deltas, or with `compatibleWithNodeStreams`
+      // a Node `Readable` of them.
+      value: (options?: { compatibleWithNodeStreams?: boolean }) => {
+        const text = theirs.pipeThrough(
           new TransformStream<any, string>({
             transform(event, controller) {
               if (event?.type === 'raw_model_stream_event' && event.data?.type === 'output_text_delta') controller.enqueue(event.data.delta);
             },
           }),
-        ),
+        );
+        if (!options?.compatibleWithNodeStreams) return text;
+        if (readableFromWeb === undefined) {
+          throw new TypeError('toTextStream: compatibleWithNodeStreams needs Node streams, which this runtime\'s entry of @understudy/agents does not load.');
+        }
+        return readableFromWeb(text);
+      },
     },
   });
   return (async function* () {
