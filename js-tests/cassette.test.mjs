@@ -279,6 +279,25 @@ test('cassette() modes: auto records what is missing and replays it next time; r
   assert.throws(() => cassette('auto', () => new FakeProvider(), { dir, record: 'yes' }), { name: 'TypeError', message: 'cassette: options.record must be a boolean, got a string.' });
 }));
 
+test('a misspelled option is refused, never ignored (recordingModel, fromCassette, cassette)', () => {
+  const base = { format: 'understudy-cassette', version: 1, redaction: { keys: [], patterns: [] }, steps: [] };
+  assert.throws(() => recordingModel(new FakeProvider(), { redactKey: ['token'] }), {
+    name: 'TypeError',
+    message: 'recordingModel: unknown option `redactKey`; the options are `redactKeys`, `redact` and `path`.',
+  });
+  assert.throws(() => ScriptedModel.fromCassette(base, { matching: 'request' }), {
+    name: 'TypeError',
+    message: 'ScriptedModel.fromCassette: unknown option `matching`; the options are `match` and `strictTools`.',
+  });
+  const dir = join(scratch, 'options');
+  const options = '`dir`, `record`, `redactKeys`, `redact`, `match` and `strictTools`';
+  assert.throws(() => cassette('named', () => new FakeProvider(), { dir, recrod: true }), { name: 'TypeError', message: `cassette: unknown option \`recrod\`; the options are ${options}.` });
+  assert.throws(() => cassette(() => new FakeProvider(), { folder: dir }), { name: 'TypeError', message: `cassette: unknown option \`folder\`; the options are ${options}.` });
+  // Every option a cassette takes is accepted, and reaches the recorder or the replay.
+  const recorded = cassette('all', () => new FakeProvider(), { dir, record: true, redactKeys: ['token'], redact: 'pii', match: 'request', strictTools: true });
+  assert.equal(typeof recorded.getResponse, 'function');
+});
+
 test('invalid cassettes are refused with a reason and a pointer', () => {
   const base = { format: 'understudy-cassette', version: 1, redaction: { keys: [], patterns: [] }, steps: [] };
   const cases = [

@@ -48,6 +48,21 @@ export function expectOptions<T extends object>(fn: string, value: T | null | un
   return value;
 }
 
+/**
+ * @internal {@link expectOptions}, and every key one of `known`: a misspelled option is refused,
+ * never ignored.
+ */
+export function expectKnownOptions<T extends object>(fn: string, value: T | null | undefined, known: readonly (keyof T & string)[]): T {
+  const options = expectOptions(fn, value);
+  const unknown = Object.keys(options).find((key) => !(known as readonly string[]).includes(key));
+  if (unknown !== undefined) {
+    const names = known.map((k) => `\`${k}\``);
+    const list = names.length === 1 ? `the option is ${names[0]}` : `the options are ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+    throw new TypeError(`${fn}: unknown option \`${unknown}\`; ${list}.`);
+  }
+  return options;
+}
+
 /** @internal The structured fields an error class is built with: an object. */
 export function expectFields<T extends object>(cls: string, fields: T): T {
   if (typeof fields !== 'object' || fields === null) {

@@ -9,7 +9,7 @@
 import { nodeBuiltin } from './host.js';
 import { peers } from './peers.js';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
-import { describeValue, expectFields, expectOptions, expectString } from './args.js';
+import { describeValue, expectFields, expectKnownOptions, expectString } from './args.js';
 import { call as engine, encodeValue, isUnencodable } from './core.js';
 import { UserError, fromEngine, registerEngineErrors } from './errors.js';
 import type { InvalidCassetteReason } from './codes.js';
@@ -74,6 +74,8 @@ export interface CassetteOptions extends RedactionOptions, ReplayOptions {
   record?: boolean;
 }
 
+
+const CASSETTE_OPTIONS: readonly (keyof CassetteOptions)[] = ['dir', 'record', 'redactKeys', 'redact', 'match', 'strictTools'];
 
 /** A cassette (or a redaction pattern) cannot be used. */
 export class InvalidCassetteError extends UserError {
@@ -177,7 +179,7 @@ export class RecordingModel implements Model {
   readonly #path: string | undefined;
 
   constructor(realModel: Model, options: RecordingOptions = {}) {
-    options = expectOptions('recordingModel', options);
+    options = expectKnownOptions('recordingModel', options, ['redactKeys', 'redact', 'path']);
     this.#real = realModel;
     this.#recorder = engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options)));
     this.#path = options.path;
@@ -307,7 +309,7 @@ function readCassette(source: string | Cassette): string {
 
 /** @internal `ScriptedModel.fromCassette`. */
 export function replayCassette(source: string | Cassette, options: ReplayOptions = {}): ScriptedModel {
-  options = expectOptions('ScriptedModel.fromCassette', options);
+  options = expectKnownOptions('ScriptedModel.fromCassette', options, ['match', 'strictTools']);
   const replay: Replay = engine((e) => new e.CassetteReplay(readCassette(source)));
   if ((options.match ?? 'order') === 'order') {
     const steps = JSON.parse(replay.steps()) as ReplayStep[];
@@ -357,14 +359,14 @@ export function cassette(first: string | (() => Model), second?: (() => Model) |
   const name = first;
   const realModel = second as () => Model;
   expectString('cassette', 'name', name);
-  const options = expectOptions('cassette', third);
+  const options = expectKnownOptions('cassette', third, CASSETTE_OPTIONS);
   if (typeof realModel !== 'function') throw new TypeError(`cassette: realModel must be a function that makes the real model, got ${describeValue(realModel)}.`);
   const dir = options.dir ?? 'cassettes';
   return planned(`${dir.replace(/[\\/]+$/, '')}/${name}.cassette.json`, realModel, options);
 }
 
 function namedByTest(realModel: () => Model, given: CassetteOptions | undefined): Model {
-  const options = expectOptions('cassette', given);
+  const options = expectKnownOptions('cassette', given, CASSETTE_OPTIONS);
   const slot = takeCassetteSlot();
   if (slot === undefined) {
     throw new TypeError('cassette: without a name it must run inside a node:test test (under `node --test`) or a vitest test (with @understudy/agents/vitest in setupFiles); pass a name otherwise.');
@@ -385,6 +387,6 @@ function planned(path: string, realModel: () => Model, options: CassetteOptions)
   const exists = nodeFs()?.existsSync(path) ?? false;
   const plan = engine((e) => e.cassettePlan(env[CASSETTES_ENV], env[RECORD_ENV], env.CI, options.record, exists, path));
   if (plan === 'off') return realModel();
-  if (plan === 'record') return recordingModel(realModel(), { ...options, path });
-  return replayCassette(path, options);
+  if (plan === 'record') return recordingModel(realModel(), { redactKeys: options.redactKeys, redact: options.redact, path });
+  return replayCassette(path, { match: options.match, strictTools: options.strictTools });
 }

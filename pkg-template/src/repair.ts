@@ -9,7 +9,7 @@
  * engine's answer back. Only types come from `@openai/agents-core`: no runtime dependency.
  */
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
-import { describeValue, expectOptions } from './args.js';
+import { describeValue, expectKnownOptions, expectOptions } from './args.js';
 import type { ParseFixKind } from './codes.js';
 import {
   compileStructuredParser,
@@ -169,13 +169,9 @@ export function repairingModel(model: Model, options?: RepairingModelOptions): M
   if (typeof model !== 'object' || model === null || typeof model.getResponse !== 'function' || typeof model.getStreamedResponse !== 'function') {
     throw new TypeError(`repairingModel: model must be a Model (with getResponse and getStreamedResponse), got ${describeValue(model)}.`);
   }
-  const checked = expectOptions('repairingModel', options);
-  const { onRepair, allowFixes } = checked;
+  const { onRepair, allowFixes } = expectKnownOptions('repairingModel', options, ['onRepair', 'allowFixes']);
   if (onRepair !== undefined && typeof onRepair !== 'function') {
     throw new TypeError(`repairingModel: options.onRepair must be a function, got ${describeValue(onRepair)}.`);
-  }
-  for (const key of Object.keys(checked)) {
-    if (key !== 'onRepair' && key !== 'allowFixes') throw new TypeError(`repairingModel: unknown option \`${key}\`; the options are \`onRepair\` and \`allowFixes\`.`);
   }
   // The engine checks the repair kinds now, not at the first broken reply.
   if (allowFixes !== undefined) parseStructured('{}', {}, { allowFixes });

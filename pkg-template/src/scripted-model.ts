@@ -18,7 +18,7 @@ import type {
   StreamEvent,
 } from '@openai/agents-core';
 import { call, checkStrictTool, type Bindings } from './core.js';
-import { describeValue, expectOptions } from './args.js';
+import { describeValue, expectKnownOptions } from './args.js';
 import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
@@ -261,10 +261,8 @@ export class ScriptedModel implements Model {
   readonly #strictTools: boolean;
 
   constructor(inputs: Iterable<ScriptedModelInput> = [], options?: ScriptedModelOptions) {
-    const { strictTools = false, ...unknown } = expectOptions('new ScriptedModel', options);
+    const { strictTools = false } = expectKnownOptions('new ScriptedModel', options, ['strictTools']);
     if (typeof strictTools !== 'boolean') throw new TypeError(`new ScriptedModel: options.strictTools must be a boolean, got ${describeValue(strictTools)}.`);
-    const extra = Object.keys(unknown);
-    if (extra.length > 0) throw new TypeError(`new ScriptedModel: unknown option \`${extra[0]}\`; the option is \`strictTools\`.`);
     this.#strictTools = strictTools;
     registerLoggedModel(this);
     const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), peers().Usage));
