@@ -613,7 +613,7 @@ export function parseStructured<S extends JsonSchema | StandardSchemaWithJSON>(t
 /**
  * The engine's answer to a parse: `undefined` (the text is its own value), the object (a
  * Standard Schema's), JSON text of the object, or `\0kind\0pointer\0detail…\0<value JSON>`
- * (src/sap/mod.rs `Parsed::answer_text`).
+ * (src/sap/mod.rs `Reading::into_answer_text`).
  */
 function structuredAnswer<T>(text: string, out: unknown): StructuredResult<T> {
   // undefined: the engine found the reply to be its own value, with nothing to repair.

@@ -76,16 +76,16 @@ impl Reading<'_> {
     }
 
     /// A parse's answer as one text for the facade (`structuredAnswer` in core.ts): each fix's
-    /// kind, pointer and detail after a NUL, then a NUL and the value's JSON text. The facade splits
-    /// it once and parses only the value: JSON objects for the fixes cost more than the rest of a
-    /// short reply's reading. A fix field that holds a NUL (a key with one) sends the whole result
-    /// as JSON text instead, which never starts with a NUL.
+    /// kind, pointer and detail after a NUL, then a NUL and the value's JSON text. The facade
+    /// slices the fields where they lie and parses only the value: JSON objects for the fixes
+    /// cost more than the rest of a short reply's reading. A fix field that holds a NUL (a key
+    /// with one) sends the whole result as JSON text instead, which never starts with a NUL.
     pub fn into_answer_text(self) -> String {
         let nul = |s: &str| s.contains('\0');
         if self.fixes.iter().any(|f| nul(&f.pointer) || nul(&f.detail)) {
             return serde_json::to_string(&self.into_parsed()).unwrap_or_default();
         }
-        // Room for the fixes and a value about as long as the reply's own text usually is.
+        // Room for the fixes and a short value (a longer one grows the buffer).
         let fields: usize = self
             .fixes
             .iter()

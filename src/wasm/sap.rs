@@ -150,9 +150,9 @@ fn options(value: &JsValue) -> Result<Options, JsValue> {
 
 /// `parseStructured(text, schema, options?)` → `{ value, fixes }`: `undefined` when the reply
 /// is exactly its value (strict JSON that conforms as written: the facade `JSON.parse`s the text
-/// itself), else JSON text for the facade to parse (one
-/// native `JSON.parse` beats building the objects across the boundary), or, for a Standard
-/// Schema, the object whose `value` its `validate` produced.
+/// itself), else the answer text ([`sap::Reading::into_answer_text`]: one native `JSON.parse` of
+/// the value beats building the objects across the boundary), or, for a Standard Schema, the
+/// object whose `value` its `validate` produced.
 fn parse_structured(
     text: &str,
     schema: &JsValue,
