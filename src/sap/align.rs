@@ -124,7 +124,8 @@ pub struct Aligner<'a> {
 pub enum Aligned<'t> {
     Str(Cow<'t, str>),
     Arr(Vec<Aligned<'t>>),
-    /// Distinct keys (see [`Entries`]), in the order the reply gave them.
+    /// Distinct keys (a key given twice keeps its first place and its last value), in the order
+    /// the reply gave them.
     Obj(Vec<(Cow<'t, str>, Aligned<'t>)>),
     Json(Json),
 }
