@@ -197,6 +197,7 @@ test('partialOutput over text deltas: values only grow, atomic fields appear who
   assert.deepEqual(seen[seen.length - 1], { value: { title: 'Fix the login page', priority: 'high', estimate: 3 }, complete: true, fixes: [] });
   assert.throws(() => partialOutput(42, ticketJson), { name: 'TypeError', message: /partialOutput: source must be a StreamedRunResult or an async iterable of text deltas, got a number \(42\)/ });
   assert.throws(() => partialOutput(deltas(), ticketJson, 'x'), { name: 'TypeError', message: /partialOutput: options must be an object/ });
+  assert.throws(() => partialOutput(deltas(), ticketJson, { atomics: ['/priority'] }), { name: 'TypeError', message: 'partialOutput: unknown option `atomics`; the option is `atomic`.' });
 });
 
 test('compileStructuredParser: parse and partial bound to one schema, disposable, same answers as the free functions', () => {

@@ -9,7 +9,7 @@
  * engine's answer back. Only types come from `@openai/agents-core`: no runtime dependency.
  */
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
-import { describeValue, expectKnownOptions, expectOptions } from './args.js';
+import { describeValue, expectKnownOptions } from './args.js';
 import type { ParseFixKind } from './codes.js';
 import {
   compileStructuredParser,
@@ -269,7 +269,7 @@ export function partialOutput<T = unknown>(
   schema: JsonSchema | StandardSchemaWithJSON,
   options?: PartialOptions,
 ): AsyncGenerator<PartialOutput<T>> {
-  const partialOptions = expectOptions('partialOutput', options);
+  const partialOptions = expectKnownOptions('partialOutput', options, ['atomic']);
   if (isStreamedRun(source)) return partialValues<T>(runDeltas(source), schema, partialOptions);
   if (typeof (source as AsyncIterable<unknown>)?.[Symbol.asyncIterator] !== 'function') {
     throw new TypeError(`partialOutput: source must be a StreamedRunResult or an async iterable of text deltas, got ${describeValue(source)}.`);
