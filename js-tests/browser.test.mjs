@@ -196,9 +196,27 @@ test('the browser entry used directly: init() is idempotent and errors are real 
     const transport = new rt.ScriptedRealtimeTransport();
     transport.sendEvent({ type: 'x' });
     const call = await transport.expectCall('sendEvent');
-    return { same, valid: result.valid, keyword: result.issues[0].keyword, depth, realtime: call.method };
+    // A streamed run watched by partialOutput: without Node streams, compatibleWithNodeStreams
+    // is refused before the text stream is taken, and the web stream still reads.
+    const run = {
+      toStream: () => new ReadableStream({
+        start(c) {
+          for (const delta of ['{"a":', ' 1}']) c.enqueue({ type: 'raw_model_stream_event', data: { type: 'output_text_delta', delta } });
+          c.close();
+        },
+      }),
+    };
+    const partials = lib.partialOutput(run, { type: 'object' });
+    let nodeStreams;
+    try { run.toTextStream({ compatibleWithNodeStreams: true }); } catch (e) { nodeStreams = e instanceof TypeError && /needs Node streams/.test(e.message); }
+    const reader = run.toTextStream().getReader();
+    let text = '';
+    for (let r = await reader.read(); !r.done; r = await reader.read()) text += r.value;
+    let last;
+    for await (const p of partials) last = p;
+    return { same, valid: result.valid, keyword: result.issues[0].keyword, depth, realtime: call.method, nodeStreams, text, last: last.value };
   });
-  assert.deepStrictEqual(direct, { same: true, valid: false, keyword: 'type', depth: true, realtime: 'sendEvent' });
+  assert.deepStrictEqual(direct, { same: true, valid: false, keyword: 'type', depth: true, realtime: 'sendEvent', nodeStreams: true, text: '{"a": 1}', last: { a: 1 } });
   assert.deepStrictEqual(problems, []);
   await page.close();
 });

@@ -222,6 +222,10 @@ function runDeltas(run: StreamedRun): AsyncIterable<string | null> {
       // As the result's own: a web stream of the text deltas, or with `compatibleWithNodeStreams`
       // a Node `Readable` of them.
       value: (options?: { compatibleWithNodeStreams?: boolean }) => {
+        // Refused before the stream is taken, so the run's events stay readable.
+        if (options?.compatibleWithNodeStreams && readableFromWeb === undefined) {
+          throw new TypeError('toTextStream: compatibleWithNodeStreams needs Node streams, which this runtime\'s entry of @understudy/agents does not load.');
+        }
         const text = theirs.pipeThrough(
           new TransformStream<any, string>({
             transform(event, controller) {
@@ -229,11 +233,7 @@ function runDeltas(run: StreamedRun): AsyncIterable<string | null> {
             },
           }),
         );
-        if (!options?.compatibleWithNodeStreams) return text;
-        if (readableFromWeb === undefined) {
-          throw new TypeError('toTextStream: compatibleWithNodeStreams needs Node streams, which this runtime\'s entry of @understudy/agents does not load.');
-        }
-        return readableFromWeb(text);
+        return options?.compatibleWithNodeStreams ? readableFromWeb!(text) : text;
       },
     },
   });
