@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use super::scan::{is_number, Value};
 use super::Fix;
-use crate::json::pointer_push;
+use crate::json::push_token;
 
 /// Keyword lookups on schema objects. Schema nodes hold a handful of keys, where a linear scan
 /// of serde_json's ordered map is several times faster than hashing the key (SipHash through
@@ -47,6 +47,19 @@ pub enum Seg<'a> {
     Index(usize),
 }
 
+impl Seg<'_> {
+    /// Appends `/` and the segment, escaped, to a JSON Pointer (the scanner's path too).
+    pub fn push_to(&self, pointer: &mut String) {
+        match self {
+            Seg::Key(k) => push_token(pointer, k),
+            Seg::Index(i) => {
+                use std::fmt::Write;
+                let _ = write!(pointer, "/{i}");
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 pub struct Path<'a> {
     parent: Option<&'a Path<'a>>,
@@ -75,10 +88,11 @@ impl<'a> Path<'a> {
             }
             at = p.parent;
         }
-        segs.iter().rev().fold(String::new(), |acc, seg| match seg {
-            Seg::Key(k) => pointer_push(&acc, k),
-            Seg::Index(i) => pointer_push(&acc, &i.to_string()),
-        })
+        let mut out = String::new();
+        for seg in segs.iter().rev() {
+            seg.push_to(&mut out);
+        }
+        out
     }
 }
 

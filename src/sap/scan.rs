@@ -11,6 +11,8 @@
 
 use std::borrow::Cow;
 
+use super::align::Seg;
+
 /// Deepest nesting of arrays and objects the scanner accepts.
 pub const MAX_NESTING: usize = 256;
 
@@ -123,12 +125,10 @@ impl<'a> Scanner<'a> {
         let mut out = String::new();
         for segment in &self.path {
             match segment {
-                Segment::Key(key) => crate::json::push_token(&mut out, key),
-                Segment::Index(i) => {
-                    use std::fmt::Write;
-                    let _ = write!(out, "/{i}");
-                }
+                Segment::Key(key) => Seg::Key(key),
+                Segment::Index(i) => Seg::Index(*i),
             }
+            .push_to(&mut out);
         }
         out
     }
