@@ -134,6 +134,7 @@ const validRootArgs = {
   compileStructuredParser: [schema],
   repairingModel: [{ getResponse: async () => ({ output: [] }), getStreamedResponse: async function* () {} }, { allowFixes: ['fence_stripped'] }],
   repairText: [schema],
+  repairingMiddleware: [{ allowFixes: ['fence_stripped'], completeTruncated: ['search'] }],
 };
 /** Runs a generator-returning export to its end, so its checks and errors show. */
 async function drain(iterable) {
@@ -190,6 +191,10 @@ test('root entry: every function, and the validator and prepared schema they ret
   await fuzzCall('repairText()', [{ text: "{a: 'x'}", error: new Error('x') }], ([o]) => repair(o));
   const wrapped = root.repairingModel({ getResponse: async (r) => ({ output: r?.output ?? [] }), getStreamedResponse: async function* () {} });
   await fuzzCall('repairingModel().getResponse', [{ input: 'x', tools: [], outputType: 'text' }], ([r]) => wrapped.getResponse(r));
+  const middleware = root.repairingMiddleware();
+  const generated = { content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: "{a: 'x'}" }], finishReason: { unified: 'stop', raw: 'stop' } };
+  const params = { tools: [{ type: 'function', name: 't', inputSchema: schema }], responseFormat: { type: 'json', schema } };
+  await fuzzCall('repairingMiddleware().wrapGenerate', [params, generated], ([p, g]) => middleware.wrapGenerate({ doGenerate: async () => g, params: p }));
   const prepared = root.prepareStrictJsonSchema(schema);
   await fuzzCall('normalizeInput', [{ a: null }], ([v]) => prepared.normalizeInput(v));
   // Error classes construct from a message as Error does (the reference's classes extend it).

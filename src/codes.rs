@@ -79,6 +79,22 @@ pub fn lists() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
             codes(&crate::sap::FIX_KINDS),
         ),
         (
+            "RepairRefusalReason",
+            "Why a repairing wrapper left a text as it came (`RepairRefusal.reason`).",
+            crate::sap::repair::RefusalReason::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect(),
+        ),
+        (
+            "CutInside",
+            "What a cut-off text ended inside of (`RepairRefusal.inside`).",
+            crate::sap::repair::CutInside::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect(),
+        ),
+        (
             "InvalidScriptedModelStepReason",
             "Stable codes of `InvalidScriptedModelStepError.reason`.",
             crate::doubles::model::StepReason::ALL

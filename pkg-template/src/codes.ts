@@ -67,6 +67,20 @@ export type ParseFixKind =
   | 'unquoted_value'
   | 'values_collected';
 
+/** Why a repairing wrapper left a text as it came (`RepairRefusal.reason`). */
+export type RepairRefusalReason =
+  | 'truncated'
+  | 'response_truncated'
+  | 'unreadable';
+
+/** What a cut-off text ended inside of (`RepairRefusal.inside`). */
+export type CutInside =
+  | 'string'
+  | 'number'
+  | 'literal'
+  | 'object'
+  | 'array';
+
 /** Stable codes of `InvalidScriptedModelStepError.reason`. */
 export type InvalidScriptedModelStepReason =
   | 'invalid_input'

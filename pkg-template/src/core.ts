@@ -5,7 +5,7 @@
  * messages live in the Rust engine.
  */
 import { expectString } from './args.js';
-import type { ParseFixKind } from './codes.js';
+import type { CutInside, ParseFixKind, RepairRefusalReason } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
 import { engineErrorObject, fromEngine, UserError } from './errors.js';
@@ -685,6 +685,46 @@ class BoundParser<T> extends EngineOwner<ParserHandle> implements StructuredPars
     const handle = this.live();
     const { value, complete, fixes } = JSON.parse(call(() => handle.partialInput(input(text), options)));
     return { value, complete, fixes };
+  }
+  /** @internal The engine object, for {@link RepairPolicy}. */
+  engineHandle(): ParserHandle {
+    return this.live();
+  }
+}
+
+type RepairerHandle = import('../wasm/node/understudy.js').Repairer;
+
+/**
+ * @internal What a repairing wrapper does with a text (src/sap/repair.rs `decision_text`):
+ * replace it (`text`, `fixes`) or leave it and say why (`refused`).
+ */
+export type RepairDecision =
+  | { text: string; fixes: ParseFix[]; refused?: undefined }
+  | { refused: RepairRefusalReason; pointer?: string; inside?: CutInside; message: string };
+
+/**
+ * @internal The engine's decisions for a repairing wrapper under its options: whether a text is
+ * left, repaired, or refused because the reply was cut off.
+ */
+export class RepairPolicy extends EngineOwner<RepairerHandle> {
+  /** Parsers by schema object: the SDKs hand the same schemas turn after turn. */
+  readonly #parsers = new WeakMap<object, BoundParser<unknown>>();
+  constructor(surface: string, completeTruncated: unknown, allowFixes: unknown) {
+    super(call((e) => new e.Repairer(surface, completeTruncated, allowFixes)), 'repair policy');
+  }
+  /**
+   * `undefined` to leave `text` as it is. `tool`: the tool whose arguments these are
+   * (`undefined`: a final output); `status` / `reason`: what the response says of its end.
+   */
+  decide(schema: object, text: string, tool: string | undefined, status: string | undefined, reason: string | undefined): RepairDecision | undefined {
+    let parser = this.#parsers.get(schema);
+    if (parser === undefined) {
+      parser = compileStructuredParser(schema as JsonSchema) as BoundParser<unknown>;
+      this.#parsers.set(schema, parser);
+    }
+    const handle = parser.engineHandle();
+    const answer = call(() => this.live().decideInput(handle, input(text), tool, status, reason));
+    return answer === undefined ? undefined : JSON.parse(answer);
   }
 }
 

@@ -40,8 +40,9 @@ export type {
   StructuredParser,
   DeepPartial,
 } from './core.js';
-export { repairingModel, partialOutput, repairText } from './repair.js';
-export type { RepairReport, RepairingModelOptions, PartialOutput, RepairTextFunction } from './repair.js';
+export { repairingModel, repairingMiddleware, partialOutput, repairText } from './repair.js';
+export type { RepairReport, RepairRefusal, RepairingModelOptions, RepairingMiddleware, PartialOutput, RepairTextFunction } from './repair.js';
+export type { RepairRefusalReason, CutInside } from './codes.js';
 export {
   UserError,
   StrictSchemaError,

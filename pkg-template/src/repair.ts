@@ -10,11 +10,11 @@
  */
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
 import { describeValue, expectKnownOptions } from './args.js';
-import type { ParseFixKind } from './codes.js';
+import type { CutInside, ParseFixKind, RepairRefusalReason } from './codes.js';
 import {
+  RepairPolicy,
   compileStructuredParser,
   isStandardSchemaWithJSON,
-  parseStructured,
   standardSchemaToJsonSchema,
   type JsonSchema,
   type ParseFix,
@@ -24,55 +24,104 @@ import {
 } from './core.js';
 import { StructuredParseError } from './errors.js';
 
-/** One repair {@link repairingModel} made. */
+/** One repair a repairing wrapper ({@link repairingModel}, {@link repairingMiddleware}) made. */
 export interface RepairReport {
-  /** `tool_arguments`: a function call's arguments; `output`: the final assistant message. */
+  /** `tool_arguments`: a tool call's arguments; `output`: the final output. */
   kind: 'tool_arguments' | 'output';
-  /** The function tool, for `tool_arguments`. */
+  /** The tool, for `tool_arguments`. */
   toolName?: string;
-  /** The function call's id, for `tool_arguments`. */
+  /** The tool call's id, for `tool_arguments`. */
   callId?: string;
   /** What was repaired, at JSON Pointers into the value. */
   fixes: ParseFix[];
 }
 
-/** Options of {@link repairingModel}. */
+/**
+ * A text a repairing wrapper left as it came, and why: it ends inside a value (`truncated`,
+ * with where), the response says it was cut off (`response_truncated`), or no reading fits the
+ * schema (`unreadable`). The SDK then raises its usual error for it, as without the wrapper.
+ */
+export interface RepairRefusal {
+  kind: 'tool_arguments' | 'output';
+  toolName?: string;
+  callId?: string;
+  reason: RepairRefusalReason;
+  /** JSON Pointer of the value the text ended inside (for a cut-off text). */
+  pointer?: string;
+  /** What the text ended inside of (for a cut-off text). */
+  inside?: CutInside;
+  message: string;
+}
+
+/** Options of {@link repairingModel} and {@link repairingMiddleware}. Unknown keys are refused. */
 export interface RepairingModelOptions {
   /** Called once per repaired text, after the repair. */
   onRepair?: (report: RepairReport) => void;
+  /** Called once per text left as it came because it was cut off or could not be read. */
+  onRefusal?: (refusal: RepairRefusal) => void;
   /** Accept only these repairs (as in `parseStructured`); a text needing another is left as it was. */
   allowFixes?: readonly ParseFixKind[];
-}
-
-/** Parsers by schema object: the SDK hands the same tool and output schemas turn after turn. */
-const parsers = new WeakMap<object, StructuredParser>();
-
-function parserFor(schema: object): StructuredParser {
-  let parser = parsers.get(schema);
-  if (parser === undefined) {
-    parser = compileStructuredParser(schema as JsonSchema);
-    parsers.set(schema, parser);
-  }
-  return parser;
-}
-
-/**
- * The JSON text of `text` read against `schema`, and its fixes; `undefined` when the text needs
- * no repair (it is already conforming JSON) or cannot be read (the SDK then raises its usual
- * error).
- */
-function repaired(text: unknown, schema: unknown, allowFixes: readonly ParseFixKind[] | undefined): { text: string; fixes: ParseFix[] } | undefined {
-  if (typeof text !== 'string' || typeof schema !== 'object' || schema === null) return undefined;
-  try {
-    const { value, fixes } = parserFor(schema).parse(text, allowFixes === undefined ? undefined : { allowFixes });
-    return fixes.length === 0 ? undefined : { text: JSON.stringify(value), fixes };
-  } catch (error) {
-    if (error instanceof StructuredParseError) return undefined;
-    throw error;
-  }
+  /**
+   * Complete values the reply was cut off inside of: **the rest of such a value is invented**
+   * (a cut path `/home/user/tm` stays `/home/user/tm`; open objects are closed without their
+   * missing keys). Off by default: a cut-off tool call or final output is left as it came, so
+   * the SDK raises its usual error. `true` completes every tool call and the final output; an
+   * array completes the calls of the tools it names only (read-only tools, say).
+   */
+  completeTruncated?: boolean | readonly string[];
 }
 
 type Item = Record<string, any>;
+
+/** What the response says of its own end, as it carries it: `[status, finish reason]`. */
+function responseEnd(data: unknown): [string | undefined, string | undefined] {
+  if (typeof data !== 'object' || data === null) return [undefined, undefined];
+  const d = data as Item;
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const reason =
+    text(d.incomplete_details?.reason) ??
+    text(Array.isArray(d.choices) ? d.choices[0]?.finish_reason : undefined) ??
+    text(d.finish_reason) ??
+    text(d.finishReason) ??
+    text(d.stop_reason);
+  return [text(d.status), reason];
+}
+
+/** Checks and holds a wrapper's options; `handle` runs the engine's decision for one text. */
+class Repairs {
+  readonly #policy: RepairPolicy;
+  readonly #options: RepairingModelOptions;
+  constructor(surface: string, options: RepairingModelOptions | undefined) {
+    const checked = expectKnownOptions(surface, options, ['onRepair', 'onRefusal', 'allowFixes', 'completeTruncated']);
+    for (const name of ['onRepair', 'onRefusal'] as const) {
+      if (checked[name] !== undefined && typeof checked[name] !== 'function') {
+        throw new TypeError(`${surface}: options.${name} must be a function, got ${describeValue(checked[name])}.`);
+      }
+    }
+    // The engine reads completeTruncated and allowFixes now, not at the first broken reply.
+    this.#policy = new RepairPolicy(surface, checked.completeTruncated, checked.allowFixes);
+    this.#options = checked;
+  }
+
+  /**
+   * The text to use instead of `text` (a tool call's arguments when `tool` is its name, else
+   * the final output), or `undefined` to leave it; reports the decision.
+   */
+  handle(schema: unknown, text: unknown, tool: string | undefined, callId: unknown, end: [string | undefined, string | undefined]): string | undefined {
+    if (typeof text !== 'string' || typeof schema !== 'object' || schema === null) return undefined;
+    const decision = this.#policy.decide(schema, text, tool, end[0], end[1]);
+    if (decision === undefined) return undefined;
+    const kind = tool === undefined ? 'output' : 'tool_arguments';
+    const who = tool === undefined ? {} : { toolName: tool, callId: typeof callId === 'string' ? callId : undefined };
+    if (decision.refused === undefined) {
+      this.#options.onRepair?.({ kind, ...who, fixes: decision.fixes });
+      return decision.text;
+    }
+    const { refused, message, pointer, inside } = decision;
+    this.#options.onRefusal?.({ kind, ...who, reason: refused, ...(pointer === undefined ? {} : { pointer, inside }), message });
+    return undefined;
+  }
+}
 
 /** The request's function tool called `name` (and `namespace`, when the call names one). */
 function toolParameters(request: ModelRequest, item: Item): unknown {
@@ -87,48 +136,45 @@ function toolParameters(request: ModelRequest, item: Item): unknown {
 }
 
 /**
- * The output items with repaired texts, or `output` itself when nothing needed repair. The
- * final output is the text of the last item when it is an assistant message (as
- * `getOutputText` of `@openai/agents-core` reads it, its `output_text` parts joined).
+ * The output items with repaired texts, or `output` itself when nothing changed. The final
+ * output is the text of the last item when it is an assistant message (as `getOutputText` of
+ * `@openai/agents-core` reads it, its `output_text` parts joined).
  */
-function repairOutput(output: unknown, request: ModelRequest, options: RepairingModelOptions): unknown {
+function repairOutput(output: unknown, providerData: unknown, request: ModelRequest, repairs: Repairs): unknown {
   // Without a request object (the inner model accepted one anyway) there are no schemas.
   if (!Array.isArray(output) || typeof request !== 'object' || request === null) return output;
+  const end = responseEnd(providerData);
   let copy: Item[] | undefined;
-  const reports: RepairReport[] = [];
   output.forEach((item: Item, index) => {
-    if (item?.type !== 'function_call') return;
-    const fixed = repaired(item.arguments, toolParameters(request, item), options.allowFixes);
-    if (fixed === undefined) return;
+    if (item?.type !== 'function_call' || typeof item.name !== 'string') return;
+    const text = repairs.handle(toolParameters(request, item), item.arguments, item.name, item.callId, end);
+    if (text === undefined) return;
     copy ??= [...output];
-    copy[index] = { ...item, arguments: fixed.text };
-    reports.push({ kind: 'tool_arguments', toolName: item.name, callId: item.callId, fixes: fixed.fixes });
+    copy[index] = { ...item, arguments: text };
   });
   const outputType = request.outputType as Item | string | undefined;
   const last: Item | undefined = output[output.length - 1];
   if (typeof outputType === 'object' && outputType?.type === 'json_schema' && last?.type === 'message' && last.role === 'assistant' && Array.isArray(last.content)) {
     const parts = last.content as Item[];
     const texts = parts.filter((part) => part?.type === 'output_text');
-    const fixed = texts.length === 0 ? undefined : repaired(texts.map((part) => part.text).join(''), outputType.schema, options.allowFixes);
-    if (fixed !== undefined) {
+    const text = texts.length === 0 ? undefined : repairs.handle(outputType.schema, texts.map((part) => part.text).join(''), undefined, undefined, end);
+    if (text !== undefined) {
       // The repaired text goes in the first text part; the other text parts are dropped.
       const first = texts[0];
-      const content = parts.flatMap((part) => (part === first ? [{ ...part, text: fixed.text }] : part?.type === 'output_text' ? [] : [part]));
+      const content = parts.flatMap((part) => (part === first ? [{ ...part, text }] : part?.type === 'output_text' ? [] : [part]));
       copy ??= [...output];
       copy[output.length - 1] = { ...last, content };
-      reports.push({ kind: 'output', fixes: fixed.fixes });
     }
   }
-  for (const report of reports) options.onRepair?.(report);
   return copy ?? output;
 }
 
 class RepairingModel implements Model {
   readonly #model: Model;
-  readonly #options: RepairingModelOptions;
-  constructor(model: Model, options: RepairingModelOptions) {
+  readonly #repairs: Repairs;
+  constructor(model: Model, repairs: Repairs) {
     this.#model = model;
-    this.#options = options;
+    this.#repairs = repairs;
     if (typeof model.getRetryAdvice === 'function') {
       Object.defineProperty(this, 'getRetryAdvice', { value: model.getRetryAdvice.bind(model), enumerable: false });
     }
@@ -136,7 +182,7 @@ class RepairingModel implements Model {
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const response = await this.#model.getResponse(request);
-    const output = repairOutput(response?.output, request, this.#options);
+    const output = repairOutput(response?.output, response?.providerData, request, this.#repairs);
     return output === response?.output ? response : { ...response, output: output as ModelResponse['output'] };
   }
 
@@ -147,7 +193,7 @@ class RepairingModel implements Model {
         continue;
       }
       const done = event as Item;
-      const output = repairOutput(done.response?.output, request, this.#options);
+      const output = repairOutput(done.response?.output, done.response?.providerData, request, this.#repairs);
       yield (output === done.response?.output ? event : { ...done, response: { ...done.response, output } }) as StreamEvent;
     }
   }
@@ -157,25 +203,25 @@ class RepairingModel implements Model {
  * A `Model` that forwards every call to `model` and repairs what comes back against the schemas
  * the request carries: a function call's `arguments` that are not JSON conforming to that
  * tool's `parameters`, and, when the request's output type is a JSON schema, the final assistant
- * message's text, become the JSON text of the value `parseStructured` reads. Streamed calls pass
- * their deltas through and repair the `response_done` event. Clean outputs pass untouched; what
- * cannot be read is left as it was, so the SDK raises its usual error. Every repair is reported
- * to `options.onRepair`.
+ * message's text, become the JSON text of the value `parseStructured` reads. It wraps any
+ * `Model`: OpenAI's, a `ScriptedModel`, or `aisdk(...)` of `@openai/agents-extensions`.
  *
- * @throws {TypeError} `model` is not a `Model` (no `getResponse` / `getStreamedResponse`).
- * @throws {UserError} an unknown repair kind in `options.allowFixes`.
+ * A text the reply was cut off inside of (the arguments end inside a string, number, literal or
+ * open container), and every text of a response that says it was cut off (`status:
+ * 'incomplete'`, a finish reason `length`), is left as it came, so the SDK raises its usual
+ * error instead of running a tool on an invented value; `options.completeTruncated` opts in.
+ * Streamed calls pass their deltas through and repair the `response_done` event. Clean outputs
+ * pass untouched. Every repair goes to `options.onRepair`, every text left as it came to
+ * `options.onRefusal`.
+ *
+ * @throws {TypeError} `model` is not a `Model` (no `getResponse` / `getStreamedResponse`), or an option has the wrong type.
+ * @throws {UserError} an unknown repair kind in `options.allowFixes`, or a `completeTruncated` that is not `true`, `false` or tool names.
  */
 export function repairingModel(model: Model, options?: RepairingModelOptions): Model {
   if (typeof model !== 'object' || model === null || typeof model.getResponse !== 'function' || typeof model.getStreamedResponse !== 'function') {
     throw new TypeError(`repairingModel: model must be a Model (with getResponse and getStreamedResponse), got ${describeValue(model)}.`);
   }
-  const { onRepair, allowFixes } = expectKnownOptions('repairingModel', options, ['onRepair', 'allowFixes']);
-  if (onRepair !== undefined && typeof onRepair !== 'function') {
-    throw new TypeError(`repairingModel: options.onRepair must be a function, got ${describeValue(onRepair)}.`);
-  }
-  // The engine checks the repair kinds now, not at the first broken reply.
-  if (allowFixes !== undefined) parseStructured('{}', {}, { allowFixes });
-  return new RepairingModel(model, { onRepair, allowFixes });
+  return new RepairingModel(model, new Repairs('repairingModel', options));
 }
 
 // --- partial values of a stream ----------------------------------------------------------------
@@ -332,5 +378,134 @@ export function repairText(schema: JsonSchema | StandardSchemaWithJSON): RepairT
       if (error instanceof StructuredParseError) return null;
       throw error;
     }
+  };
+}
+
+/**
+ * The AI SDK's language model middleware (`LanguageModelMiddleware` of `ai`,
+ * `LanguageModelV3Middleware` of `@ai-sdk/provider`), as {@link repairingMiddleware} returns it.
+ * Typed by shape, so the package needs neither at run time.
+ */
+export interface RepairingMiddleware {
+  readonly specificationVersion: 'v3';
+  wrapGenerate(options: { doGenerate: () => PromiseLike<any>; params: any; [key: string]: unknown }): Promise<any>;
+  wrapStream(options: { doStream: () => PromiseLike<any>; params: any; [key: string]: unknown }): Promise<any>;
+}
+
+/** The JSON schema a call asks its text to follow (`Output.object`, `generateObject`, …). */
+function outputSchema(params: Item | undefined): unknown {
+  const format = params?.responseFormat;
+  return format?.type === 'json' && typeof format.schema === 'object' && format.schema !== null ? format.schema : undefined;
+}
+
+/** The input schemas of a call's function tools, by name. */
+function toolSchemas(params: Item | undefined): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (Array.isArray(params?.tools)) {
+    for (const tool of params.tools as Item[]) {
+      if (tool?.type === 'function' && typeof tool.name === 'string') out.set(tool.name, tool.inputSchema);
+    }
+  }
+  return out;
+}
+
+/** `[status, reason]` of an AI SDK finish reason: `{ unified, raw }` (v3 and later) or a string. */
+function finishEnd(finishReason: unknown): [string | undefined, string | undefined] {
+  if (typeof finishReason === 'string') return [undefined, finishReason];
+  const unified = (finishReason as Item | undefined)?.unified;
+  return [undefined, typeof unified === 'string' ? unified : undefined];
+}
+
+/**
+ * An AI SDK language model middleware for `wrapLanguageModel({ model, middleware })` that
+ * repairs what the model returns, under the same rules and options as {@link repairingModel}:
+ * - when the call asks for JSON with a schema (`generateText` / `streamText` with
+ *   `output: Output.object(…)`, `Output.array`, `Output.choice`, `generateObject`), the text is
+ *   read against that schema and replaced by the JSON text of the value;
+ * - each tool call's `input` is read against its tool's `inputSchema`;
+ * - a text the reply was cut off inside of, and every text of a call whose finish reason is
+ *   `length` (or a content filter), is left as it came unless `options.completeTruncated`
+ *   says otherwise, so no tool runs on an invented value.
+ *
+ * Clean outputs pass untouched. In a stream, text deltas pass through when the call asks for
+ * no JSON; when it does, the text is held and sent as one delta when the step finishes (the
+ * SDK's partial output then appears once, equal to the final one), and tool calls are held
+ * until the finish reason is known.
+ *
+ * @throws {TypeError} an option has the wrong type or name.
+ * @throws {UserError} an unknown repair kind in `options.allowFixes`, or a `completeTruncated` that is not `true`, `false` or tool names.
+ */
+export function repairingMiddleware(options?: RepairingModelOptions): RepairingMiddleware {
+  const repairs = new Repairs('repairingMiddleware', options);
+  return {
+    specificationVersion: 'v3',
+    async wrapGenerate({ doGenerate, params }) {
+      const result = await doGenerate();
+      const content: unknown = result?.content;
+      if (!Array.isArray(content)) return result;
+      const schema = outputSchema(params);
+      const tools = toolSchemas(params);
+      if (schema === undefined && tools.size === 0) return result;
+      const end = finishEnd(result.finishReason);
+      let copy: Item[] | undefined;
+      content.forEach((part: Item, index) => {
+        if (part?.type !== 'tool-call' || part.providerExecuted === true || !tools.has(part.toolName)) return;
+        const input = repairs.handle(tools.get(part.toolName), part.input, part.toolName, part.toolCallId, end);
+        if (input === undefined) return;
+        copy ??= [...content];
+        copy[index] = { ...part, input };
+      });
+      const texts = content.filter((part: Item) => part?.type === 'text');
+      const text = schema === undefined || texts.length === 0 ? undefined : repairs.handle(schema, texts.map((part: Item) => part.text).join(''), undefined, undefined, end);
+      if (text !== undefined) {
+        // The repaired text goes in the first text part; the other text parts are dropped.
+        const first = texts[0];
+        copy = (copy ?? content).flatMap((part: Item) => (part === first ? [{ ...part, text }] : part?.type === 'text' ? [] : [part]));
+      }
+      return copy === undefined ? result : { ...result, content: copy };
+    },
+    async wrapStream({ doStream, params }) {
+      const result = await doStream();
+      const schema = outputSchema(params);
+      const tools = toolSchemas(params);
+      if ((schema === undefined && tools.size === 0) || typeof result?.stream?.pipeThrough !== 'function') return result;
+      // From the first part that may need a repair (JSON text, a tool call) on, parts are held
+      // until the finish part says how the step ended.
+      let held: Item[] | undefined;
+      const release = (controller: TransformStreamDefaultController<Item>, finish: Item | undefined) => {
+        const parts = held ?? [];
+        held = undefined;
+        const end = finishEnd(finish?.finishReason);
+        const deltas = parts.filter((part) => part?.type === 'text-delta');
+        const text = schema === undefined || deltas.length === 0 ? undefined : repairs.handle(schema, deltas.map((part) => part.delta).join(''), undefined, undefined, end);
+        for (const part of parts) {
+          if (part?.type === 'text-delta' && text !== undefined) {
+            if (part === deltas[0]) controller.enqueue({ ...part, delta: text });
+            continue;
+          }
+          if (part?.type === 'tool-call' && part.providerExecuted !== true && tools.has(part.toolName)) {
+            const input = repairs.handle(tools.get(part.toolName), part.input, part.toolName, part.toolCallId, end);
+            controller.enqueue(input === undefined ? part : { ...part, input });
+            continue;
+          }
+          controller.enqueue(part);
+        }
+        if (finish !== undefined) controller.enqueue(finish);
+      };
+      const stream = result.stream.pipeThrough(
+        new TransformStream<Item, Item>({
+          transform(part, controller) {
+            if (part?.type === 'finish') return release(controller, part);
+            if (held === undefined && ((schema !== undefined && part?.type === 'text-start') || part?.type === 'tool-call')) held = [];
+            if (held === undefined) controller.enqueue(part);
+            else held.push(part);
+          },
+          flush(controller) {
+            if (held !== undefined) release(controller, undefined);
+          },
+        }),
+      );
+      return { ...result, stream };
+    },
   };
 }

@@ -3,6 +3,7 @@
 
 pub mod align;
 pub mod fast;
+pub mod repair;
 pub mod scan;
 
 use serde::Serialize;
@@ -431,7 +432,15 @@ fn read_structured<'t>(
                         });
                         continue;
                     }
-                    fixes.push(fix("closed_at_end", "the text ended inside the value"));
+                    // Plainly: the value was cut off, where, and that it was completed.
+                    let cut = repair::cut_site(&c.scanned.value);
+                    let what = cut.inside.noun();
+                    let mut closed = fix(
+                        "closed_at_end",
+                        format!("the reply was cut off inside {what}; the value was completed where the text ends"),
+                    );
+                    closed.pointer = cut.pointer;
+                    fixes.push(closed);
                 }
                 fixes.extend(aligner.fixes);
                 if let Some(f) = options.disallowed(&fixes) {

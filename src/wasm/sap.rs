@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{engine_error, standard};
+use crate::sap::repair::{self, Completion, Policy, ResponseEnd, Target};
 use crate::sap::{self, Options, ParseFailure, FIX_KINDS};
 
 /// The JSON Schema that guides alignment, and whether `schema` is a Standard Schema whose
@@ -329,4 +330,93 @@ pub fn parse_partial_input(
     options: &JsValue,
 ) -> Result<String, JsValue> {
     parse_partial(&super::take_input(len)?, schema, options)
+}
+
+/// The decisions of a repairing wrapper (`repairingModel`, `repairingMiddleware`) under its
+/// options: which texts are repaired, completed, or left as they came
+/// ([`sap::repair::decide`]).
+#[wasm_bindgen]
+pub struct Repairer {
+    policy: Policy,
+    _live: super::Live,
+}
+
+/// Reads `completeTruncated`: `true` (every tool call and the final output), `false` or
+/// `undefined` (never), or an array of tool names.
+fn completion(value: &JsValue, surface: &str) -> Result<Completion, JsValue> {
+    if value.is_undefined() || value.as_bool() == Some(false) {
+        return Ok(Completion::Never);
+    }
+    if value.as_bool() == Some(true) {
+        return Ok(Completion::Always);
+    }
+    let refuse = || {
+        option_error(format!(
+            "{surface} option `completeTruncated` must be true, false or an array of tool names, got {}.",
+            super::js::string_of(value)
+        ))
+    };
+    if !Array::is_array(value) {
+        return Err(refuse());
+    }
+    let mut names = Vec::new();
+    for name in Array::from(value).iter() {
+        names.push(name.as_string().ok_or_else(refuse)?);
+    }
+    Ok(Completion::Tools(names))
+}
+
+#[wasm_bindgen]
+impl Repairer {
+    /// `surface`: the wrapper's name, for messages.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        surface: &str,
+        complete_truncated: &JsValue,
+        allow_fixes: &JsValue,
+    ) -> Result<Repairer, JsValue> {
+        let complete_truncated = completion(complete_truncated, surface)?;
+        let options_value = js_sys::Object::new();
+        Reflect::set(&options_value, &"allowFixes".into(), allow_fixes)?;
+        let allow_fixes = options(&options_value)?.allow_fixes;
+        Ok(Repairer {
+            policy: Policy {
+                complete_truncated,
+                allow_fixes,
+            },
+            _live: super::Live::new(),
+        })
+    }
+
+    /// What to do with the text in the input buffer (`len` bytes) read against `parser`'s
+    /// schema: `undefined` to leave it, else the decision as JSON text
+    /// ([`sap::repair::decision_text`]). `tool`: the tool whose call's arguments these are
+    /// (`undefined` for a final output); `status` / `reason`: what the response says of its end.
+    #[wasm_bindgen(js_name = decideInput)]
+    pub fn decide_input(
+        &self,
+        parser: &StructuredParser,
+        len: usize,
+        tool: Option<String>,
+        status: Option<String>,
+        reason: Option<String>,
+    ) -> Result<Option<String>, JsValue> {
+        let target = match &tool {
+            Some(name) => Target::Tool(name),
+            None => Target::Output,
+        };
+        let end = ResponseEnd {
+            status: status.as_deref(),
+            reason: reason.as_deref(),
+        };
+        super::with_input(len, |text| {
+            repair::decision_text(repair::decide(
+                text,
+                &parser.json_schema,
+                target,
+                end,
+                &self.policy,
+            ))
+        })
+    }
 }

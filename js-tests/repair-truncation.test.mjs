@@ -1,0 +1,272 @@
+// Repair never invents a value someone acts on: a tool call or final output the reply was cut
+// off inside of is left as it came (the SDK raises its usual error), with the real
+// @openai/agents Runner and the AI SDK's real generateText / streamText.
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { Agent, Runner, Usage, tool } from '@openai/agents';
+import { z } from 'zod';
+import { repairingMiddleware, repairingModel, UserError } from '@understudy/agents';
+import { ScriptedModel, assistantMessage, functionCall } from '@understudy/agents/testing';
+
+const runner = () => new Runner({ tracingDisabled: true });
+
+function deletePath(seen) {
+  return tool({
+    name: 'delete_path',
+    description: 'Deletes a file or directory',
+    parameters: z.object({ path: z.string(), recursive: z.boolean() }),
+    execute: async (args) => {
+      seen.push(args);
+      return 'deleted';
+    },
+  });
+}
+
+const CUTS = [
+  ['inside a string', '{"recursive": true, "path": "/home/user/tm', '/path', 'string'],
+  ['inside a literal', '{"path": "/home/user/tmp", "recursive": tr', '/recursive', 'literal'],
+  ['inside the open object', '{"path": "/home/user/tmp", "recursive": true', '', 'object'],
+];
+
+for (const [where, args, pointer, inside] of CUTS) {
+  test(`a tool call cut off ${where} never runs the tool, and the refusal is reported`, async () => {
+    const seen = [];
+    const repairs = [];
+    const refusals = [];
+    const script = [[functionCall('delete_path', args, { callId: 'call_1' })], [assistantMessage('I could not delete it.')]];
+    const model = repairingModel(new ScriptedModel(script), { onRepair: (r) => repairs.push(r), onRefusal: (r) => refusals.push(r) });
+    const result = await runner().run(new Agent({ name: 'a', model, tools: [deletePath(seen)] }), 'clean up');
+    assert.deepEqual(seen, [], 'the tool never ran');
+    assert.equal(result.finalOutput, 'I could not delete it.');
+    assert.deepEqual(repairs, []);
+    assert.equal(refusals.length, 1);
+    assert.deepEqual(
+      { ...refusals[0], message: undefined },
+      { kind: 'tool_arguments', toolName: 'delete_path', callId: 'call_1', reason: 'truncated', pointer, inside, message: undefined },
+    );
+    assert.match(refusals[0].message, /the text ends inside an? \w+ at /);
+  });
+}
+
+test('a complete but broken tool call runs the tool with the typed value', async () => {
+  const seen = [];
+  const repairs = [];
+  const script = [[functionCall('delete_path', "{path: '/home/user/tmp', recursive: 'true',}", { callId: 'call_2' })], [assistantMessage('Done.')]];
+  const model = repairingModel(new ScriptedModel(script), { onRepair: (r) => repairs.push(r) });
+  await runner().run(new Agent({ name: 'a', model, tools: [deletePath(seen)] }), 'clean up');
+  assert.deepEqual(seen, [{ path: '/home/user/tmp', recursive: true }]);
+  assert.equal(repairs.length, 1);
+  assert.deepEqual(
+    repairs[0].fixes.map((f) => f.kind),
+    ['unquoted_key', 'single_quotes', 'unquoted_key', 'single_quotes', 'trailing_comma_removed', 'string_to_boolean'],
+  );
+});
+
+test('a response that says it was cut off is never repaired, even where the arguments look complete', async () => {
+  const seen = [];
+  const refusals = [];
+  let turn = 0;
+  const inner = {
+    async getResponse() {
+      turn += 1;
+      if (turn === 2) return { output: [assistantMessage('Stopped.')], usage: new Usage() };
+      return {
+        output: [functionCall('delete_path', "{path: '/home/user/tmp', recursive: true}", { callId: 'call_3' })],
+        usage: new Usage(),
+        providerData: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+      };
+    },
+    async *getStreamedResponse() {},
+  };
+  const model = repairingModel(inner, { onRefusal: (r) => refusals.push(r) });
+  await runner().run(new Agent({ name: 'a', model, tools: [deletePath(seen)] }), 'clean up');
+  assert.deepEqual(seen, []);
+  assert.equal(refusals.length, 1);
+  assert.equal(refusals[0].reason, 'response_truncated');
+  assert.match(refusals[0].message, /the response ended with `max_output_tokens`; a cut-off response is not repaired/);
+  // Chat Completions' finish_reason says the same.
+  const chat = repairingModel(
+    { getResponse: async () => ({ output: [functionCall('delete_path', "{path: '/tmp', recursive: true}", { callId: 'c' })], providerData: { choices: [{ finish_reason: 'length' }] } }), getStreamedResponse: async function* () {} },
+    { onRefusal: (r) => refusals.push(r) },
+  );
+  const request = { input: 'x', modelSettings: {}, tools: [{ type: 'function', name: 'delete_path', parameters: { type: 'object', properties: { path: { type: 'string' }, recursive: { type: 'boolean' } }, required: ['path', 'recursive'], additionalProperties: false }, strict: true }], handoffs: [], tracing: false };
+  const response = await chat.getResponse(request);
+  assert.equal(response.output[0].arguments, "{path: '/tmp', recursive: true}");
+  assert.equal(refusals[1].reason, 'response_truncated');
+});
+
+test('a final output cut off inside its value is not accepted as the answer', async () => {
+  const Ticket = z.object({ title: z.string(), priority: z.enum(['low', 'high']) });
+  const refusals = [];
+  const cut = 'Here you go:\n```json\n{"title": "Delete the old backups", "priority": "hi';
+  const model = repairingModel(new ScriptedModel([[assistantMessage(cut)]]), { onRefusal: (r) => refusals.push(r) });
+  await assert.rejects(runner().run(new Agent({ name: 'a', model, outputType: Ticket }), 'ticket'), (e) => e.name === 'ModelBehaviorError');
+  assert.deepEqual(refusals.map((r) => [r.kind, r.reason, r.pointer, r.inside]), [['output', 'truncated', '/priority', 'string']]);
+});
+
+test('completeTruncated opts in, per tool or for all, and is checked at once', async () => {
+  const seen = [];
+  const search = tool({
+    name: 'search',
+    description: 'Searches',
+    parameters: z.object({ query: z.string() }),
+    execute: async (args) => {
+      seen.push(['search', args]);
+      return 'results';
+    },
+  });
+  const script = () => [
+    [functionCall('search', '{"query": "rust wasm bind', { callId: 's1' }), functionCall('delete_path', '{"path": "/home/user/tm', { callId: 'd1' })],
+    [assistantMessage('ok')],
+  ];
+  const repairs = [];
+  const model = repairingModel(new ScriptedModel(script()), { completeTruncated: ['search'], onRepair: (r) => repairs.push(r) });
+  await runner().run(new Agent({ name: 'a', model, tools: [search, deletePath(seen)] }), 'go');
+  assert.deepEqual(seen, [['search', { query: 'rust wasm bind' }]], 'the named read-only tool ran; delete_path did not');
+  assert.equal(repairs.length, 1);
+  assert.deepEqual(repairs[0].fixes.find((f) => f.kind === 'closed_at_end'), {
+    kind: 'closed_at_end',
+    pointer: '/query',
+    detail: 'the reply was cut off inside a string; the value was completed where the text ends',
+  });
+  assert.throws(() => repairingModel(new ScriptedModel([]), { completeTruncated: 'yes' }), (e) => e instanceof UserError && /completeTruncated` must be true, false or an array of tool names, got yes\./.test(e.message));
+  assert.throws(() => repairingModel(new ScriptedModel([]), { onRefusal: 1 }), { name: 'TypeError', message: /onRefusal must be a function/ });
+  assert.throws(() => repairingMiddleware({ completeTruncated: [1] }), UserError);
+  assert.throws(() => repairingMiddleware({ onrepair() {} }), { name: 'TypeError', message: /repairingMiddleware: unknown option `onrepair`/ });
+});
+
+// --- the AI SDK ------------------------------------------------------------------------------
+
+const BROKEN = 'Sure! Here is the ticket: ```json {title: \'Fix login\', priority: "HIGH", estimate: "3",} ``` Anything else?';
+const usage = { inputTokens: { total: 1, noCache: 1 }, outputTokens: { total: 1, text: 1 } };
+const stop = { unified: 'stop', raw: 'stop' };
+const TicketZ = z.object({ title: z.string(), priority: z.enum(['low', 'medium', 'high']), estimate: z.number() });
+const ticketSchema = {
+  type: 'object',
+  properties: { title: { type: 'string' }, priority: { enum: ['low', 'medium', 'high'] }, estimate: { type: 'number' } },
+  required: ['title', 'priority', 'estimate'],
+  additionalProperties: false,
+};
+
+async function sdk() {
+  const ai = await import('ai');
+  const aiTest = await import('ai/test');
+  return { ...ai, ...aiTest };
+}
+
+test('AI SDK: generateText with Output.object reads the broken reply (Zod and jsonSchema)', async () => {
+  const { generateText, Output, wrapLanguageModel, jsonSchema, MockLanguageModelV3 } = await sdk();
+  const mock = () => new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: BROKEN }], finishReason: stop, usage, warnings: [] }) });
+  await assert.rejects(generateText({ model: mock(), output: Output.object({ schema: TicketZ }), prompt: 'ticket' }), (e) => e.name === 'AI_NoObjectGeneratedError');
+  for (const schema of [TicketZ, jsonSchema(ticketSchema)]) {
+    const repairs = [];
+    const model = wrapLanguageModel({ model: mock(), middleware: repairingMiddleware({ onRepair: (r) => repairs.push(r) }) });
+    const { output } = await generateText({ model, output: Output.object({ schema }), prompt: 'ticket' });
+    assert.deepEqual(output, { title: 'Fix login', priority: 'high', estimate: 3 });
+    assert.equal(repairs.length, 1);
+    assert.equal(repairs[0].kind, 'output');
+  }
+});
+
+test('AI SDK: a clean reply keeps its exact text and reports nothing', async () => {
+  const { generateText, Output, wrapLanguageModel, MockLanguageModelV3 } = await sdk();
+  const clean = '{"title":"Fix login","priority":"high","estimate":3}';
+  const reports = [];
+  const model = wrapLanguageModel({
+    model: new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: clean }], finishReason: stop, usage, warnings: [] }) }),
+    middleware: repairingMiddleware({ onRepair: (r) => reports.push(r), onRefusal: (r) => reports.push(r) }),
+  });
+  const result = await generateText({ model, output: Output.object({ schema: TicketZ }), prompt: 'ticket' });
+  assert.equal(result.text, clean);
+  assert.deepEqual(reports, []);
+});
+
+function toolLoopModel(MockLanguageModelV3, input, finishReason) {
+  let call = 0;
+  return new MockLanguageModelV3({
+    doGenerate: async () => {
+      call += 1;
+      if (call === 1) return { content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'delete_path', input }], finishReason, usage, warnings: [] };
+      return { content: [{ type: 'text', text: 'Done.' }], finishReason: stop, usage, warnings: [] };
+    },
+  });
+}
+
+test('AI SDK: a tool loop runs the tool with the repaired, typed input', async () => {
+  const { generateText, stepCountIs, tool: aiTool, wrapLanguageModel, MockLanguageModelV3 } = await sdk();
+  const seen = [];
+  const tools = { delete_path: aiTool({ description: 'Deletes', inputSchema: z.object({ path: z.string(), recursive: z.boolean() }), execute: async (args) => (seen.push(args), 'deleted') }) };
+  const input = "{path: '/home/user/tmp', recursive: 'true',}";
+  await generateText({ model: toolLoopModel(MockLanguageModelV3, input, { unified: 'tool-calls', raw: 'tool_calls' }), tools, stopWhen: stepCountIs(3), prompt: 'clean up' });
+  assert.deepEqual(seen, [], 'without the middleware the SDK refuses the input');
+  const repairs = [];
+  const model = wrapLanguageModel({ model: toolLoopModel(MockLanguageModelV3, input, { unified: 'tool-calls', raw: 'tool_calls' }), middleware: repairingMiddleware({ onRepair: (r) => repairs.push(r) }) });
+  const result = await generateText({ model, tools, stopWhen: stepCountIs(3), prompt: 'clean up' });
+  assert.deepEqual(seen, [{ path: '/home/user/tmp', recursive: true }]);
+  assert.equal(result.text, 'Done.');
+  assert.deepEqual(repairs.map((r) => [r.kind, r.toolName, r.callId]), [['tool_arguments', 'delete_path', 'call_1']]);
+});
+
+test('AI SDK: a tool input cut off with finishReason length never runs the tool', async () => {
+  const { generateText, stepCountIs, tool: aiTool, wrapLanguageModel, MockLanguageModelV3 } = await sdk();
+  const seen = [];
+  const tools = { delete_path: aiTool({ description: 'Deletes', inputSchema: z.object({ path: z.string(), recursive: z.boolean() }), execute: async (args) => (seen.push(args), 'deleted') }) };
+  for (const input of ['{"recursive": true, "path": "/home/user/tm', "{path: '/home/user/tmp', recursive: true}"]) {
+    const refusals = [];
+    const model = wrapLanguageModel({ model: toolLoopModel(MockLanguageModelV3, input, { unified: 'length', raw: 'max_tokens' }), middleware: repairingMiddleware({ onRefusal: (r) => refusals.push(r) }) });
+    await generateText({ model, tools, stopWhen: stepCountIs(3), prompt: 'clean up' });
+    assert.deepEqual(seen, [], input);
+    assert.deepEqual(refusals.map((r) => [r.reason, r.toolName, r.callId]), [['response_truncated', 'delete_path', 'call_1']]);
+  }
+});
+
+test('AI SDK: streamText with Output.object: the output is the repaired value, partial outputs never contradict it', async () => {
+  const { streamText, Output, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3 } = await sdk();
+  const chunks = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't1' }];
+  for (let i = 0; i < BROKEN.length; i += 7) chunks.push({ type: 'text-delta', id: 't1', delta: BROKEN.slice(i, i + 7) });
+  chunks.push({ type: 'text-end', id: 't1' }, { type: 'finish', finishReason: stop, usage });
+  const mock = () => new MockLanguageModelV3({ doStream: async () => ({ stream: simulateReadableStream({ chunks }) }) });
+  const repairs = [];
+  const model = wrapLanguageModel({ model: mock(), middleware: repairingMiddleware({ onRepair: (r) => repairs.push(r) }) });
+  const result = streamText({ model, output: Output.object({ schema: TicketZ }), prompt: 'ticket' });
+  const partials = [];
+  for await (const partial of result.partialOutputStream) partials.push(partial);
+  const final = { title: 'Fix login', priority: 'high', estimate: 3 };
+  assert.deepEqual(await result.output, final);
+  assert.ok(partials.length >= 1);
+  for (const partial of partials) {
+    for (const [key, value] of Object.entries(partial)) assert.deepEqual(value, final[key], `partial ${key} agrees with the final value`);
+  }
+  assert.equal(repairs.length, 1);
+});
+
+test('AI SDK: streamed tool calls are held until the finish reason is known', async () => {
+  const { streamText, stepCountIs, tool: aiTool, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3 } = await sdk();
+  const streamOf = (input, finishReason) => {
+    let call = 0;
+    return new MockLanguageModelV3({
+      doStream: async () => {
+        call += 1;
+        const chunks =
+          call === 1
+            ? [{ type: 'stream-start', warnings: [] }, { type: 'tool-call', toolCallId: 'call_1', toolName: 'delete_path', input }, { type: 'finish', finishReason, usage }]
+            : [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Done.' }, { type: 'text-end', id: 't' }, { type: 'finish', finishReason: stop, usage }];
+        return { stream: simulateReadableStream({ chunks }) };
+      },
+    });
+  };
+  const seen = [];
+  const tools = { delete_path: aiTool({ description: 'Deletes', inputSchema: z.object({ path: z.string(), recursive: z.boolean() }), execute: async (args) => (seen.push(args), 'deleted') }) };
+  const broken = "{path: '/home/user/tmp', recursive: 'true',}";
+  const run = async (input, finishReason) => {
+    const model = wrapLanguageModel({ model: streamOf(input, finishReason), middleware: repairingMiddleware() });
+    const result = streamText({ model, tools, stopWhen: stepCountIs(3), prompt: 'clean up' });
+    await result.consumeStream();
+    return result.text;
+  };
+  assert.equal(await run(broken, { unified: 'tool-calls', raw: 'tool_calls' }), 'Done.');
+  assert.deepEqual(seen, [{ path: '/home/user/tmp', recursive: true }]);
+  await run(broken, { unified: 'length', raw: 'length' });
+  await run('{"recursive": true, "path": "/home/user/tm', { unified: 'tool-calls', raw: 'tool_calls' });
+  assert.equal(seen.length, 1, 'cut-off calls never ran');
+});
