@@ -565,10 +565,9 @@ fn read_structured<'t>(
             refused,
         ));
     }
-    // A top-level enum named once in prose (rule 8).
-    let resolved = align::resolve(schema, schema);
-    if let Some(Json::Array(options)) = resolved.kw("enum") {
-        return enum_in_prose(text, options, refused).map(Reading::from);
+    // A top-level enum (a `const`, a union of them) named once in prose (rules 8, 21).
+    if let Some(options) = named_values(schema, schema) {
+        return enum_in_prose(text, &options, refused).map(Reading::from);
     }
     // A boolean or number schema and a reply that states its value in prose.
     if matches!(root_type, Some("boolean" | "integer" | "number")) {
@@ -576,8 +575,15 @@ fn read_structured<'t>(
             return result.map(Reading::from);
         }
     }
-    // A string schema and a reply that is plain text.
-    if root_type == Some("string") && found.is_empty() && !text.trim().is_empty() {
+    // An array of such scalars, and one of them stated in prose: wrapped (rule 22).
+    if root_type == Some("array") && found.is_empty() {
+        if let Some(result) = item_in_prose(text, schema, &refused) {
+            return result.map(Reading::from);
+        }
+    }
+    // A schema that admits a string (alone or in a union) and a reply that is plain text
+    // (rule 22).
+    if found.is_empty() && !text.trim().is_empty() && admits_text(schema, schema, 0) {
         return Ok(Reading {
             value: Aligned::Str(Cow::Borrowed(text.trim())),
             fixes: vec![fix("text_as_string", "the reply is the string")],
@@ -595,6 +601,78 @@ fn read_structured<'t>(
         "The reply holds no JSON value.",
         refused,
     ))
+}
+
+/// The values a schema allows when it names them all: an `enum`, a `const` (a one-value enum,
+/// rule 21), or a union whose every branch names its values. `None` for any other schema.
+fn named_values(schema: &Json, root: &Json) -> Option<Vec<Json>> {
+    let resolved = align::resolve(schema, root);
+    if let Some(Json::Array(options)) = resolved.kw("enum") {
+        return Some(options.clone());
+    }
+    if let Some(c) = resolved.kw("const") {
+        return Some(vec![c.clone()]);
+    }
+    if let Some(Json::Array(branches)) = resolved.kw("anyOf").or_else(|| resolved.kw("oneOf")) {
+        let mut all = Vec::new();
+        for b in branches {
+            all.extend(named_values(b, root)?);
+        }
+        return (!all.is_empty()).then_some(all);
+    }
+    None
+}
+
+/// Whether bare text is a value of the schema: a `string` schema without named values, or a
+/// union (a type list, `anyOf`, `oneOf`) with such a branch.
+fn admits_text(schema: &Json, root: &Json, depth: usize) -> bool {
+    let resolved = align::resolve(schema, root);
+    if depth > 16 || resolved.kw("enum").is_some() || resolved.kw("const").is_some() {
+        return false;
+    }
+    if let Some(Json::Array(branches)) = resolved.kw("anyOf").or_else(|| resolved.kw("oneOf")) {
+        return branches.iter().any(|b| admits_text(b, root, depth + 1));
+    }
+    match resolved.kw("type") {
+        Some(Json::String(t)) => t == "string",
+        Some(Json::Array(ts)) => ts.iter().any(|t| t == "string"),
+        _ => false,
+    }
+}
+
+/// An array of booleans, numbers or named values, and a reply that states one of them in
+/// prose: the one-element array of it (rule 22).
+fn item_in_prose(
+    text: &str,
+    schema: &Json,
+    refused: &[Refusal],
+) -> Option<Result<Parsed, ParseFailure>> {
+    let items = align::resolve(schema, schema).kw("items")?;
+    let one = if let Some(options) = named_values(items, schema) {
+        enum_in_prose(text, &options, refused.to_vec()).ok()?
+    } else if matches!(
+        schema_type(items, schema),
+        Some("boolean" | "integer" | "number")
+    ) {
+        // Read against the item schema, with `$ref`s resolved against the whole schema.
+        let resolved = align::resolve(items, schema);
+        let mut with_defs = resolved.clone();
+        if let (Json::Object(m), Some(defs)) = (&mut with_defs, schema.kw("$defs")) {
+            m.entry("$defs").or_insert_with(|| defs.clone());
+        }
+        match scalar_in_prose(text, &with_defs, &[], refused)? {
+            Ok(p) => p,
+            Err(e) => return Some(Err(e)),
+        }
+    } else {
+        return None;
+    };
+    let mut fixes = one.fixes;
+    fixes.push(fix("single_to_array", "the value found in prose"));
+    Some(Ok(Parsed {
+        value: Json::Array(vec![one.value]),
+        fixes,
+    }))
 }
 
 /// A boolean, integer or number stated in prose (`"…the answer is: true"`, `"The total count

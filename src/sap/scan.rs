@@ -206,6 +206,80 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// After an unquoted word: takes the words that follow it on the same line, separated by
+    /// spaces or tabs (`in progress`, `Some key`), and stops at the end of the last one.
+    fn more_words(&mut self) {
+        loop {
+            let mut at = self.pos;
+            while matches!(self.bytes.get(at), Some(b' ' | b'\t')) {
+                at += 1;
+            }
+            if at == self.pos || !self.bytes.get(at).copied().is_some_and(is_word_byte) {
+                return;
+            }
+            self.pos = at;
+            while self.peek().is_some_and(is_word_byte) {
+                self.pos += 1;
+            }
+        }
+    }
+
+    /// After a word that may be the integer part of a number (`-2`, `$1`, `12`): takes `,ddd`
+    /// groups and a fraction when they make one number written with thousands separators,
+    /// that is when at least one group follows and then a `,` `}` `]` (not a key's `:`, not the
+    /// end of the text, where more may follow). Returns whether it took them.
+    fn thousands(&mut self, start: usize) -> bool {
+        let word = &self.bytes[start..self.pos];
+        let digits = word
+            .strip_prefix(b"-")
+            .or_else(|| word.strip_prefix(b"+"))
+            .unwrap_or(word);
+        let digits = digits.strip_prefix(b"$").unwrap_or(digits);
+        if !(1..=3).contains(&digits.len()) || !digits.iter().all(u8::is_ascii_digit) {
+            return false;
+        }
+        let mut at = self.pos;
+        let mut groups = 0;
+        while self.bytes.get(at) == Some(&b',')
+            && self
+                .bytes
+                .get(at + 1..at + 4)
+                .is_some_and(|g| g.iter().all(u8::is_ascii_digit))
+            && !self
+                .bytes
+                .get(at + 4)
+                .copied()
+                .is_some_and(|b| b.is_ascii_digit())
+        {
+            at += 4;
+            groups += 1;
+        }
+        if groups == 0 {
+            return false;
+        }
+        if self.bytes.get(at) == Some(&b'.')
+            && self.bytes.get(at + 1).is_some_and(u8::is_ascii_digit)
+        {
+            at += 1;
+            while self.bytes.get(at).is_some_and(u8::is_ascii_digit) {
+                at += 1;
+            }
+        }
+        // What follows must end the value: a separator or a closer, not a key's `:` or more
+        // of a word.
+        let mut next = at;
+        while matches!(self.bytes.get(next), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            next += 1;
+        }
+        if !matches!(self.bytes.get(next), Some(b',' | b'}' | b']'))
+            || self.bytes.get(at).copied().is_some_and(is_word_byte)
+        {
+            return false;
+        }
+        self.pos = at;
+        true
+    }
+
     /// The scan loop. Returns the value and whether the text ended inside it.
     fn run(&mut self) -> Result<(Value<'a>, bool), ScanError> {
         let mut stack: Vec<Frame> = Vec::new();
@@ -258,7 +332,8 @@ impl<'a> Scanner<'a> {
                         }
                     }
                     _ => {
-                        let (v, ended) = self.scalar(stack.is_empty())?;
+                        let in_object = matches!(stack.last(), Some(Frame::Obj(..)));
+                        let (v, ended) = self.scalar(stack.is_empty(), in_object)?;
                         cut |= ended;
                         Some(v)
                     }
@@ -409,6 +484,8 @@ impl<'a> Scanner<'a> {
             if self.pos == start {
                 return Err(self.error("expected a key"));
             }
+            // A key of several words (`Some key: "v"`) runs to the `:` (rule 20).
+            self.more_words();
             if self.at_end() {
                 return Ok(KeyStep::Cut);
             }
@@ -446,7 +523,8 @@ impl<'a> Scanner<'a> {
     /// A scalar: string, number, literal or unquoted word. The bool is true when the text
     /// ended inside it.
     /// `top`: the scalar is the whole value (no container open).
-    fn scalar(&mut self, top: bool) -> Result<(Value<'a>, bool), ScanError> {
+    /// `in_object`: the scalar is an object's value (where `1,250` cannot be two values).
+    fn scalar(&mut self, top: bool, in_object: bool) -> Result<(Value<'a>, bool), ScanError> {
         if self.quote_at().is_some() {
             let (text, complete) = self.string(top)?;
             return Ok((Value::Str { text, complete }, !complete));
@@ -458,8 +536,43 @@ impl<'a> Scanner<'a> {
         if self.pos == start {
             return Err(self.error("unexpected character"));
         }
+        if in_object && self.thousands(start) {
+            // `-2,000.00` as an object's value: one number written with separators (rule 19),
+            // read as a string the aligner turns into the number (`string_to_number`).
+            let written: &'a str = &self.text[start..self.pos];
+            self.fix(
+                "number_repaired",
+                format!("thousands separators in {written}"),
+            );
+            return Ok((
+                Value::Str {
+                    text: Cow::Borrowed(written),
+                    complete: true,
+                },
+                false,
+            ));
+        }
+        let first_word = self.pos;
+        if !top
+            && literal(&self.text[start..self.pos]).is_none()
+            && !is_number(&self.text[start..self.pos])
+        {
+            // An unquoted value of several words (`status: in progress`) runs to the next `,`
+            // `}` `]` or line end (rule 20).
+            self.more_words();
+        }
         let word: &'a str = &self.text[start..self.pos];
         let at_end = self.at_end();
+        if self.pos > first_word {
+            self.fix("unquoted_value", word.to_string());
+            return Ok((
+                Value::Str {
+                    text: Cow::Borrowed(word),
+                    complete: !at_end,
+                },
+                at_end,
+            ));
+        }
         if let Some(v) = literal(word) {
             if word != "true" && word != "false" && word != "null" {
                 self.fix("python_literal", word.to_string());

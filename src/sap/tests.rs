@@ -929,3 +929,146 @@ fn the_answer_text_writes_the_parsed_value() {
         assert_eq!(kinds[..kinds.len() - 1], expected_kinds[..], "{text:?}");
     }
 }
+
+// --- recovery (rules 19-22) ------------------------------------------------------------------
+
+#[test]
+fn rule_19_numbers_with_thousands_separators_are_numbers_and_no_element_is_lost() {
+    let amounts = json!({"type":"array","items":{"type":"object","properties":{"amount":{"type":"number"}},"required":["amount"]}});
+    let text = r#"[{"amount": -2,000.00}, {"amount": 15.50}, {"amount": 1,250}]"#;
+    assert_eq!(
+        ok(text, amounts.clone()),
+        json!([{"amount": -2000}, {"amount": 15.5}, {"amount": 1250}])
+    );
+    let fixes = parse_structured(text, &amounts).unwrap().fixes;
+    let at: Vec<(&str, &str)> = fixes.iter().map(|f| (f.kind, f.pointer.as_str())).collect();
+    assert!(at.contains(&("number_repaired", "/0/amount")), "{at:?}");
+    assert!(at.contains(&("number_repaired", "/2/amount")), "{at:?}");
+    // Several groups, a currency sign; as a string field the text stays as written.
+    let obj = json!({"type":"object","properties":{"n":{"type":"number"},"s":{"type":"string"}}});
+    assert_eq!(
+        ok(r#"{"n": $1,234,567.5, "s": 12,000}"#, obj.clone()),
+        json!({"n": 1234567.5, "s": "12,000"})
+    );
+    // Where `,ddd` can be the next value (an array) or a key, it is not joined.
+    assert_eq!(
+        ok(
+            "[1,250]",
+            json!({"type":"array","items":{"type":"integer"}})
+        ),
+        json!([1, 250])
+    );
+    assert_eq!(
+        ok(r#"{"n": 1,234: 5}"#, json!({"type":"object"})),
+        json!({"n": 1, "234": 5}),
+        "a key `234` is not a group"
+    );
+    // Four digits after the comma are not a group; a group at the cut may go on.
+    assert!(parse_structured(r#"{"n": 1,2345}"#, &json!({"type":"object"})).is_err());
+    assert_eq!(
+        super::parse_partial(r#"{"n": 1,250"#, &json!({"type":"object"}))
+            .unwrap()
+            .value,
+        Some(json!({"n": 1}))
+    );
+}
+
+#[test]
+fn rule_20_a_damaged_token_spoils_only_its_own_value() {
+    let list = json!({"type":"array","items":{"type":"string"}});
+    assert_eq!(ok("['a', 'it's here']", list), json!(["a", "it's here"]));
+    let keyed = json!({"type":"object","properties":{"Some key":{"type":"string"},"other":{"type":"integer"}},"required":["Some key","other"]});
+    assert_eq!(
+        ok(r#"{Some key: "v", other: 1}"#, keyed),
+        json!({"Some key": "v", "other": 1})
+    );
+    let status = json!({"type":"object","properties":{"status":{"type":"string"},"n":{"type":"integer"}},"required":["status","n"]});
+    assert_eq!(
+        ok("{status: in progress, n: 2}", status.clone()),
+        json!({"status": "in progress", "n": 2})
+    );
+    assert_eq!(
+        ok("{status: in progress\n, n: 2 }", status.clone()),
+        json!({"status": "in progress", "n": 2})
+    );
+    let fix = parse_structured("{status: in progress, n: 2}", &status)
+        .unwrap()
+        .fixes
+        .into_iter()
+        .find(|f| f.kind == "unquoted_value")
+        .unwrap();
+    assert_eq!(
+        (fix.pointer.as_str(), &*fix.detail),
+        ("/status", "in progress")
+    );
+    // In an array too; a single word and literals are read as before.
+    assert_eq!(
+        ok("[in progress, done, true]", json!({"type":"array"})),
+        json!(["in progress", "done", true])
+    );
+}
+
+#[test]
+fn rule_21_const_is_a_one_value_enum_everywhere() {
+    for schema in [
+        json!({"const":"TWO"}),
+        json!({"type":"string","const":"TWO"}),
+    ] {
+        assert_eq!(ok("Two", schema.clone()), json!("TWO"), "{schema}");
+        assert_eq!(ok("The answer is TWO", schema.clone()), json!("TWO"));
+        assert_eq!(ok("\"two\"", schema.clone()), json!("TWO"));
+        assert_eq!(ok("**two.**", schema.clone()), json!("TWO"));
+        assert!(parse_structured("The answer is THREE", &schema).is_err());
+    }
+    let union = json!({"anyOf":[{"const":"yes"},{"const":"no"}]});
+    assert_eq!(ok("I would say No.", union.clone()), json!("no"));
+    assert_eq!(
+        parse_structured("yes and no", &union).unwrap_err().reason,
+        "ambiguous"
+    );
+}
+
+#[test]
+fn rule_22_unions_admitting_a_string_take_bare_text_and_prose_scalars_are_wrapped() {
+    for schema in [
+        json!({"type":["string","null"]}),
+        json!({"anyOf":[{"type":"string"},{"type":"integer"}]}),
+        json!({"oneOf":[{"type":"null"},{"type":"string"}]}),
+    ] {
+        assert_eq!(
+            ok("hello there", schema.clone()),
+            json!("hello there"),
+            "{schema}"
+        );
+    }
+    // Another branch that reads the text still wins.
+    assert_eq!(
+        ok(
+            "42",
+            json!({"anyOf":[{"type":"string"},{"type":"integer"}]})
+        ),
+        json!(42)
+    );
+    assert!(parse_structured("hello", &json!({"type":["integer","null"]})).is_err());
+    let bools = json!({"type":"array","items":{"type":"boolean"}});
+    assert_eq!(ok("The answer is true", bools.clone()), json!([true]));
+    assert!(parse_structured("The answer is true", &bools)
+        .unwrap()
+        .fixes
+        .iter()
+        .any(|f| f.kind == "single_to_array"));
+    assert_eq!(
+        ok(
+            "I count 17 of them.",
+            json!({"type":"array","items":{"type":"integer"}})
+        ),
+        json!([17])
+    );
+    assert_eq!(
+        ok(
+            "Mostly red.",
+            json!({"type":"array","items":{"enum":["red","green"]}})
+        ),
+        json!(["red"])
+    );
+}
