@@ -9,6 +9,7 @@ import * as validate from './validate.mjs';
 import * as standard from './standard.mjs';
 import * as sap from './sap.mjs';
 import * as accuracy from './accuracy.mjs';
+import * as middleware from './middleware.mjs';
 
 const rows = [...strict.run(), ...validate.run(), ...standard.run()];
 console.log('| benchmark | ours (ops/s) | anchor (ops/s) | ratio |');
@@ -29,6 +30,10 @@ console.log(`| --- | ---: | ${names.map(() => '---:').join(' | ')} |`);
 for (const [category, row] of Object.entries(table)) {
   console.log(`| ${category} | ${row.n} | ${names.map((k) => `${Math.round((100 * row[k]) / row.n)}%`).join(' | ')} |`);
 }
+
+console.log("\n| repairingMiddleware, per call | added by the middleware (µs) | the SDK's own parse of the clean text (µs) |");
+console.log('| --- | ---: | ---: |');
+for (const r of await middleware.run()) console.log(`| ${r.name} | ${r.added.toFixed(2)} | ${r.sdk.toFixed(2)} |`);
 
 const require = createRequire(import.meta.url);
 const pkgDir = dirname(require.resolve('@understudy/agents/package.json'));

@@ -1,4 +1,4 @@
-// The repair wiring of issue 16 with the real @openai/agents Runner: repairingModel around a
+// The repair wiring with the real @openai/agents Runner: repairingModel around a
 // scripted model whose replies are broken the way non-OpenAI models break them, partialOutput on
 // a streamed run, compileStructuredParser, and repairText under the AI SDK's generateObject.
 import { Readable } from 'node:stream';
@@ -235,7 +235,10 @@ test('repairText under the AI SDK generateObject with its mock model', async () 
       }),
     });
   await assert.rejects(generateObject({ model: model(), schema: Ticket, prompt: 'ticket' }));
-  const { object } = await generateObject({ model: model(), schema: Ticket, prompt: 'ticket', experimental_repairText: repairText(Ticket) });
-  assert.deepEqual(object, { title: 'Fix login', priority: 'high', estimate: 3 });
+  // `repairText` is the option's name in current `ai` 7; `experimental_repairText` before it.
+  for (const option of ['repairText', 'experimental_repairText']) {
+    const { object } = await generateObject({ model: model(), schema: Ticket, prompt: 'ticket', [option]: repairText(Ticket) });
+    assert.deepEqual(object, { title: 'Fix login', priority: 'high', estimate: 3 }, option);
+  }
   assert.equal(await repairText(ticketJson)({ text: 'nothing to read', error: new Error('x') }), null);
 });
