@@ -135,6 +135,8 @@ const validRootArgs = {
   repairingModel: [{ getResponse: async () => ({ output: [] }), getStreamedResponse: async function* () {} }, { allowFixes: ['fence_stripped'] }],
   repairText: [schema],
   repairingMiddleware: [{ allowFixes: ['fence_stripped'], completeTruncated: ['search'] }],
+  providerSchemas: ['gemini'],
+  checkRequestLimits: ['anthropic', { tools: [{ name: 't', parameters: schema }], output: schema }],
 };
 /** Runs a generator-returning export to its end, so its checks and errors show. */
 async function drain(iterable) {
@@ -191,6 +193,9 @@ test('root entry: every function, and the validator and prepared schema they ret
   await fuzzCall('repairText()', [{ text: "{a: 'x'}", error: new Error('x') }], ([o]) => repair(o));
   const wrapped = root.repairingModel({ getResponse: async (r) => ({ output: r?.output ?? [] }), getStreamedResponse: async function* () {} });
   await fuzzCall('repairingModel().getResponse', [{ input: 'x', tools: [], outputType: 'text' }], ([r]) => wrapped.getResponse(r));
+  await fuzzCall('toStrictJsonSchema(gemini)', [schema, { provider: 'gemini' }], (args) => root.toStrictJsonSchema(...args));
+  const forAnthropic = root.prepareStrictJsonSchema(schema, { provider: 'anthropic' });
+  await fuzzCall('normalizeInput (anthropic)', [{ a: 'x' }], ([v]) => forAnthropic.normalizeInput(v));
   const middleware = root.repairingMiddleware();
   const generated = { content: [{ type: 'tool-call', toolCallId: 'c', toolName: 't', input: "{a: 'x'}" }], finishReason: { unified: 'stop', raw: 'stop' } };
   const params = { tools: [{ type: 'function', name: 't', inputSchema: schema }], responseFormat: { type: 'json', schema } };

@@ -44,7 +44,8 @@ test('without the option ScriptedModel does not check tools; bad options are ref
   const model = new ScriptedModel([[assistantMessage('done')]]);
   const result = await runner().run(new Agent({ name: 'a', model, tools: [loose] }), 'go');
   assert.equal(result.finalOutput, 'done');
-  assert.throws(() => new ScriptedModel([], { strictTools: 'yes' }), { name: 'TypeError', message: 'new ScriptedModel: options.strictTools must be a boolean, got a string.' });
+  assert.throws(() => new ScriptedModel([], { strictTools: 'yes' }), { name: 'UserError', message: "strictTools: provider must be one of 'openai', 'anthropic', 'gemini', got yes." });
+  assert.throws(() => new ScriptedModel([], { strictTools: 2 }), { name: 'TypeError', message: 'new ScriptedModel: options.strictTools must be a boolean, a provider or an array of providers, got a number (2).' });
   assert.throws(() => new ScriptedModel([], { strict: true }), { name: 'TypeError', message: /unknown option `strict`/ });
 });
 

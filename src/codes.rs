@@ -79,6 +79,30 @@ pub fn lists() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
             codes(&crate::sap::FIX_KINDS),
         ),
         (
+            "SchemaProvider",
+            "A model provider whose schema rules `toStrictJsonSchema(schema, { provider })` follows.",
+            crate::schema::provider::Provider::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect(),
+        ),
+        (
+            "SchemaChangeKind",
+            "How a provider conversion changed a keyword (`SchemaChange.kind`).",
+            crate::schema::provider::ChangeKind::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect(),
+        ),
+        (
+            "RequestLimit",
+            "A limit a whole request must respect (`RequestLimitBreach.limit`).",
+            crate::schema::provider::RequestLimit::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect(),
+        ),
+        (
             "RepairRefusalReason",
             "Why a repairing wrapper left a text as it came (`RepairRefusal.reason`).",
             crate::sap::repair::RefusalReason::ALL

@@ -39,6 +39,14 @@ crate::codes! {
         /// A tool's parameters as sent are not their own strict form (`strictTools`): strict
         /// mode would refuse them ("Invalid schema for function").
         NotStrict = "not_strict",
+        /// A recursive schema, for a provider that cannot express recursion.
+        Recursive = "recursive",
+        /// The root is not an object schema, for a provider that requires one.
+        RootNotObject = "root_not_object",
+        /// A value the provider does not accept there (an object in an `enum`, say).
+        UnsupportedValue = "unsupported_value",
+        /// A request over a provider's limits (`strictTools` with a provider).
+        RequestLimit = "request_limit",
     }
 }
 

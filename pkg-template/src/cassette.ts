@@ -15,7 +15,7 @@ import { UserError, fromEngine, registerEngineErrors } from './errors.js';
 import type { InvalidCassetteReason } from './codes.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { takeCassetteSlot } from './test-names.js';
-import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
+import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelOptions } from './scripted-model.js';
 
 export type { InvalidCassetteReason } from './codes.js';
 
@@ -62,8 +62,8 @@ export interface RecordingOptions extends RedactionOptions {
 export interface ReplayOptions {
   /** `'order'` (default): steps in recorded order. `'request'`: the step whose normalized request equals the live one. */
   match?: 'order' | 'request';
-  /** Check every request's function tools as `new ScriptedModel(steps, { strictTools: true })` does. */
-  strictTools?: boolean;
+  /** Check every request's function tools as `new ScriptedModel(steps, { strictTools })` does (`true`, a provider, or several). */
+  strictTools?: ScriptedModelOptions['strictTools'];
 }
 
 /** Options of {@link cassette}. */

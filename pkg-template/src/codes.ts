@@ -19,7 +19,11 @@ export type StrictSchemaErrorReason =
   | 'defs_not_object'
   | 'not_json'
   | 'too_large'
-  | 'not_strict';
+  | 'not_strict'
+  | 'recursive'
+  | 'root_not_object'
+  | 'unsupported_value'
+  | 'request_limit';
 
 /** Stable codes of `StructuredParseError.reason`. */
 export type StructuredParseErrorReason =
@@ -66,6 +70,29 @@ export type ParseFixKind =
   | 'unquoted_key'
   | 'unquoted_value'
   | 'values_collected';
+
+/** A model provider whose schema rules `toStrictJsonSchema(schema, { provider })` follows. */
+export type SchemaProvider =
+  | 'openai'
+  | 'anthropic'
+  | 'gemini';
+
+/** How a provider conversion changed a keyword (`SchemaChange.kind`). */
+export type SchemaChangeKind =
+  | 'rewritten'
+  | 'described'
+  | 'dropped';
+
+/** A limit a whole request must respect (`RequestLimitBreach.limit`). */
+export type RequestLimit =
+  | 'strict_tools'
+  | 'optional_parameters'
+  | 'union_parameters'
+  | 'properties'
+  | 'nesting'
+  | 'characters'
+  | 'enum_values'
+  | 'enum_characters';
 
 /** Why a repairing wrapper left a text as it came (`RepairRefusal.reason`). */
 export type RepairRefusalReason =

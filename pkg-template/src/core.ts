@@ -4,8 +4,8 @@
  * engine, calls it, decodes the answer and throws the engine's error as its class. Rules and
  * messages live in the Rust engine.
  */
-import { expectString } from './args.js';
-import type { CutInside, ParseFixKind, RepairRefusalReason } from './codes.js';
+import { expectKnownOptions, expectString } from './args.js';
+import type { CutInside, ParseFixKind, RepairRefusalReason, RequestLimit, SchemaChangeKind, SchemaProvider } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
 import { engineErrorObject, fromEngine, UserError } from './errors.js';
@@ -231,24 +231,64 @@ export interface PreparedStrictJsonSchema<T> {
   schema: T;
   /**
    * Maps a value produced under the strict schema back to the caller's shape: the `null` of an
-   * optional property that strict mode made required becomes an absent key. Never mutates
-   * `value`.
+   * optional property that strict mode made required becomes an absent key. With a `provider`
+   * other than OpenAI it checks the value against the original schema instead (the constraints
+   * moved into descriptions still hold) and returns it, or throws
+   * `ProviderOutputValidationError`. Never mutates `value`.
    */
   normalizeInput: (value: unknown) => unknown;
+  /** With a `provider` other than OpenAI: every change the conversion made. */
+  changes?: SchemaChange[];
+}
+
+/** One change of a provider conversion, at the JSON Pointer of the node in your schema. */
+export interface SchemaChange {
+  pointer: string;
+  keyword: string;
+  /** `rewritten` (same meaning), `described` (moved into `description`), `dropped`. */
+  kind: SchemaChangeKind;
+  detail: string;
+}
+
+/** Options of {@link toStrictJsonSchema} and {@link prepareStrictJsonSchema}. Unknown keys are refused. */
+export interface StrictSchemaOptions {
+  /**
+   * Whose rules the schema follows: `'openai'` (default: strict mode, exactly as
+   * `@openai/agents`), `'anthropic'` (structured outputs and strict tools) or `'gemini'`
+   * (`responseSchema` and function `parameters`, the OpenAPI 3.0 subset).
+   */
+  provider?: SchemaProvider;
+}
+
+/** The JSON Schema of a Standard Schema with JSON (its input), or `schema` itself. */
+function jsonSchemaOf(schema: unknown): unknown {
+  // Only a value with the marker key can be a Standard Schema (a crossing saved for the others).
+  const marked = typeof schema === 'object' && schema !== null && '~standard' in schema;
+  return marked && isStandardSchemaWithJSON(schema) ? standardSchemaToJsonSchema(schema, 'input') : schema;
 }
 
 /**
- * The strict copy of a JSON Schema (OpenAI strict mode): optional properties become required
- * and nullable, objects get `additionalProperties: false`, local `$ref`s are kept stable.
- * Same output and messages as `toOpenAIStrictToolSchema` of `@openai/agents-core`; the input
+ * The strict copy of a JSON Schema. For OpenAI (the default) strict mode: optional properties
+ * become required and nullable, objects get `additionalProperties: false`, local `$ref`s are
+ * kept stable; same output and messages as `toOpenAIStrictToolSchema` of `@openai/agents-core`.
+ * With `{ provider: 'anthropic' | 'gemini' }`, what that provider accepts: rewrites that lose
+ * nothing are made, constraints it refuses move into `description` (check answers with
+ * `prepareStrictJsonSchema(…).normalizeInput`), what it cannot express is refused. The input
  * is never mutated.
  *
- * @throws {StrictSchemaError} a construct strict mode cannot represent (`reason`, `pointer`).
+ * @throws {StrictSchemaError} a construct the provider cannot represent (`reason`, `pointer`; the message names the provider).
  * @throws {SchemaDepthError} nesting deeper than 100 levels, or a cyclic object.
+ * @throws {UserError} an unknown provider.
  */
-export function toStrictJsonSchema<T extends JsonSchema>(schema: T): T {
-  const text = encodeSchema(schema);
-  return decode(call((e) => e.strictConvert(input(text)))) as T;
+export function toStrictJsonSchema<T extends JsonSchema>(schema: T, options?: StrictSchemaOptions): T {
+  if (options === undefined) {
+    const text = encodeSchema(schema);
+    return decode(call((e) => e.strictConvert(input(text)))) as T;
+  }
+  const { provider = 'openai' } = expectKnownOptions('toStrictJsonSchema', options, ['provider']);
+  // OpenAI's conversion takes the schema as given (the reference's); the others read a Standard Schema's JSON Schema.
+  const text = encodeSchema(provider === 'openai' ? schema : jsonSchemaOf(schema));
+  return JSON.parse(call((e) => e.providerConvert(input(text), provider, false)));
 }
 
 const releasePrepared = new FinalizationRegistry<PreparedHandle>((handle) => handle.free());
@@ -256,9 +296,24 @@ const releasePrepared = new FinalizationRegistry<PreparedHandle>((handle) => han
 /**
  * Like {@link toStrictJsonSchema}, with the stricter checks of `prepareOpenAIStrictToolSchema`
  * (an `anyOf` branch that would need null stripping is refused) and a `normalizeInput` that
- * maps synthetic `null`s back to absent keys.
+ * maps synthetic `null`s back to absent keys. With a provider other than OpenAI,
+ * `normalizeInput` validates a value against the original schema (with `compileJsonSchema`,
+ * so in a browser after `init({ validator: true })`), and `changes` lists the conversion.
  */
-export function prepareStrictJsonSchema<T extends JsonSchema>(schema: T): PreparedStrictJsonSchema<T> {
+export function prepareStrictJsonSchema<T extends JsonSchema>(schema: T, options?: StrictSchemaOptions): PreparedStrictJsonSchema<T> {
+  const { provider = 'openai' } = expectKnownOptions('prepareStrictJsonSchema', options, ['provider']);
+  if (!call((e) => e.providerIsOpenAi(provider, 'prepareStrictJsonSchema'))) {
+    const original = jsonSchemaOf(schema);
+    const converted: { schema: unknown; changes: SchemaChange[] } = JSON.parse(call((e) => e.providerConvert(input(encodeSchema(original)), provider, true)));
+    let validator: JsonSchemaValidator | undefined;
+    const normalizeInput = (value: unknown): unknown => {
+      validator ??= compileJsonSchema(original as JsonSchema);
+      const { valid, issues } = validator.validate(value);
+      if (!valid) throw fromEngine(call((e) => e.providerOutputError(provider, issues)));
+      return value;
+    };
+    return { schema: converted.schema as T, normalizeInput, changes: converted.changes };
+  }
   const text = encodeSchema(schema);
   const strict = decode(call((e) => e.strictPrepareSchema(input(text)))) as T;
   // The engine keeps a prepared schema for normalizeInput only once it is first called: many
@@ -275,6 +330,56 @@ export function prepareStrictJsonSchema<T extends JsonSchema>(schema: T): Prepar
     return decode(call(() => live.normalizeInput(input(encoded))));
   };
   return { schema: strict, normalizeInput };
+}
+
+/** A tool of a request, as {@link checkRequestLimits} reads it. */
+export interface RequestTool {
+  name: string;
+  /** The parameters as sent (`parameters` of an `@openai/agents` function tool, `inputSchema` of the AI SDK's). */
+  parameters?: unknown;
+  inputSchema?: unknown;
+}
+
+/** A request over one of its provider's limits. */
+export interface RequestLimitBreach {
+  limit: RequestLimit;
+  /** Where the count went over: `/tools/<i>/parameters/…` or `/output/…`. */
+  pointer: string;
+  count: number;
+  max: number;
+  message: string;
+}
+
+/**
+ * Checks a whole request against one provider's limits, over all its tools and its output
+ * schema together: Anthropic's 20 strict tools, 24 optional parameters and 16 parameters with
+ * unions; OpenAI's 5,000 properties, 10 levels of nesting, 120,000 characters of names and enum
+ * values, 1,000 enum values. Returns every breach (empty: within the limits).
+ *
+ * @throws {UserError} an unknown provider.
+ */
+export function checkRequestLimits(provider: SchemaProvider, request: { tools?: readonly RequestTool[]; output?: unknown }): RequestLimitBreach[] {
+  return JSON.parse(call((e) => e.providerRequestCheck(input(requestText(request)), provider, false)));
+}
+
+/** @internal A request's tools and output schema as the engine's limit check reads them. */
+export function requestText(request: { tools?: readonly RequestTool[]; output?: unknown }): string {
+  const tools = Array.isArray(request?.tools) ? request.tools.map((t) => ({ name: t?.name, parameters: t?.parameters ?? t?.inputSchema })) : [];
+  return encodeSchema({ tools, output: request?.output });
+}
+
+/** @internal Refuses an unknown provider code (`UserError` naming the choices). */
+export function checkProviderCode(provider: unknown, surface: string): void {
+  call((e) => e.providerIsOpenAi(provider, surface));
+}
+
+/** @internal `strictTools` for a provider other than OpenAI: each tool's parameters as sent, then the request's limits. */
+export function checkProviderTools(provider: SchemaProvider, tools: readonly RequestTool[], output: unknown): void {
+  for (const tool of tools) {
+    const text = encodeSchema(tool.parameters);
+    call((e) => e.providerToolCheck(input(text), tool.name, provider));
+  }
+  call((e) => e.providerRequestCheck(input(requestText({ tools, output })), provider, true));
 }
 
 /**

@@ -14,12 +14,17 @@ export {
   parseStructured,
   parsePartial,
   compileStructuredParser,
+  checkRequestLimits,
   engineMemoryBytes,
   engineLiveHandles,
 } from './core.js';
 export type {
   JsonSchema,
   PreparedStrictJsonSchema,
+  StrictSchemaOptions,
+  SchemaChange,
+  RequestTool,
+  RequestLimitBreach,
   ValidationIssue,
   ValidationResult,
   JsonSchemaValidator,
@@ -40,9 +45,9 @@ export type {
   StructuredParser,
   DeepPartial,
 } from './core.js';
-export { repairingModel, repairingMiddleware, partialOutput, repairText } from './repair.js';
-export type { RepairReport, RepairRefusal, RepairingModelOptions, RepairingMiddleware, PartialOutput, RepairTextFunction } from './repair.js';
-export type { RepairRefusalReason, CutInside } from './codes.js';
+export { repairingModel, repairingMiddleware, providerSchemas, partialOutput, repairText } from './repair.js';
+export type { RepairReport, RepairRefusal, RepairingModelOptions, RepairingMiddleware, ProviderSchemasMiddleware, PartialOutput, RepairTextFunction } from './repair.js';
+export type { RepairRefusalReason, CutInside, SchemaProvider, SchemaChangeKind, RequestLimit } from './codes.js';
 export {
   UserError,
   StrictSchemaError,
@@ -52,5 +57,6 @@ export {
   AsyncStandardSchemaValidationError,
   StandardSchemaValidationError,
   StructuredParseError,
+  ProviderOutputValidationError,
 } from './errors.js';
 export type { StrictSchemaErrorReason, StandardSchemaIssue, RefusedCandidate, StructuredParseErrorReason } from './errors.js';

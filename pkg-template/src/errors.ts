@@ -3,7 +3,7 @@
  * classes only give each kind its `instanceof` and its typed fields.
  */
 import { expectFields } from './args.js';
-import type { StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';
+import type { SchemaProvider, StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';
 
 export type { StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';
 
@@ -99,6 +99,25 @@ export class StructuredParseError extends UserError {
   }
 }
 
+/**
+ * A value that does not match the original schema of a provider conversion
+ * (`prepareStrictJsonSchema(schema, { provider }).normalizeInput`): a constraint the provider
+ * was only told about in a description, say. Not a configuration problem: a plain `Error`.
+ */
+export class ProviderOutputValidationError extends Error {
+  /** The provider the schema was converted for. */
+  readonly provider: SchemaProvider;
+  /** What failed, as `compileJsonSchema` reports it. */
+  readonly issues: readonly { message: string; instancePath: string; schemaPath: string; keyword: string }[];
+  constructor(message: string, fields: { provider: SchemaProvider; issues: ProviderOutputValidationError['issues'] }) {
+    super(message);
+    this.name = new.target.name;
+    fields = expectFields(new.target.name, fields);
+    this.provider = fields.provider;
+    this.issues = fields.issues;
+  }
+}
+
 const ENGINE_ERROR = '__understudyError';
 
 /**
@@ -120,9 +139,10 @@ const classes: Record<string, new (message: string, fields: any) => Error> = {
   AsyncStandardSchemaValidationError,
   StandardSchemaValidationError,
   StructuredParseError,
+  ProviderOutputValidationError,
 };
 
-const withFields = new Set<unknown>([StrictSchemaError, SchemaDepthError, InvalidJsonSchemaError, StandardSchemaValidationError, StructuredParseError]);
+const withFields = new Set<unknown>([StrictSchemaError, SchemaDepthError, InvalidJsonSchemaError, StandardSchemaValidationError, StructuredParseError, ProviderOutputValidationError]);
 
 /** Engine error kinds whose classes build themselves from their fields (the test doubles'). */
 const factories: Record<string, (message: string, fields: any) => Error> = {};

@@ -10,9 +10,11 @@
  */
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
 import { describeValue, expectKnownOptions } from './args.js';
-import type { CutInside, ParseFixKind, RepairRefusalReason } from './codes.js';
+import type { CutInside, ParseFixKind, RepairRefusalReason, SchemaProvider } from './codes.js';
 import {
   RepairPolicy,
+  checkProviderCode,
+  toStrictJsonSchema,
   compileStructuredParser,
   isStandardSchemaWithJSON,
   standardSchemaToJsonSchema,
@@ -506,6 +508,46 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
         }),
       );
       return { ...result, stream };
+    },
+  };
+}
+
+/** What {@link providerSchemas} returns: an AI SDK middleware that only transforms the call's parameters. */
+export interface ProviderSchemasMiddleware {
+  readonly specificationVersion: 'v3';
+  transformParams(options: { params: any; [key: string]: unknown }): Promise<any>;
+}
+
+/**
+ * An AI SDK language model middleware that converts every schema a call sends (each function
+ * tool's `inputSchema`, the `responseFormat` schema of `Output.object` and `generateObject`) for
+ * `provider`, as `toStrictJsonSchema(schema, { provider })` does, before the request. The SDK
+ * still checks the answer against your original schema (your tool's and output's own schema),
+ * so the constraints moved into descriptions hold. Put it last in the `middleware` array, nearest
+ * the model, after {@link repairingMiddleware}, which then reads replies against the originals.
+ *
+ * @throws {UserError} an unknown provider (at once); a schema the provider cannot take, when the
+ * call is made (`StrictSchemaError`, with the pointer and the provider in the message).
+ */
+export function providerSchemas(provider: SchemaProvider): ProviderSchemasMiddleware {
+  checkProviderCode(provider, 'providerSchemas');
+  const converted = new WeakMap<object, unknown>();
+  const convert = (schema: unknown): unknown => {
+    if (typeof schema !== 'object' || schema === null) return schema;
+    let out = converted.get(schema);
+    if (out === undefined) {
+      out = toStrictJsonSchema(schema as JsonSchema, { provider });
+      converted.set(schema, out);
+    }
+    return out;
+  };
+  return {
+    specificationVersion: 'v3',
+    async transformParams({ params }) {
+      const tools = Array.isArray(params?.tools) ? params.tools.map((tool: Item) => (tool?.type === 'function' ? { ...tool, inputSchema: convert(tool.inputSchema) } : tool)) : params?.tools;
+      const format = params?.responseFormat;
+      const responseFormat = format?.type === 'json' && format.schema !== undefined ? { ...format, schema: convert(format.schema) } : format;
+      return { ...params, tools, responseFormat };
     },
   };
 }

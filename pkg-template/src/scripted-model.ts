@@ -17,7 +17,8 @@ import type {
   ModelRetryAdviceRequest,
   StreamEvent,
 } from '@openai/agents-core';
-import { call, checkStrictTool, type Bindings } from './core.js';
+import { call, checkProviderCode, checkProviderTools, checkStrictTool, type Bindings } from './core.js';
+import type { SchemaProvider } from './codes.js';
 import { describeValue, expectKnownOptions } from './args.js';
 import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
@@ -230,26 +231,43 @@ function snapshotCall(record: RecordedModelCall): RecordedModelCall {
 /** Options of `new ScriptedModel(steps, options)` (the reference takes none). */
 export interface ScriptedModelOptions {
   /**
-   * Every request's function tools must carry `parameters` OpenAI strict mode accepts as sent;
+   * Every request's function tools must carry `parameters` the provider accepts as sent;
    * otherwise the call fails with `StrictSchemaError` naming the tool, with the JSON Pointer into
-   * its parameters (the call is recorded, no step is taken). "Invalid schema for function" then
-   * fails in a unit test instead of in production. Default `false`: the exact drop-in.
+   * its parameters (the call is recorded, no step is taken). The 400 a provider would answer
+   * then fails in a unit test instead of in production. `true` is OpenAI strict mode; a provider
+   * (`'openai'`, `'anthropic'`, `'gemini'`) or several check as each would, the request's limits
+   * included (Anthropic's 20 strict tools, say). Default `false`: the exact drop-in.
    */
-  strictTools?: boolean;
+  strictTools?: boolean | SchemaProvider | readonly SchemaProvider[];
 }
 
-/** Parameters objects that passed the `strictTools` check (a schema object is checked once). */
+/** Parameters objects that passed the OpenAI `strictTools` check (a schema object is checked once). */
 const strictChecked = new WeakSet<object>();
 
-function checkTools(request: ModelRequest): void {
-  const tools: unknown = request?.tools;
-  if (!Array.isArray(tools)) return;
-  for (const tool of tools) {
-    if (tool?.type !== 'function') continue;
-    const parameters = tool.parameters;
-    if (typeof parameters === 'object' && parameters !== null && strictChecked.has(parameters)) continue;
-    checkStrictTool(String(tool.name), parameters);
-    if (typeof parameters === 'object' && parameters !== null) strictChecked.add(parameters);
+/** The providers a `strictTools` value names (the engine checks each code). */
+function strictProviders(value: unknown): SchemaProvider[] {
+  if (value === undefined || value === false) return [];
+  if (value === true) return ['openai'];
+  if (typeof value === 'string') return [value as SchemaProvider];
+  if (Array.isArray(value)) return [...value];
+  throw new TypeError(`new ScriptedModel: options.strictTools must be a boolean, a provider or an array of providers, got ${describeValue(value)}.`);
+}
+
+function checkTools(request: ModelRequest, providers: readonly SchemaProvider[]): void {
+  const all: unknown = request?.tools;
+  const tools = Array.isArray(all) ? all.filter((tool) => tool?.type === 'function') : [];
+  for (const provider of providers) {
+    if (provider !== 'openai') {
+      const output = (request?.outputType as any)?.type === 'json_schema' ? (request.outputType as any).schema : undefined;
+      checkProviderTools(provider, tools.map((tool) => ({ name: String(tool.name), parameters: tool.parameters })), output);
+      continue;
+    }
+    for (const tool of tools) {
+      const parameters = tool.parameters;
+      if (typeof parameters === 'object' && parameters !== null && strictChecked.has(parameters)) continue;
+      checkStrictTool(String(tool.name), parameters);
+      if (typeof parameters === 'object' && parameters !== null) strictChecked.add(parameters);
+    }
   }
 }
 
@@ -258,12 +276,13 @@ export class ScriptedModel implements Model {
   readonly #script: Handle;
   /** The call log: frozen records, handed out as fresh snapshots. */
   readonly #records: RecordedModelCall[] = [];
-  readonly #strictTools: boolean;
+  readonly #strictTools: readonly SchemaProvider[];
 
   constructor(inputs: Iterable<ScriptedModelInput> = [], options?: ScriptedModelOptions) {
-    const { strictTools = false } = expectKnownOptions('new ScriptedModel', options, ['strictTools']);
-    if (typeof strictTools !== 'boolean') throw new TypeError(`new ScriptedModel: options.strictTools must be a boolean, got ${describeValue(strictTools)}.`);
-    this.#strictTools = strictTools;
+    const { strictTools } = expectKnownOptions('new ScriptedModel', options, ['strictTools']);
+    this.#strictTools = strictProviders(strictTools);
+    // Unknown provider codes are refused now, not at the first call.
+    for (const provider of this.#strictTools) checkProviderCode(provider, 'strictTools');
     registerLoggedModel(this);
     const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), peers().Usage));
     this.#script = engine((e) => new e.ModelScript());
@@ -384,7 +403,7 @@ export class ScriptedModel implements Model {
     this.#records.push(record);
     // From the snapshot: the caller's request is read once, by the snapshot, as the reference reads it.
     logRequest(this, record.request);
-    if (this.#strictTools) checkTools(record.request);
+    if (this.#strictTools.length > 0) checkTools(record.request, this.#strictTools);
     const step = engine(() => this.#script.take(streamed)) as PreparedStep;
     return { call: snapshotCall(record), step };
   }

@@ -3,6 +3,7 @@
 
 pub mod nulls;
 pub mod pointer;
+pub mod provider;
 #[cfg(feature = "validator")]
 pub mod quick;
 #[cfg(feature = "validator")]

@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::{encoding_error, engine_error, js, parse_schema, with_input, Live};
 use crate::error::{StandardSchemaError, StrictError};
 use crate::json;
+use crate::schema::provider::{self, Provider};
 use crate::schema::strict::{self, Mode, NormalizeError, Prepared};
 
 fn opt_str(s: &Option<String>) -> JsValue {
@@ -195,4 +196,167 @@ pub fn value_unencodable_error() -> JsValue {
         "Cannot read a value that is cyclic or nested deeper than JSON.stringify can follow. Pass plain JSON data.",
         &[("pointer", JsValue::from_str(""))],
     )
+}
+
+/// The provider a profile names: `openai`, `anthropic` or `gemini`; anything else is a
+/// `UserError` naming the choices.
+fn provider_of(code: &JsValue, surface: &str) -> Result<Provider, JsValue> {
+    code.as_string()
+        .as_deref()
+        .and_then(Provider::from_code)
+        .ok_or_else(|| {
+            let choices: Vec<String> = Provider::ALL
+                .iter()
+                .map(|p| format!("'{}'", p.as_str()))
+                .collect();
+            engine_error(
+                "UserError",
+                &format!(
+                    "{surface}: provider must be one of {}, got {}.",
+                    choices.join(", "),
+                    js::string_of(code)
+                ),
+                &[],
+            )
+        })
+}
+
+/// Reads a schema in the facade's encoding as a JSON value; a nesting serde_json cannot follow
+/// is the depth error.
+fn schema_value(text: &str) -> Result<serde_json::Value, JsValue> {
+    serde_json::from_str(text).map_err(|_| strict_error(strict::depth_error_unlocated()))
+}
+
+/// Checks a provider code (`toStrictJsonSchema`'s `provider` option, `strictTools`) and
+/// answers whether it is OpenAI's (the reference's conversion).
+#[wasm_bindgen(js_name = providerIsOpenAi)]
+pub fn provider_is_openai(code: &JsValue, surface: &str) -> Result<bool, JsValue> {
+    Ok(provider_of(code, surface)? == Provider::OpenAi)
+}
+
+/// The schema in the input buffer (`len` bytes) converted for a provider: OpenAI's strict
+/// conversion (the reference's, as `strictConvert`) or [`provider::convert`], as JSON text of
+/// the schema; with `changes`, of `{ schema, changes }` (not for OpenAI).
+#[wasm_bindgen(js_name = providerConvert)]
+pub fn provider_convert(len: usize, code: &JsValue, changes: bool) -> Result<String, JsValue> {
+    let surface = if changes {
+        "prepareStrictJsonSchema"
+    } else {
+        "toStrictJsonSchema"
+    };
+    let provider = provider_of(code, surface)?;
+    with_input(len, |text| {
+        if provider == Provider::OpenAi {
+            let prepared = prepare_text(text, Mode::Convert)?;
+            return Ok(json::to_string(&prepared.doc, prepared.root));
+        }
+        let schema = schema_value(text)?;
+        let converted = provider::convert(&schema, provider).map_err(strict_error)?;
+        Ok(if changes {
+            serde_json::to_string(&converted)
+        } else {
+            serde_json::to_string(&converted.schema)
+        }
+        .unwrap_or_default())
+    })?
+}
+
+/// `strictTools` for a provider other than OpenAI: throws `StrictSchemaError` unless the
+/// parameters in the input buffer are their own form for it ([`provider::check_as_sent`]).
+#[wasm_bindgen(js_name = providerToolCheck)]
+pub fn provider_tool_check(len: usize, tool: &JsValue, code: &JsValue) -> Result<(), JsValue> {
+    let provider = provider_of(code, "strictTools")?;
+    let tool = js::string_of(tool);
+    with_input(len, |text| {
+        let schema = schema_value(text)?;
+        provider::check_as_sent(&schema, provider, &tool).map_err(strict_error)
+    })?
+}
+
+/// The request in the input buffer (`{ tools: [{ name, parameters }], output? }` as JSON text)
+/// against a provider's request limits: JSON text of every breach ([`provider::check_request`]).
+/// With `assert`, a request over a limit throws `StrictSchemaError` (reason `request_limit`,
+/// the pointer of the first breach, every breach in the message) and nothing is returned.
+#[wasm_bindgen(js_name = providerRequestCheck)]
+pub fn provider_request_check(len: usize, code: &JsValue, assert: bool) -> Result<String, JsValue> {
+    let provider = provider_of(
+        code,
+        if assert {
+            "strictTools"
+        } else {
+            "checkRequestLimits"
+        },
+    )?;
+    with_input(len, |text| {
+        let request = schema_value(text)?;
+        let tools: Vec<(String, serde_json::Value)> = request
+            .get("tools")
+            .and_then(serde_json::Value::as_array)
+            .map(|tools| {
+                tools
+                    .iter()
+                    .map(|t| {
+                        let name = t
+                            .get("name")
+                            .and_then(serde_json::Value::as_str)
+                            .unwrap_or_default();
+                        (
+                            name.to_string(),
+                            t.get("parameters").cloned().unwrap_or_default(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let breaches = provider::check_request(provider, &tools, request.get("output"));
+        if let (true, Some(first)) = (assert, breaches.first()) {
+            let message: Vec<String> = breaches
+                .iter()
+                .map(|b| format!("{} (at `{}`)", b.message, b.pointer))
+                .collect();
+            return Err(strict_error(crate::error::StrictError {
+                reason: crate::error::StrictReason::RequestLimit,
+                pointer: first.pointer.clone(),
+                keyword: None,
+                message: message.join(" "),
+            }));
+        }
+        Ok(serde_json::to_string(&breaches).unwrap_or_default())
+    })?
+}
+
+/// The error of a value that fails the original schema of a provider conversion
+/// (`normalizeInput`): `issues` are `compileJsonSchema`'s, named in the message.
+#[wasm_bindgen(js_name = providerOutputError)]
+pub fn provider_output_error(code: &JsValue, issues: &JsValue) -> Result<JsValue, JsValue> {
+    let provider = provider_of(code, "normalizeInput")?;
+    let list = js_sys::Array::from(issues);
+    let mut parts = Vec::new();
+    for issue in list.iter().take(5) {
+        let field = |name: &str| {
+            js_sys::Reflect::get(&issue, &JsValue::from_str(name))
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default()
+        };
+        let at = field("instancePath");
+        let at = if at.is_empty() {
+            "the root".to_string()
+        } else {
+            format!("`{at}`")
+        };
+        parts.push(format!("{} (at {at})", field("message")));
+    }
+    if list.length() > 5 {
+        parts.push(format!("and {} more", list.length() - 5));
+    }
+    Ok(engine_error(
+        "ProviderOutputValidationError",
+        &format!(
+            "The value does not match the schema as written (the {} form only describes some of its constraints): {}.",
+            provider.name(),
+            parts.join("; ")
+        ),
+        &[("provider", JsValue::from_str(provider.as_str())), ("issues", issues.clone())],
+    ))
 }

@@ -1,0 +1,1365 @@
+//! Provider profiles: one JSON Schema turned into what Anthropic's strict tools and structured
+//! outputs, or Gemini's OpenAPI subset (`responseSchema`, function `parameters`), accept
+//! (`../shared/spec/providers.md`). OpenAI keeps the reference's strict conversion
+//! (`schema::strict`); this module is the other providers' walk.
+//!
+//! Each keyword is handled in one of four ways, and every change is listed:
+//! - kept, where the provider accepts it;
+//! - rewritten without loss (`oneOf` → `anyOf`, `const` → one-value `enum`, a null branch →
+//!   `nullable`, an integer's `exclusiveMinimum: n` → `minimum: n + 1`, a local `$ref` inlined,
+//!   a one-branch `allOf` merged);
+//! - described: a constraint the provider refuses but that still means something (bounds,
+//!   lengths, `multipleOf`, a format or pattern it cannot run) is written into `description`
+//!   in words, and the caller checks the answer against the original schema;
+//! - refused, with the provider, the reason and the JSON Pointer (recursion, open maps,
+//!   `patternProperties`, `if`/`then`/`else`, `not`, …).
+
+use serde::Serialize;
+use serde_json::{Map, Value as Json};
+
+use crate::error::{StrictError, StrictReason};
+use crate::json::push_token;
+use crate::schema::strict::{DEPTH_MESSAGE, MAX_DEPTH};
+
+crate::codes! {
+    /// A model provider whose schema rules a conversion follows.
+    pub enum Provider {
+        OpenAi = "openai",
+        Anthropic = "anthropic",
+        Gemini = "gemini",
+    }
+}
+
+impl Provider {
+    pub fn from_code(code: &str) -> Option<Provider> {
+        Provider::ALL.iter().copied().find(|p| p.as_str() == code)
+    }
+
+    /// The provider's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::OpenAi => "OpenAI",
+            Provider::Anthropic => "Anthropic",
+            Provider::Gemini => "Gemini",
+        }
+    }
+}
+
+crate::codes! {
+    /// How a conversion changed a keyword.
+    pub enum ChangeKind {
+        /// Rewritten into a form the provider accepts, with the same meaning.
+        Rewritten = "rewritten",
+        /// Moved into `description` in words: the provider does not enforce it, the local check
+        /// of the answer does.
+        Described = "described",
+        /// Left out: an annotation the provider does not accept, or a constraint the local
+        /// check enforces (`additionalProperties: false` on Gemini).
+        Dropped = "dropped",
+    }
+}
+
+/// One change a conversion made, at the JSON Pointer of the node in the caller's schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub pointer: String,
+    pub keyword: String,
+    pub kind: ChangeKind,
+    pub detail: String,
+}
+
+/// A schema converted for a provider.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Converted {
+    pub schema: Json,
+    pub changes: Vec<Change>,
+}
+
+/// Annotations no provider here needs; left out (and listed) where the provider refuses them.
+const ANNOTATIONS: [&str; 9] = [
+    "$schema",
+    "$id",
+    "$comment",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "contentEncoding",
+    "contentMediaType",
+];
+
+/// Keywords whose meaning no provider here can carry or describe: refused.
+const REFUSED: [&str; 12] = [
+    "not",
+    "if",
+    "then",
+    "else",
+    "patternProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "propertyNames",
+    "unevaluatedItems",
+    "additionalItems",
+    "contains",
+];
+
+/// Anthropic's formats (structured outputs guide).
+const ANTHROPIC_FORMATS: [&str; 10] = [
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Most nodes a conversion writes (inlined `$ref`s multiply them).
+const MAX_NODES: usize = 100_000;
+
+struct Walk<'a> {
+    root: &'a Json,
+    provider: Provider,
+    changes: Vec<Change>,
+    /// `$ref` targets being inlined, innermost last: a target met again is recursion.
+    expanding: Vec<String>,
+    nodes: usize,
+}
+
+type Fault = StrictError;
+
+fn fault(
+    provider: Provider,
+    reason: StrictReason,
+    pointer: &str,
+    keyword: Option<&str>,
+    what: String,
+) -> Fault {
+    let at = if pointer.is_empty() {
+        "the root".to_string()
+    } else {
+        format!("`{pointer}`")
+    };
+    StrictError {
+        reason,
+        pointer: pointer.to_string(),
+        keyword: keyword.map(str::to_string),
+        message: format!(
+            "{} cannot take this schema: {what} (at {at}).",
+            provider.name()
+        ),
+    }
+}
+
+fn child(pointer: &str, token: &str) -> String {
+    let mut out = pointer.to_string();
+    push_token(&mut out, token);
+    out
+}
+
+fn number_text(n: &Json) -> String {
+    match n {
+        Json::Number(n) => n.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// `constraint` in words (`at least 1`), for a description.
+fn in_words(keyword: &str, value: &Json, integer: bool) -> Option<String> {
+    let n = number_text(value);
+    let plural = |unit: &str| {
+        if value.as_f64() == Some(1.0) {
+            format!("{n} {unit}")
+        } else {
+            format!("{n} {unit}s")
+        }
+    };
+    Some(match keyword {
+        "minimum" => format!("at least {n}"),
+        "maximum" => format!("at most {n}"),
+        "exclusiveMinimum" if integer => format!("at least {}", value.as_f64()? + 1.0),
+        "exclusiveMinimum" => format!("greater than {n}"),
+        "exclusiveMaximum" if integer => format!("at most {}", value.as_f64()? - 1.0),
+        "exclusiveMaximum" => format!("less than {n}"),
+        "multipleOf" => format!("a multiple of {n}"),
+        "minLength" => format!("at least {}", plural("character")),
+        "maxLength" => format!("at most {}", plural("character")),
+        "minItems" => format!("at least {}", plural("item")),
+        "maxItems" => format!("at most {}", plural("item")),
+        "minProperties" => {
+            format!("at least {}", plural("property")).replace("propertys", "properties")
+        }
+        "maxProperties" => {
+            format!("at most {}", plural("property")).replace("propertys", "properties")
+        }
+        "uniqueItems" if value == &Json::Bool(true) => "items unique".to_string(),
+        "uniqueItems" => return None,
+        "pattern" => format!("matching the regular expression {}", value),
+        "format" => format!("in {} format", value.as_str().unwrap_or_default()),
+        "enum" => format!(
+            "one of {}",
+            value
+                .as_array()?
+                .iter()
+                .map(Json::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        "const" => format!("exactly {value}"),
+        _ => return None,
+    })
+}
+
+/// Whether an Anthropic strict schema can run a pattern: no backreference, lookaround or `\b`.
+fn anthropic_pattern(pattern: &str) -> bool {
+    let b = pattern.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if i + 1 < b.len() => {
+                if matches!(b[i + 1], b'1'..=b'9' | b'b' | b'B' | b'k') {
+                    return false;
+                }
+                i += 2;
+                continue;
+            }
+            b'(' if pattern[i..].starts_with("(?=")
+                || pattern[i..].starts_with("(?!")
+                || pattern[i..].starts_with("(?<=")
+                || pattern[i..].starts_with("(?<!") =>
+            {
+                return false;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A union branch that only admits null (`{ "type": "null" }`, with annotations at most).
+fn null_branch(b: &Json) -> bool {
+    b.get("type") == Some(&Json::String("null".into()))
+        && b.as_object().is_some_and(|o| {
+            o.keys()
+                .all(|k| matches!(k.as_str(), "type" | "description" | "title"))
+        })
+}
+
+/// The type names a node declares.
+fn types(node: &Map<String, Json>) -> Vec<String> {
+    match node.get("type") {
+        Some(Json::String(t)) => vec![t.clone()],
+        Some(Json::Array(ts)) => ts
+            .iter()
+            .filter_map(|t| t.as_str().map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+impl<'a> Walk<'a> {
+    fn change(
+        &mut self,
+        pointer: &str,
+        keyword: &str,
+        kind: ChangeKind,
+        detail: impl Into<String>,
+    ) {
+        self.changes.push(Change {
+            pointer: pointer.to_string(),
+            keyword: keyword.to_string(),
+            kind,
+            detail: detail.into(),
+        });
+    }
+
+    fn refuse(
+        &self,
+        reason: StrictReason,
+        pointer: &str,
+        keyword: Option<&str>,
+        what: impl Into<String>,
+    ) -> Fault {
+        fault(self.provider, reason, pointer, keyword, what.into())
+    }
+
+    /// The node a local `$ref` names, and its pointer.
+    fn target(&self, reference: &str, pointer: &str) -> Result<(&'a Json, String), Fault> {
+        let root: &'a Json = self.root;
+        let Some(path) = reference.strip_prefix('#') else {
+            return Err(self.refuse(
+                StrictReason::UnresolvedRef,
+                pointer,
+                Some("$ref"),
+                format!("the `$ref` {reference:?} is not local"),
+            ));
+        };
+        let node = root.pointer(path).ok_or_else(|| {
+            self.refuse(
+                StrictReason::UnresolvedRef,
+                pointer,
+                Some("$ref"),
+                format!("the `$ref` {reference:?} does not resolve"),
+            )
+        })?;
+        Ok((node, path.to_string()))
+    }
+
+    /// Converts the node at `pointer` (in the caller's schema).
+    fn node(&mut self, schema: &Json, pointer: &str, depth: usize) -> Result<Json, Fault> {
+        if depth > MAX_DEPTH {
+            return Err(StrictError {
+                reason: StrictReason::Depth,
+                pointer: pointer.to_string(),
+                keyword: None,
+                message: DEPTH_MESSAGE.to_string(),
+            });
+        }
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Err(self.refuse(
+                StrictReason::TooLarge,
+                pointer,
+                None,
+                format!("it expands to more than {MAX_NODES} nodes"),
+            ));
+        }
+        let obj = match schema {
+            Json::Object(o) => o,
+            Json::Bool(true) => {
+                return Err(self.refuse(
+                    StrictReason::TypelessOpenObject,
+                    pointer,
+                    None,
+                    "`true` accepts any value, which it cannot express",
+                ));
+            }
+            Json::Bool(false) => {
+                return Err(self.refuse(
+                    StrictReason::UnsupportedKeyword,
+                    pointer,
+                    None,
+                    "`false` accepts no value",
+                ));
+            }
+            _ => {
+                return Err(self.refuse(
+                    StrictReason::NonSchemaNode,
+                    pointer,
+                    None,
+                    "a schema must be an object",
+                ))
+            }
+        };
+        if obj.contains_key(crate::json::TAG_KEY) {
+            return Err(self.refuse(
+                StrictReason::NotJson,
+                pointer,
+                None,
+                "it holds a value JSON cannot carry",
+            ));
+        }
+        // A local `$ref`: inlined (with its siblings merged over it), unless it is recursive.
+        if let Some(reference) = obj.get("$ref") {
+            let Some(reference) = reference.as_str() else {
+                return Err(self.refuse(
+                    StrictReason::NonStringRef,
+                    pointer,
+                    Some("$ref"),
+                    "`$ref` must be a string",
+                ));
+            };
+            let (target, target_pointer) = self.target(reference, pointer)?;
+            if self.expanding.contains(&target_pointer) {
+                return Err(self.refuse(
+                    StrictReason::Recursive,
+                    pointer,
+                    Some("$ref"),
+                    format!(
+                        "the `$ref` {reference:?} is recursive, and recursion cannot be expressed"
+                    ),
+                ));
+            }
+            let mut merged = match target {
+                Json::Object(t) => t.clone(),
+                other => return self.node(other, &target_pointer, depth + 1),
+            };
+            for (k, v) in obj {
+                if k != "$ref" {
+                    merged.insert(k.clone(), v.clone());
+                }
+            }
+            self.change(
+                pointer,
+                "$ref",
+                ChangeKind::Rewritten,
+                format!("{reference} inlined"),
+            );
+            self.expanding.push(target_pointer.clone());
+            let out = self.node(&Json::Object(merged), &target_pointer, depth + 1);
+            self.expanding.pop();
+            return out;
+        }
+        // A one-branch `allOf`, or object branches that do not overlap, merged into the node.
+        if let Some(all) = obj.get("allOf") {
+            let merged = self.merge_all_of(obj, all, pointer)?;
+            return self.node(&Json::Object(merged), pointer, depth + 1);
+        }
+        // An open map is the refusal to name first (a record's `propertyNames` comes with it).
+        if obj
+            .get("additionalProperties")
+            .is_some_and(|v| *v != Json::Bool(false))
+        {
+            return Err(self.refuse(
+                StrictReason::OpenObject,
+                &child(pointer, "additionalProperties"),
+                Some("additionalProperties"),
+                "an open map (`additionalProperties` other than false) is not supported",
+            ));
+        }
+        let mut out = Map::new();
+        let declared = types(obj);
+        let integer =
+            declared.iter().any(|t| t == "integer") && !declared.iter().any(|t| t == "number");
+        let mut described: Vec<String> = Vec::new();
+        for (key, value) in obj {
+            // Written out only where a pointer is needed: most keys need none.
+            let here = || child(pointer, key);
+            let k = key.as_str();
+            if REFUSED.contains(&k) || (k == "unevaluatedProperties" && value != &Json::Bool(false))
+            {
+                return Err(self.refuse(
+                    StrictReason::UnsupportedKeyword,
+                    &here(),
+                    Some(k),
+                    format!("`{k}` is not supported"),
+                ));
+            }
+            if k == "unevaluatedProperties" {
+                self.change(
+                    pointer,
+                    k,
+                    ChangeKind::Rewritten,
+                    "additionalProperties: false",
+                );
+                continue;
+            }
+            if ANNOTATIONS.contains(&k) || k == "$defs" || k == "definitions" || k == "$anchor" {
+                if self.provider == Provider::Gemini && k == "examples" {
+                    if let Some(first) = value.as_array().and_then(|a| a.first()) {
+                        out.insert("example".into(), first.clone());
+                        self.change(
+                            pointer,
+                            k,
+                            ChangeKind::Rewritten,
+                            "the first example as `example`",
+                        );
+                        continue;
+                    }
+                }
+                self.change(
+                    pointer,
+                    k,
+                    ChangeKind::Dropped,
+                    if k.starts_with('$') || k == "definitions" {
+                        "not needed once references are inlined"
+                    } else {
+                        "an annotation the provider does not accept"
+                    },
+                );
+                continue;
+            }
+            match k {
+                "properties" => {
+                    let Json::Object(props) = value else {
+                        return Err(self.refuse(
+                            StrictReason::NonSchemaNode,
+                            &here(),
+                            Some(k),
+                            "`properties` must be an object",
+                        ));
+                    };
+                    let mut converted = Map::new();
+                    let base = here();
+                    for (name, prop) in props {
+                        converted.insert(
+                            name.clone(),
+                            self.node(prop, &child(&base, name), depth + 1)?,
+                        );
+                    }
+                    out.insert(key.clone(), Json::Object(converted));
+                }
+                "items" => {
+                    if value.is_array() {
+                        return Err(self.refuse(
+                            StrictReason::UnsupportedKeyword,
+                            &here(),
+                            Some(k),
+                            "tuple `items` (an array) is not supported",
+                        ));
+                    }
+                    out.insert(key.clone(), self.node(value, &here(), depth + 1)?);
+                }
+                "prefixItems" => {
+                    return Err(self.refuse(
+                        StrictReason::UnsupportedKeyword,
+                        &here(),
+                        Some(k),
+                        "tuples (`prefixItems`) are not supported",
+                    ));
+                }
+                "anyOf" | "oneOf" => {
+                    let Json::Array(branches) = value else {
+                        return Err(self.refuse(
+                            StrictReason::InvalidAnyOf,
+                            &here(),
+                            Some(k),
+                            format!("`{k}` must be an array"),
+                        ));
+                    };
+                    if branches.is_empty() {
+                        return Err(self.refuse(
+                            StrictReason::InvalidAnyOf,
+                            &here(),
+                            Some(k),
+                            format!("`{k}` must not be empty"),
+                        ));
+                    }
+                    let mut converted = Vec::new();
+                    let base = here();
+                    for (i, b) in branches.iter().enumerate() {
+                        // Gemini's null branch becomes `nullable` below, unconverted.
+                        if self.provider == Provider::Gemini && null_branch(b) {
+                            converted.push(b.clone());
+                            continue;
+                        }
+                        converted.push(self.node(b, &child(&base, &i.to_string()), depth + 1)?);
+                    }
+                    if k == "oneOf" {
+                        self.change(
+                            pointer,
+                            k,
+                            ChangeKind::Rewritten,
+                            "anyOf (the answer is checked against the oneOf locally)",
+                        );
+                    }
+                    match out.get_mut("anyOf") {
+                        Some(Json::Array(existing)) => existing.extend(converted),
+                        _ => {
+                            out.insert("anyOf".into(), Json::Array(converted));
+                        }
+                    }
+                }
+                "additionalProperties" => match value {
+                    Json::Bool(false) => {
+                        if self.provider == Provider::Gemini {
+                            self.change(pointer, k, ChangeKind::Dropped, "Gemini has no additionalProperties; extra keys are refused by the local check");
+                        } else {
+                            out.insert(key.clone(), value.clone());
+                        }
+                    }
+                    _ => {
+                        return Err(self.refuse(StrictReason::OpenObject, &here(), Some(k), "an open map (`additionalProperties` other than false) is not supported"));
+                    }
+                },
+                "enum" => {
+                    let Json::Array(values) = value else {
+                        return Err(self.refuse(
+                            StrictReason::NonSchemaNode,
+                            &here(),
+                            Some(k),
+                            "`enum` must be an array",
+                        ));
+                    };
+                    if values.iter().any(|v| v.is_object() || v.is_array()) {
+                        return Err(self.refuse(
+                            StrictReason::UnsupportedValue,
+                            &here(),
+                            Some(k),
+                            "`enum` values must be strings, numbers, booleans or null",
+                        ));
+                    }
+                    out.insert(key.clone(), value.clone());
+                }
+                "const" => {
+                    if value.is_object() || value.is_array() {
+                        return Err(self.refuse(
+                            StrictReason::UnsupportedValue,
+                            &here(),
+                            Some(k),
+                            "a `const` object or array is not supported",
+                        ));
+                    }
+                    out.insert(key.clone(), value.clone());
+                }
+                _ => {
+                    out.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        match self.provider {
+            Provider::Anthropic => self.anthropic(&mut out, pointer, integer, &mut described),
+            Provider::Gemini => self.gemini(&mut out, pointer, integer, &mut described)?,
+            Provider::OpenAi => {}
+        }
+        if !described.is_empty() {
+            let words = described.join(", ");
+            let text = match out.get("description").and_then(Json::as_str) {
+                Some(d) if !d.trim().is_empty() => {
+                    let d = d.trim_end();
+                    let stop = if d.ends_with(['.', '!', '?']) {
+                        ""
+                    } else {
+                        "."
+                    };
+                    format!("{d}{stop} Must be {words}.")
+                }
+                _ => format!("Must be {words}."),
+            };
+            out.insert("description".into(), Json::String(text));
+        }
+        Ok(Json::Object(out))
+    }
+
+    /// Moves `key` into the description (in words) and out of the node.
+    fn describe(
+        &mut self,
+        out: &mut Map<String, Json>,
+        key: &str,
+        pointer: &str,
+        integer: bool,
+        described: &mut Vec<String>,
+    ) {
+        if let Some(value) = out.shift_remove(key) {
+            if let Some(words) = in_words(key, &value, integer) {
+                self.change(pointer, key, ChangeKind::Described, words.clone());
+                described.push(words);
+            } else {
+                self.change(pointer, key, ChangeKind::Dropped, "no constraint");
+            }
+        }
+    }
+
+    fn anthropic(
+        &mut self,
+        out: &mut Map<String, Json>,
+        pointer: &str,
+        integer: bool,
+        described: &mut Vec<String>,
+    ) {
+        for key in [
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "minLength",
+            "maxLength",
+            "maxItems",
+            "uniqueItems",
+            "minProperties",
+            "maxProperties",
+        ] {
+            self.describe(out, key, pointer, integer, described);
+        }
+        if out
+            .get("minItems")
+            .and_then(Json::as_f64)
+            .is_some_and(|n| n > 1.0)
+        {
+            self.describe(out, "minItems", pointer, integer, described);
+        }
+        if out
+            .get("format")
+            .and_then(Json::as_str)
+            .is_some_and(|f| !ANTHROPIC_FORMATS.contains(&f))
+        {
+            self.describe(out, "format", pointer, integer, described);
+        }
+        if out
+            .get("pattern")
+            .and_then(Json::as_str)
+            .is_some_and(|p| !anthropic_pattern(p))
+        {
+            self.describe(out, "pattern", pointer, integer, described);
+        }
+        // Every object is closed (Anthropic refuses anything else); the local check keeps the
+        // original's meaning for the keys it names.
+        let is_object = types(out).iter().any(|t| t == "object") || out.contains_key("properties");
+        if is_object && !out.contains_key("additionalProperties") {
+            out.insert("additionalProperties".into(), Json::Bool(false));
+            self.change(
+                pointer,
+                "additionalProperties",
+                ChangeKind::Rewritten,
+                "false (Anthropic requires closed objects)",
+            );
+        }
+        if out.contains_key("properties") && !out.contains_key("type") {
+            out.insert("type".into(), Json::String("object".into()));
+            self.change(
+                pointer,
+                "type",
+                ChangeKind::Rewritten,
+                "\"object\" (the node has properties)",
+            );
+        }
+    }
+
+    fn gemini(
+        &mut self,
+        out: &mut Map<String, Json>,
+        pointer: &str,
+        integer: bool,
+        described: &mut Vec<String>,
+    ) -> Result<(), Fault> {
+        // Exact integer bounds, described number bounds.
+        for (key, to, step) in [
+            ("exclusiveMinimum", "minimum", 1.0),
+            ("exclusiveMaximum", "maximum", -1.0),
+        ] {
+            let Some(value) = out.get(key).cloned() else {
+                continue;
+            };
+            match value.as_f64() {
+                Some(n) if integer && n.fract() == 0.0 => {
+                    out.shift_remove(key);
+                    let bound = Json::from((n + step) as i64);
+                    let tighter = match out.get(to).and_then(Json::as_f64) {
+                        Some(existing)
+                            if (step > 0.0 && existing >= n + step)
+                                || (step < 0.0 && existing <= n + step) =>
+                        {
+                            None
+                        }
+                        _ => Some(bound.clone()),
+                    };
+                    if let Some(bound) = tighter {
+                        out.insert(to.into(), bound);
+                    }
+                    self.change(
+                        pointer,
+                        key,
+                        ChangeKind::Rewritten,
+                        format!("{to}: {}", (n + step) as i64),
+                    );
+                }
+                _ => self.describe(out, key, pointer, integer, described),
+            }
+        }
+        for key in ["multipleOf", "uniqueItems"] {
+            self.describe(out, key, pointer, integer, described);
+        }
+        if out
+            .get("format")
+            .and_then(Json::as_str)
+            .is_some_and(|f| f != "date-time" && f != "enum")
+        {
+            self.describe(out, "format", pointer, integer, described);
+        }
+        // `type` is one name: a null member becomes `nullable`, several become `anyOf`.
+        if let Some(Json::Array(names)) = out.get("type").filter(|t| t.is_array()).cloned() {
+            let names: Vec<String> = names
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_string))
+                .collect();
+            let others: Vec<&String> = names.iter().filter(|n| *n != "null").collect();
+            if others.len() < names.len() {
+                out.insert("nullable".into(), Json::Bool(true));
+            }
+            match others.as_slice() {
+                [] => {
+                    return Err(self.refuse(
+                        StrictReason::UnsupportedKeyword,
+                        pointer,
+                        Some("type"),
+                        "a node that only accepts null is not supported",
+                    ))
+                }
+                [one] => {
+                    out.insert("type".into(), Json::String((*one).clone()));
+                }
+                several => {
+                    out.shift_remove("type");
+                    let branches = several
+                        .iter()
+                        .map(|t| serde_json::json!({ "type": t }))
+                        .collect();
+                    out.insert("anyOf".into(), Json::Array(branches));
+                }
+            }
+            self.change(
+                pointer,
+                "type",
+                ChangeKind::Rewritten,
+                "one type name (null as `nullable`, several as `anyOf`)",
+            );
+        }
+        if out.get("type") == Some(&Json::String("null".into())) {
+            return Err(self.refuse(
+                StrictReason::UnsupportedKeyword,
+                pointer,
+                Some("type"),
+                "a node that only accepts null is not supported",
+            ));
+        }
+        // A null branch of `anyOf` becomes `nullable`.
+        let null_in_union =
+            matches!(out.get("anyOf"), Some(Json::Array(bs)) if bs.iter().any(null_branch));
+        if let Some(Json::Array(branches)) = out.get("anyOf").filter(|_| null_in_union).cloned() {
+            let rest: Vec<Json> = branches
+                .iter()
+                .filter(|b| !null_branch(b))
+                .cloned()
+                .collect();
+            if rest.len() < branches.len() {
+                if rest.is_empty() {
+                    return Err(self.refuse(
+                        StrictReason::UnsupportedKeyword,
+                        pointer,
+                        Some("anyOf"),
+                        "a node that only accepts null is not supported",
+                    ));
+                }
+                self.change(
+                    pointer,
+                    "anyOf",
+                    ChangeKind::Rewritten,
+                    "the null branch as `nullable: true`",
+                );
+                out.insert("nullable".into(), Json::Bool(true));
+                if rest.len() == 1 {
+                    out.shift_remove("anyOf");
+                    if let Json::Object(only) = &rest[0] {
+                        for (k, v) in only {
+                            if k == "description" && out.contains_key("description") {
+                                continue;
+                            }
+                            out.insert(k.clone(), v.clone());
+                        }
+                    }
+                } else {
+                    out.insert("anyOf".into(), Json::Array(rest));
+                }
+            }
+        }
+        // `const`: a one-value enum of strings; a number's bounds; otherwise described.
+        if let Some(value) = out.get("const").cloned() {
+            out.shift_remove("const");
+            match &value {
+                Json::String(_) => {
+                    out.insert("enum".into(), Json::Array(vec![value.clone()]));
+                    out.entry("type").or_insert(Json::String("string".into()));
+                    self.change(
+                        pointer,
+                        "const",
+                        ChangeKind::Rewritten,
+                        "a one-value `enum`",
+                    );
+                }
+                Json::Number(_) => {
+                    out.insert("minimum".into(), value.clone());
+                    out.insert("maximum".into(), value.clone());
+                    let t = if value.is_i64() || value.is_u64() {
+                        "integer"
+                    } else {
+                        "number"
+                    };
+                    out.entry("type").or_insert(Json::String(t.into()));
+                    self.change(
+                        pointer,
+                        "const",
+                        ChangeKind::Rewritten,
+                        "equal `minimum` and `maximum`",
+                    );
+                }
+                _ => {
+                    out.insert("const".into(), value.clone());
+                    if let Json::Bool(_) = value {
+                        out.entry("type").or_insert(Json::String("boolean".into()));
+                    }
+                    self.describe(out, "const", pointer, integer, described);
+                }
+            }
+        }
+        // `enum` holds strings only: a null member is `nullable`, other values are described.
+        let plain_strings =
+            matches!(out.get("enum"), Some(Json::Array(vs)) if vs.iter().all(Json::is_string));
+        if plain_strings {
+            out.entry("type").or_insert(Json::String("string".into()));
+        } else if let Some(Json::Array(values)) = out.get("enum").cloned() {
+            let non_null: Vec<Json> = values.iter().filter(|v| !v.is_null()).cloned().collect();
+            if non_null.len() < values.len() {
+                out.insert("nullable".into(), Json::Bool(true));
+                out.insert("enum".into(), Json::Array(non_null.clone()));
+                self.change(
+                    pointer,
+                    "enum",
+                    ChangeKind::Rewritten,
+                    "the null member as `nullable: true`",
+                );
+            }
+            if non_null.iter().all(Json::is_string) {
+                out.entry("type").or_insert(Json::String("string".into()));
+            } else {
+                let t = if non_null.iter().all(|v| v.is_i64() || v.is_u64()) {
+                    "integer"
+                } else if non_null.iter().all(Json::is_number) {
+                    "number"
+                } else if non_null.iter().all(Json::is_boolean) {
+                    "boolean"
+                } else {
+                    return Err(self.refuse(
+                        StrictReason::UnsupportedValue,
+                        pointer,
+                        Some("enum"),
+                        "an `enum` of mixed types is not supported",
+                    ));
+                };
+                out.entry("type").or_insert(Json::String(t.into()));
+                self.describe(out, "enum", pointer, integer, described);
+            }
+        }
+        // Every node names its type (an `anyOf` node excepted).
+        if !out.contains_key("type") && !out.contains_key("anyOf") {
+            let inferred = if out.contains_key("properties") {
+                "object"
+            } else if out.contains_key("items") {
+                "array"
+            } else {
+                return Err(self.refuse(
+                    StrictReason::TypelessOpenObject,
+                    pointer,
+                    Some("type"),
+                    "every node needs a `type`, and this one accepts any value",
+                ));
+            };
+            out.insert("type".into(), Json::String(inferred.into()));
+            self.change(
+                pointer,
+                "type",
+                ChangeKind::Rewritten,
+                format!("{inferred:?} (from its keywords)"),
+            );
+        }
+        // OpenAPI has no `required` beside a `type` other than object, nor these keywords.
+        if let Some(key) = out
+            .keys()
+            .find(|k| !GEMINI_FIELDS.contains(&k.as_str()))
+            .cloned()
+        {
+            return Err(self.refuse(
+                StrictReason::UnsupportedKeyword,
+                &child(pointer, &key),
+                Some(&key),
+                format!("`{key}` is not a field of Gemini's schema"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `allOf` merged into its node: one branch, or object branches whose properties do not
+    /// overlap. Anything else is refused (Gemini), or kept as `allOf` (Anthropic).
+    fn merge_all_of(
+        &mut self,
+        obj: &Map<String, Json>,
+        all: &Json,
+        pointer: &str,
+    ) -> Result<Map<String, Json>, Fault> {
+        let here = child(pointer, "allOf");
+        let Json::Array(branches) = all else {
+            return Err(self.refuse(
+                StrictReason::UnsupportedKeyword,
+                &here,
+                Some("allOf"),
+                "`allOf` must be an array",
+            ));
+        };
+        let mut merged: Map<String, Json> = obj.clone();
+        merged.shift_remove("allOf");
+        for (i, branch) in branches.iter().enumerate() {
+            let at = child(&here, &i.to_string());
+            let branch = match branch.get("$ref").and_then(Json::as_str) {
+                Some(r) if branch.as_object().is_some_and(|b| b.len() == 1) => {
+                    self.target(r, &at)?.0.clone()
+                }
+                _ => branch.clone(),
+            };
+            let Json::Object(b) = branch else {
+                return Err(self.refuse(
+                    StrictReason::NonSchemaNode,
+                    &at,
+                    None,
+                    "an `allOf` branch must be an object",
+                ));
+            };
+            for (k, v) in b {
+                match (k.as_str(), merged.get_mut(&k)) {
+                    ("properties", Some(Json::Object(existing))) => {
+                        let Json::Object(more) = v else { continue };
+                        for (name, prop) in more {
+                            if existing.contains_key(&name) {
+                                return Err(self.refuse(StrictReason::UnsupportedKeyword, &at, Some("allOf"), format!("`allOf` branches that both constrain `{name}` cannot be merged")));
+                            }
+                            existing.insert(name, prop);
+                        }
+                    }
+                    ("required", Some(Json::Array(existing))) => {
+                        if let Json::Array(more) = v {
+                            for r in more {
+                                if !existing.contains(&r) {
+                                    existing.push(r);
+                                }
+                            }
+                        }
+                    }
+                    (_, Some(existing)) if *existing == v => {}
+                    (_, Some(_)) => {
+                        return Err(self.refuse(
+                            StrictReason::UnsupportedKeyword,
+                            &at,
+                            Some(&k),
+                            format!("`allOf` branches disagree on `{k}` and cannot be merged"),
+                        ));
+                    }
+                    (_, None) => {
+                        merged.insert(k, v);
+                    }
+                }
+            }
+        }
+        self.change(
+            pointer,
+            "allOf",
+            ChangeKind::Rewritten,
+            format!("{} branch(es) merged into the node", branches.len()),
+        );
+        Ok(merged)
+    }
+}
+
+/// The fields of Gemini's OpenAPI `Schema` object.
+const GEMINI_FIELDS: [&str; 22] = [
+    "anyOf",
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "default",
+    "example",
+    "items",
+    "minItems",
+    "maxItems",
+    "properties",
+    "required",
+    "propertyOrdering",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+];
+
+/// Converts `schema` for `provider` (not OpenAI, whose conversion is `schema::strict`'s).
+/// `root_object`: the schema is a tool's input or a structured output, whose root must be an
+/// object for Anthropic.
+pub fn convert(schema: &Json, provider: Provider) -> Result<Converted, StrictError> {
+    let mut walk = Walk {
+        root: schema,
+        provider,
+        changes: Vec::new(),
+        expanding: Vec::new(),
+        nodes: 0,
+    };
+    let out = walk.node(schema, "", 0)?;
+    if provider == Provider::Anthropic {
+        let is_object = out.get("type") == Some(&Json::String("object".into()));
+        if !is_object {
+            return Err(fault(
+                provider,
+                StrictReason::RootNotObject,
+                "",
+                Some("type"),
+                "the root must be an object schema (`type: \"object\"`)".into(),
+            ));
+        }
+    }
+    Ok(Converted {
+        schema: out,
+        changes: walk.changes,
+    })
+}
+
+/// A tool's parameters as sent must be their own form for `provider`: converting them changes
+/// nothing but annotations. Otherwise a `not_strict` error at the first change.
+pub fn check_as_sent(schema: &Json, provider: Provider, tool: &str) -> Result<(), StrictError> {
+    let converted = convert(schema, provider).map_err(|e| StrictError {
+        message: format!("Tool `{tool}`: {}", e.message),
+        ..e
+    })?;
+    if let Some(c) = converted
+        .changes
+        .iter()
+        .find(|c| c.kind != ChangeKind::Dropped || c.keyword == "additionalProperties")
+    {
+        let at = if c.pointer.is_empty() {
+            "the root".to_string()
+        } else {
+            format!("`{}`", c.pointer)
+        };
+        return Err(StrictError {
+            reason: StrictReason::NotStrict,
+            pointer: c.pointer.clone(),
+            keyword: Some(c.keyword.clone()),
+            message: format!(
+                "Tool `{tool}`: its parameters are not in {}'s form: `{}` at {at} would be {} ({}). Convert them with toStrictJsonSchema(schema, {{ provider: '{}' }}).",
+                provider.name(),
+                c.keyword,
+                c.kind.as_str(),
+                c.detail,
+                provider.as_str()
+            ),
+        });
+    }
+    Ok(())
+}
+
+crate::codes! {
+    /// A limit a whole request must respect (over all its tools and its output schema).
+    pub enum RequestLimit {
+        /// Anthropic: at most 20 strict tools.
+        StrictTools = "strict_tools",
+        /// Anthropic: at most 24 optional parameters (properties not in `required`).
+        OptionalParameters = "optional_parameters",
+        /// Anthropic: at most 16 parameters with a union (`anyOf`, a type array).
+        UnionParameters = "union_parameters",
+        /// OpenAI: at most 5,000 object properties.
+        Properties = "properties",
+        /// OpenAI: at most 10 levels of nesting.
+        Nesting = "nesting",
+        /// OpenAI: at most 120,000 characters of property names, definition names, enum and
+        /// const values.
+        Characters = "characters",
+        /// OpenAI: at most 1,000 enum values.
+        EnumValues = "enum_values",
+        /// OpenAI: a string enum of more than 250 values totals at most 15,000 characters.
+        EnumCharacters = "enum_characters",
+    }
+}
+
+/// A request over one of its provider's limits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Breach {
+    pub limit: RequestLimit,
+    /// Where the count went over: `/tools/<i>/parameters/…` or `/output/…`.
+    pub pointer: String,
+    pub count: usize,
+    pub max: usize,
+    pub message: String,
+}
+
+#[derive(Default)]
+struct Tally {
+    optional: Vec<String>,
+    unions: Vec<String>,
+    properties: Vec<String>,
+    too_deep: Option<String>,
+    characters: usize,
+    characters_at: Option<String>,
+    enum_values: usize,
+    enum_values_at: Option<String>,
+    enum_characters: Vec<(String, usize)>,
+}
+
+fn is_union(schema: &Json) -> bool {
+    schema.get("anyOf").is_some()
+        || schema.get("oneOf").is_some()
+        || schema.get("type").is_some_and(Json::is_array)
+}
+
+/// Counts what the limits count, in one walk of a schema as sent.
+fn tally(schema: &Json, pointer: &str, depth: usize, t: &mut Tally) {
+    let Json::Object(obj) = schema else { return };
+    if depth > 10 && t.too_deep.is_none() {
+        t.too_deep = Some(pointer.to_string());
+    }
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let required: Vec<&str> = obj
+        .get("required")
+        .and_then(Json::as_array)
+        .map(|r| r.iter().filter_map(Json::as_str).collect())
+        .unwrap_or_default();
+    let count_chars = |t: &mut Tally, n: usize, at: &str| {
+        t.characters += n;
+        if t.characters > 120_000 && t.characters_at.is_none() {
+            t.characters_at = Some(at.to_string());
+        }
+    };
+    if let Some(Json::Object(props)) = obj.get("properties") {
+        let here = child(pointer, "properties");
+        for (name, prop) in props {
+            let at = child(&here, name);
+            t.properties.push(at.clone());
+            count_chars(t, name.chars().count(), &at);
+            if !required.contains(&name.as_str()) {
+                t.optional.push(at.clone());
+            }
+            if is_union(prop) {
+                t.unions.push(at.clone());
+            }
+            tally(prop, &at, depth + 1, t);
+        }
+    }
+    for defs in ["$defs", "definitions"] {
+        if let Some(Json::Object(d)) = obj.get(defs) {
+            let here = child(pointer, defs);
+            for (name, def) in d {
+                let at = child(&here, name);
+                count_chars(t, name.chars().count(), &at);
+                tally(def, &at, depth, t);
+            }
+        }
+    }
+    if let Some(Json::Array(values)) = obj.get("enum") {
+        let at = child(pointer, "enum");
+        t.enum_values += values.len();
+        if t.enum_values > 1000 && t.enum_values_at.is_none() {
+            t.enum_values_at = Some(at.clone());
+        }
+        let chars: usize = values
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map_or_else(|| v.to_string().len(), |s| s.chars().count())
+            })
+            .sum();
+        count_chars(t, chars, &at);
+        if values.len() > 250 && values.iter().all(Json::is_string) {
+            t.enum_characters.push((at, chars));
+        }
+    }
+    if let Some(c) = obj.get("const") {
+        count_chars(
+            t,
+            c.as_str()
+                .map_or_else(|| c.to_string().len(), |s| s.chars().count()),
+            &child(pointer, "const"),
+        );
+    }
+    if let Some(items) = obj.get("items") {
+        tally(items, &child(pointer, "items"), depth + 1, t);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Json::Array(branches)) = obj.get(key) {
+            let here = child(pointer, key);
+            for (i, b) in branches.iter().enumerate() {
+                tally(b, &child(&here, &i.to_string()), depth, t);
+            }
+        }
+    }
+}
+
+/// Checks a whole request, its function tools' parameters (`(name, parameters)` as sent) and
+/// its output schema, against `provider`'s request limits; every breach is listed.
+pub fn check_request(
+    provider: Provider,
+    tools: &[(String, Json)],
+    output: Option<&Json>,
+) -> Vec<Breach> {
+    let mut t = Tally::default();
+    for (i, (_, parameters)) in tools.iter().enumerate() {
+        tally(parameters, &format!("/tools/{i}/parameters"), 1, &mut t);
+    }
+    if let Some(output) = output {
+        tally(output, "/output", 1, &mut t);
+    }
+    let name = provider.name();
+    let mut out = Vec::new();
+    let mut over = |limit: RequestLimit, list: &[String], max: usize, what: &str| {
+        if list.len() > max {
+            out.push(Breach {
+                limit,
+                pointer: list[max].clone(),
+                count: list.len(),
+                max,
+                message: format!(
+                    "{name} allows at most {max} {what} in one request; this one has {}.",
+                    list.len()
+                ),
+            });
+        }
+    };
+    match provider {
+        Provider::Anthropic => {
+            let tools_at: Vec<String> = (0..tools.len()).map(|i| format!("/tools/{i}")).collect();
+            over(RequestLimit::StrictTools, &tools_at, 20, "strict tools");
+            over(
+                RequestLimit::OptionalParameters,
+                &t.optional,
+                24,
+                "optional parameters (properties not in `required`)",
+            );
+            over(
+                RequestLimit::UnionParameters,
+                &t.unions,
+                16,
+                "parameters with a union (`anyOf` or a type array)",
+            );
+        }
+        Provider::OpenAi => {
+            over(
+                RequestLimit::Properties,
+                &t.properties,
+                5000,
+                "object properties",
+            );
+            if let Some(at) = &t.too_deep {
+                out.push(Breach {
+                    limit: RequestLimit::Nesting,
+                    pointer: at.clone(),
+                    count: 11,
+                    max: 10,
+                    message: format!(
+                        "{name} allows at most 10 levels of nesting; this request goes deeper."
+                    ),
+                });
+            }
+            if let Some(at) = &t.characters_at {
+                out.push(Breach { limit: RequestLimit::Characters, pointer: at.clone(), count: t.characters, max: 120_000, message: format!("{name} allows at most 120000 characters of property names, definition names, enum and const values in one request; this one has {}.", t.characters) });
+            }
+            if let Some(at) = &t.enum_values_at {
+                out.push(Breach {
+                    limit: RequestLimit::EnumValues,
+                    pointer: at.clone(),
+                    count: t.enum_values,
+                    max: 1000,
+                    message: format!(
+                        "{name} allows at most 1000 enum values in one request; this one has {}.",
+                        t.enum_values
+                    ),
+                });
+            }
+            for (at, chars) in &t.enum_characters {
+                if *chars > 15_000 {
+                    out.push(Breach { limit: RequestLimit::EnumCharacters, pointer: at.clone(), count: *chars, max: 15_000, message: format!("{name} allows a string enum of more than 250 values at most 15000 characters; this one has {chars}.") });
+                }
+            }
+        }
+        Provider::Gemini => {}
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
