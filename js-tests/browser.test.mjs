@@ -80,6 +80,32 @@ test('strict schema panel: examples, diff, and a refusal highlighted by its poin
   await page.close();
 });
 
+test('strict schema panel: a provider selector shows each provider\'s schema, what moved into descriptions, and its refusals', async () => {
+  const { page, problems } = await open();
+  await page.selectOption('#strict-example', 'bounded tool (try Anthropic, Gemini)');
+  assert.equal(await page.isVisible('#strict-changes-box'), false, 'OpenAI keeps every constraint');
+  await page.selectOption('#strict-provider', 'gemini');
+  const gemini = JSON.parse(await page.textContent('#strict'));
+  assert.deepStrictEqual(gemini.properties.stars, { type: 'integer', maximum: 5, minimum: 1 });
+  assert.deepStrictEqual(gemini.properties.note, { type: 'string', nullable: true });
+  assert.match(await page.textContent('#strict-diff'), /\+ +"nullable": true/);
+  assert.match(await page.textContent('#strict-changes'), /\/properties\/email format: in email format/);
+  await page.selectOption('#strict-provider', 'anthropic');
+  const anthropic = JSON.parse(await page.textContent('#strict'));
+  assert.equal(anthropic.properties.stars.description, 'Must be at least 1, at most 5.');
+  assert.equal(anthropic.additionalProperties, false);
+  assert.match(await page.textContent('#strict-changes'), /\/properties\/tags minItems: at least 2 items/);
+  // A refusal names the provider and is highlighted at its pointer.
+  await page.selectOption('#strict-example', 'recursive tree');
+  assert.equal(await page.isVisible('#strict-refusal'), true);
+  assert.match(await page.textContent('#strict-error'), /^StrictSchemaError \(recursive\) at \/\$defs\/node\/properties\/children\/items: Anthropic cannot take this schema/);
+  assert.deepStrictEqual(JSON.parse(await page.textContent('#strict-mark')), { $ref: '#/$defs/node' });
+  await page.selectOption('#strict-provider', 'openai');
+  assert.equal(await page.isVisible('#strict-refusal'), false, 'OpenAI takes recursion');
+  assert.deepStrictEqual(problems, []);
+  await page.close();
+});
+
 test('validate panel: issues with instancePath, updating as you type', async () => {
   const { page, problems, wasm } = await open();
   // The engine first; the validator module is fetched by init({ validator: true }) after it.

@@ -4,6 +4,7 @@
 import {
   init,
   toStrictJsonSchema,
+  prepareStrictJsonSchema,
   StrictSchemaError,
   compileJsonSchema,
   parseStructured,
@@ -66,6 +67,16 @@ const strictExamples = {
     $defs: { node: { type: 'object', properties: { label: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['label'] } },
     properties: { root: { $ref: '#/$defs/node' } },
     required: ['root'],
+  },
+  'bounded tool (try Anthropic, Gemini)': {
+    type: 'object',
+    properties: {
+      stars: { type: 'integer', exclusiveMinimum: 0, maximum: 5 },
+      tags: { type: 'array', items: { type: 'string' }, minItems: 2 },
+      email: { type: 'string', format: 'email' },
+      note: { type: ['string', 'null'] },
+    },
+    required: ['stars', 'tags'],
   },
   'refused (oneOf)': {
     type: 'object',
@@ -132,10 +143,23 @@ function convert() {
     $('strict-highlight').textContent = '';
     return;
   }
+  const provider = $('strict-provider').value;
+  $('strict-changes-box').hidden = true;
+  $('strict-changes').textContent = '';
   try {
-    const strict = timed('strict-time', 'engine:', () => toStrictJsonSchema(input));
+    const strict = timed('strict-time', 'engine:', () => toStrictJsonSchema(input, { provider }));
     $('strict').textContent = pretty(strict);
     $('strict-diff').innerHTML = lineDiff(pretty(input), pretty(strict));
+    if (provider !== 'openai') {
+      // The constraints moved into descriptions, each at its pointer.
+      const described = prepareStrictJsonSchema(input, { provider }).changes.filter((c) => c.kind === 'described');
+      for (const c of described) {
+        const li = document.createElement('li');
+        li.textContent = `${c.pointer || '/'} ${c.keyword}: ${c.detail}`;
+        $('strict-changes').append(li);
+      }
+      $('strict-changes-box').hidden = described.length === 0;
+    }
   } catch (error) {
     $('strict').textContent = '';
     $('strict-diff').textContent = '';
@@ -383,6 +407,7 @@ fillExamples($('strict-example'), strictExamples, (schema) => {
 });
 $('schema').value = pretty(strictExamples['CRUD tool']);
 $('convert').addEventListener('click', convert);
+$('strict-provider').addEventListener('change', convert);
 convert();
 
 $('validate-schema').value = pretty({ type: 'object', properties: { qty: { type: 'integer', minimum: 1 }, sku: { type: 'string', pattern: '^[A-Z]{3}-\\d+$' } }, required: ['sku'] });

@@ -104,6 +104,21 @@ const REFUSED: [&str; 12] = [
     "contains",
 ];
 
+/// Constraints Anthropic refuses (400) but that still mean something: described.
+const ANTHROPIC_DESCRIBED: [&str; 11] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+];
+
 /// Anthropic's formats (structured outputs guide).
 const ANTHROPIC_FORMATS: [&str; 10] = [
     "date-time",
@@ -652,20 +667,21 @@ impl<'a> Walk<'a> {
         integer: bool,
         described: &mut Vec<String>,
     ) {
-        for key in [
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-            "minLength",
-            "maxLength",
-            "maxItems",
-            "uniqueItems",
-            "minProperties",
-            "maxProperties",
-        ] {
-            self.describe(out, key, pointer, integer, described);
+        // In the node's own key order, so the words read as the schema does.
+        let refused: Vec<String> = out
+            .keys()
+            .filter(|k| {
+                ANTHROPIC_DESCRIBED.contains(&k.as_str())
+                    || (k.as_str() == "minItems"
+                        && out
+                            .get("minItems")
+                            .and_then(Json::as_f64)
+                            .is_some_and(|n| n > 1.0))
+            })
+            .cloned()
+            .collect();
+        for key in refused {
+            self.describe(out, &key, pointer, integer, described);
         }
         if out
             .get("minItems")

@@ -142,7 +142,7 @@ fn anthropic_moves_bounds_and_lengths_into_the_description() {
     );
     assert_eq!(
         p["tags"]["description"],
-        json!("Must be at most 5 items, at least 3 items.")
+        json!("Must be at least 3 items, at most 5 items.")
     );
     assert_eq!(p["one"]["minItems"], json!(1), "minItems 0 or 1 is kept");
     assert_eq!(
