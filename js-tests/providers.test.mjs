@@ -169,3 +169,13 @@ test('AI SDK: providerSchemas converts the tools and the output schema the model
   assert.equal(JSON.stringify(sent).includes('exclusiveMinimum'), false);
   assert.throws(() => providerSchemas('claude'), UserError);
 });
+
+test('cassette replay takes a provider for strictTools too', async () => {
+  const empty = { format: 'understudy-cassette', version: 1, redaction: { keys: [], patterns: [] }, steps: [{ streamed: false, request: {}, response: { output: [assistantMessage('done')] } }] };
+  const rate = tool({ name: 'rate', description: 'Rate it', parameters: z.object({ stars: z.int().min(1).max(5) }), strict: true, execute: async () => 'ok' });
+  const runner = new Runner({ tracingDisabled: true });
+  for (const match of ['order', 'request']) {
+    const model = ScriptedModel.fromCassette(empty, { match, strictTools: 'gemini' });
+    await assert.rejects(runner.run(new Agent({ name: 'a', model, tools: [rate] }), 'go'), (e) => e instanceof StrictSchemaError && e.reason === 'not_strict' && /Gemini's form/.test(e.message), match);
+  }
+});
