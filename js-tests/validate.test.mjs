@@ -164,6 +164,65 @@ describe('validate and validateJson', () => {
     assert.equal(compared, 4800);
   });
 
+  test('any pattern runs in bounded time: groups, alternation, lookarounds, backreferences and \\p{…} agree with RegExp on generated cases', () => {
+    // src/schema/ecma_regex.rs: a Pike VM for regular patterns, a backtracking VM with a step
+    // budget for backreferences and lookarounds; \p{…} classes asked of RegExp one character at a time.
+    const atoms = ['a', 'b', '.', '\\d', '\\w', '\\s', '[a-c]', '[^a]', '(a|b)', '(?:ab|a)', '(a+)', '\\bb', '\\B', '(?=a)', '(?!b)', '(?<=a)', '(?<!b)', '\\1', '\\p{L}', '[\\p{Lu}\\d]', 'é', '😀', '(?:a|)', '(x|y|z)'];
+    const counts = ['', '', '*', '+', '?', '{2}', '{1,3}', '*?', '+?'];
+    const chars = ['a', 'b', 'c', 'A', 'x', 'y', '1', ' ', '\n', 'é', 'É', '😀', '\u2028'];
+    let seed = 11;
+    const rand = (n) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    let compared = 0;
+    for (let i = 0; i < 400; i++) {
+      let pattern = rand(2) ? '^' : '';
+      for (let k = 1 + rand(4); k > 0; k--) {
+        const atom = atoms[rand(atoms.length)];
+        // Lookarounds and \b are not quantifiable under u; everything else may be.
+        pattern += atom + (/^\(\?[=!<]|^\\[bB]$/.test(atom) ? '' : counts[rand(counts.length)]);
+      }
+      if (rand(2)) pattern += '$';
+      let regexp;
+      try {
+        regexp = new RegExp(pattern, 'u');
+      } catch {
+        assert.throws(() => compileJsonSchema({ type: 'string', pattern }), InvalidJsonSchemaError, pattern);
+        continue;
+      }
+      const ours = compileJsonSchema({ type: 'string', pattern });
+      for (let j = 0; j < 12; j++) {
+        let text = '';
+        for (let n = rand(8); n > 0; n--) text += chars[rand(chars.length)];
+        assert.equal(ours.validate(text).valid, regexp.test(text), `/${pattern}/u on ${JSON.stringify(text)}`);
+        compared++;
+      }
+      ours.free();
+    }
+    assert.ok(compared > 3000, `compared ${compared}`);
+  });
+
+  test('a pattern can never hang the process', () => {
+    // The Pike VM answers catastrophic patterns in linear time, with RegExp's verdict.
+    const start = performance.now();
+    for (const pattern of ['^(a+)+$', '^(a|a)*$', '^(a|aa)+$', '^(\\w+\\s?)*$']) {
+      const v = compileJsonSchema({ type: 'string', pattern });
+      assert.equal(v.validate('a'.repeat(50_000) + '!').valid, false, pattern);
+      assert.equal(v.validateJson(JSON.stringify('a'.repeat(50_000) + '!')).valid, false, pattern);
+      v.free();
+    }
+    // A backreference needs backtracking: past the step budget the value is refused, and the
+    // issue names the pattern, at the value's pointer.
+    const backref = compileJsonSchema({ type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+\\1$' } } });
+    const { valid, issues } = backref.validate({ name: 'a'.repeat(50_000) + '!' });
+    assert.equal(valid, false);
+    assert.deepEqual([issues[0].keyword, issues[0].instancePath, issues[0].schemaPath], ['pattern', '/name', '/properties/name/pattern']);
+    assert.match(issues[0].message, /^The pattern \/\^\(a\+\)\+\\1\$\/ needs more than 1000000 steps of backtracking on this value/);
+    assert.equal(backref.validate({ name: 'aa' }).valid, true);
+    assert.ok(performance.now() - start < 20_000, 'bounded');
+  });
+
   test('compiled patterns are released with their validators', () => {
     compileJsonSchema({ pattern: 'x' }).free(); // the meta-schemas' own patterns stay compiled
     const live = engineLiveHandles();

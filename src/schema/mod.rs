@@ -1,6 +1,8 @@
 //! The schema half of the engine: strict normalization, local validation and the rules of the
 //! Standard Schema bridge.
 
+#[cfg(feature = "validator")]
+pub mod ecma_regex;
 pub mod nulls;
 pub mod pointer;
 pub mod provider;

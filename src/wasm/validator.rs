@@ -12,6 +12,7 @@ use super::{
 };
 use crate::error::InvalidSchemaError;
 use crate::json;
+use crate::schema::ecma_regex::{self, EcmaRegex};
 use crate::schema::simple_pattern::SimplePattern;
 use crate::schema::validate::{self, Compiled};
 
@@ -136,10 +137,19 @@ extern "C" {
 /// the last validator that uses it.
 struct HostRegExps;
 
-/// Live handles by number (each with its native matcher when the pattern is simple), and the
-/// numbers free for reuse.
+/// How a handle's pattern is matched: natively as a simple pattern, natively in bounded time
+/// (`ecma_regex`), or, for a `\p{…}` class inside the latter, by a `RegExp` that tests one
+/// character at a time.
+enum Matcher {
+    Simple(SimplePattern),
+    /// With the pattern as written, for messages.
+    Bounded(Box<EcmaRegex>, Box<str>),
+    Class,
+}
+
+/// Live handles by number, and the numbers free for reuse.
 struct Handles {
-    live: Vec<Option<(Live, Option<SimplePattern>)>>,
+    live: Vec<Option<(Live, Matcher)>>,
     free: Vec<u32>,
 }
 
@@ -160,63 +170,139 @@ fn table() -> Result<PatternTable, String> {
         .ok_or_else(|| "no pattern table is installed (installPatterns)".to_owned())
 }
 
-/// Frees `handle`; `true` when it held a pattern compiled by the host (not a native one).
-fn release_handle(handle: u32) -> bool {
-    HANDLES.with_borrow_mut(|Handles { live, free }| {
-        match live.get_mut(handle as usize).and_then(Option::take) {
-            Some((_, simple)) => {
-                free.push(handle);
-                simple.is_none()
-            }
-            None => false,
+/// A new handle for `matcher`.
+fn new_handle(matcher: Matcher) -> u32 {
+    HANDLES.with_borrow_mut(|Handles { live, free }| match free.pop() {
+        Some(handle) => {
+            live[handle as usize] = Some((Live::new(), matcher));
+            handle
+        }
+        None => {
+            live.push(Some((Live::new(), matcher)));
+            (live.len() - 1) as u32
         }
     })
 }
 
-impl jsonschema::host_regex::HostPatterns for HostRegExps {
-    fn compile(&self, pattern: &str) -> Result<u32, String> {
-        // A simple pattern is matched here, with ECMA-262's meaning, and never crosses.
-        let simple = SimplePattern::compile(pattern);
-        let native = simple.is_some();
-        let handle = HANDLES.with_borrow_mut(|Handles { live, free }| match free.pop() {
-            Some(handle) => {
-                live[handle as usize] = Some((Live::new(), simple));
-                handle
-            }
-            None => {
-                live.push(Some((Live::new(), simple)));
-                (live.len() - 1) as u32
-            }
-        });
-        if native {
-            return Ok(handle);
+/// Frees `handle`; `true` when the host holds a `RegExp` for it. A bounded pattern's class
+/// handles are freed with it.
+fn release_handle(handle: u32) -> bool {
+    let taken = HANDLES.with_borrow_mut(|Handles { live, free }| {
+        let taken = live.get_mut(handle as usize).and_then(Option::take);
+        if taken.is_some() {
+            free.push(handle);
         }
+        taken
+    });
+    match taken {
+        Some((_, Matcher::Class)) => true,
+        Some((_, Matcher::Bounded(re, _))) => {
+            for class in re.host_handles() {
+                if release_handle(class) {
+                    if let Ok(table) = table() {
+                        table.release(class);
+                    }
+                }
+            }
+            false
+        }
+        _ => false,
+    }
+}
+
+/// `\p{…}` classes of a bounded pattern, decided by the host's `RegExp` one character at a
+/// time (`^[…]$` with the `u` flag): the host never searches, so it never backtracks.
+struct HostClasses;
+
+impl ecma_regex::Classes for HostClasses {
+    fn compile(&self, source: &str) -> Result<u32, String> {
+        let handle = new_handle(Matcher::Class);
         let table = table()?;
-        if table.compile(handle, pattern, "u") {
-            return Ok(handle);
-        }
-        let unicode_error = table.error();
-        if table.compile(handle, pattern, "") {
+        let whole = if source.starts_with('[') {
+            format!("^{source}$")
+        } else {
+            format!("^[{source}]$")
+        };
+        if table.compile(handle, &whole, "u") {
             return Ok(handle);
         }
         release_handle(handle);
-        Err(unicode_error)
+        Err(table.error())
+    }
+
+    fn contains(&self, handle: u32, c: char) -> bool {
+        let mut buffer = [0u8; 4];
+        let text = c.encode_utf8(&mut buffer);
+        table().is_ok_and(|t| t.test(handle, text.as_ptr() as u32, text.len() as u32) == 1)
+    }
+}
+
+/// The host's verdict on a pattern the bounded matcher refuses: its own error (the pattern is
+/// invalid), or none when it would accept it.
+fn host_verdict(pattern: &str) -> Result<(), String> {
+    let table = table()?;
+    let probe = new_handle(Matcher::Class);
+    let unicode = table.compile(probe, pattern, "u");
+    let error = table.error();
+    let legacy = unicode || table.compile(probe, pattern, "");
+    if release_handle(probe) && (unicode || legacy) {
+        table.release(probe);
+    }
+    if unicode || legacy {
+        Ok(())
+    } else {
+        Err(error)
+    }
+}
+
+impl jsonschema::host_regex::HostPatterns for HostRegExps {
+    fn compile(&self, pattern: &str) -> Result<u32, String> {
+        // A simple pattern runs on the bit-parallel automaton; any other on the bounded matcher,
+        // with the `u` flag's syntax, or the legacy syntax where only it parses (`\_`).
+        if let Some(simple) = SimplePattern::compile(pattern) {
+            return Ok(new_handle(Matcher::Simple(simple)));
+        }
+        let bounded = EcmaRegex::compile(pattern, &HostClasses).or_else(|unicode| {
+            EcmaRegex::compile_with(pattern, &HostClasses, true).map_err(|_| unicode)
+        });
+        match bounded {
+            Ok(re) => Ok(new_handle(Matcher::Bounded(Box::new(re), pattern.into()))),
+            Err(reason) => match host_verdict(pattern) {
+                Err(host) => Err(host),
+                Ok(()) => Err(format!(
+                    "Invalid regular expression: /{pattern}/: understudy runs patterns in bounded time and does not support this syntax ({reason})"
+                )),
+            },
+        }
     }
 
     fn is_match(&self, handle: u32, text: &str) -> Result<bool, String> {
-        let native = HANDLES.with_borrow(|Handles { live, .. }| match live.get(handle as usize) {
-            Some(Some((_, Some(simple)))) => Some(simple.is_match(text)),
-            _ => None,
+        // The matcher is taken out while it runs: a `\p{…}` class calls the host, which must
+        // not find the table borrowed.
+        let taken = HANDLES.with_borrow_mut(|Handles { live, .. }| {
+            live.get_mut(handle as usize)
+                .and_then(Option::as_mut)
+                .map(|(_, m)| std::mem::replace(m, Matcher::Class))
         });
-        if let Some(matched) = native {
-            return Ok(matched);
-        }
-        let table = table()?;
-        match table.test(handle, text.as_ptr() as u32, text.len() as u32) {
-            0 => Ok(false),
-            1 => Ok(true),
-            _ => Err(table.error()),
-        }
+        let Some(matcher) = taken else {
+            return Err("the pattern was released".to_owned());
+        };
+        let result = match &matcher {
+            Matcher::Simple(simple) => Ok(simple.is_match(text)),
+            Matcher::Bounded(re, pattern) => re.is_match(text, &HostClasses).map_err(|_| {
+                format!(
+                    "The pattern /{pattern}/ needs more than {} steps of backtracking on this value; it was stopped, and the value is not taken as matching.",
+                    ecma_regex::STEP_BUDGET
+                )
+            }),
+            Matcher::Class => Err("not a pattern".to_owned()),
+        };
+        HANDLES.with_borrow_mut(|Handles { live, .. }| {
+            if let Some(Some((_, slot))) = live.get_mut(handle as usize) {
+                *slot = matcher;
+            }
+        });
+        result
     }
 
     fn release(&self, handle: u32) {
