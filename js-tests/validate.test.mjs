@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { compileJsonSchema, engineLiveHandles, InvalidJsonSchemaError, UserError } from '@understudy/agents';
+import { compileJsonSchema, engineLiveHandles, engineMemoryBytes, InvalidJsonSchemaError, UserError } from '@understudy/agents';
 import { corpus } from './corpus/schemas.mjs';
 import { sample, variants } from './corpus/values.mjs';
 
@@ -363,4 +363,23 @@ test('large texts and values (sent as UTF-8 bytes) validate like short ones', ()
   assert.equal(malformed.issues[0].keyword, 'json');
   assert.equal(malformed.issues[0].position.line, 1);
   v.free();
+});
+
+test('compiling a schema that is already compiled shares it: 20,000 held validators of one schema do not grow memory', () => {
+  const schema = { type: 'object', properties: { path: { type: 'string', pattern: '^/[\\w./-]+$' }, recursive: { type: 'boolean' }, when: { type: 'string', format: 'date-time' } }, required: ['path'] };
+  const first = compileJsonSchema(schema);
+  const before = engineMemoryBytes();
+  const held = [];
+  for (let i = 0; i < 20_000; i++) held.push(compileJsonSchema(JSON.parse(JSON.stringify(schema))));
+  // Each holds a handle of a few bytes; the compiled schema (patterns, formats, tree) is one.
+  assert.ok(engineMemoryBytes() - before <= 2 * 65_536 * 8, `grew ${engineMemoryBytes() - before} bytes`);
+  assert.equal(held[19_999].validate({ path: '/tmp/x', recursive: true }).valid, true);
+  assert.equal(held[0].validate({ path: 'relative' }).valid, false);
+  // A different option is a different compiled schema.
+  const lax = compileJsonSchema(schema, { formats: false });
+  assert.equal(lax.validate({ path: '/a', when: 'yesterday' }).valid, true);
+  assert.equal(first.validate({ path: '/a', when: 'yesterday' }).valid, false);
+  for (const v of held) v.free();
+  first.free();
+  lax.free();
 });

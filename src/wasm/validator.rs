@@ -3,6 +3,7 @@
 //! `RegExp` or, when simple, natively (`HostRegExps`).
 
 use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
@@ -19,7 +20,8 @@ use crate::schema::validate::{self, Compiled};
 /// A compiled JSON Schema validator.
 #[wasm_bindgen]
 pub struct Validator {
-    compiled: Compiled,
+    /// Shared by every validator of the same schema text and options ([`COMPILED`]).
+    compiled: Rc<Compiled>,
     /// Issues kept by `checkJsonInput` for `takeIssues`.
     issues: Option<Vec<validate::Issue>>,
     _live: Live,
@@ -321,6 +323,38 @@ pub fn install_patterns(table: PatternTable) {
     jsonschema::host_regex::install(&HostRegExps);
 }
 
+/// How many compiled schemas are remembered for sharing, keyed by their JSON text and options.
+/// An entry is weak: validators of the same schema alive at once share one compiled schema (a
+/// server that compiles the same tool schema per request holds one, however many requests are
+/// in flight: memory a wasm module takes is never given back), and it is freed with the last
+/// of them, so nothing stays alive for the cache's sake.
+const COMPILED_CACHE: usize = 64;
+
+type CompiledCache = std::collections::VecDeque<(String, bool, Weak<Compiled>)>;
+
+thread_local! {
+    static COMPILED: RefCell<CompiledCache> = const { RefCell::new(std::collections::VecDeque::new()) };
+}
+
+fn cached(text: &str, formats: bool) -> Option<Rc<Compiled>> {
+    COMPILED.with_borrow_mut(|cache| {
+        cache.retain(|(_, _, weak)| weak.strong_count() > 0);
+        cache
+            .iter()
+            .find(|(t, f, _)| *f == formats && t == text)
+            .and_then(|(_, _, weak)| weak.upgrade())
+    })
+}
+
+fn remember(text: String, formats: bool, compiled: &Rc<Compiled>) {
+    COMPILED.with_borrow_mut(|cache| {
+        if cache.len() == COMPILED_CACHE {
+            cache.pop_front();
+        }
+        cache.push_back((text, formats, Rc::downgrade(compiled)));
+    });
+}
+
 /// `compileJsonSchema`; `options.formats: false` makes `format` an annotation.
 #[wasm_bindgen(js_name = compileSchema)]
 pub fn compile_schema(len: usize, options: &JsValue) -> Result<Validator, JsValue> {
@@ -334,8 +368,16 @@ pub fn compile_schema(len: usize, options: &JsValue) -> Result<Validator, JsValu
             pointer,
         }));
     }
-    let compiled = validate::compile_json_with(&json::to_string(&doc, doc.root()), formats)
-        .map_err(invalid_schema_error)?;
+    let text = json::to_string(&doc, doc.root());
+    let compiled = match cached(&text, formats) {
+        Some(hit) => hit,
+        None => {
+            let compiled =
+                Rc::new(validate::compile_json_with(&text, formats).map_err(invalid_schema_error)?);
+            remember(text, formats, &compiled);
+            compiled
+        }
+    };
     Ok(Validator {
         compiled,
         issues: None,
