@@ -272,6 +272,12 @@ describe('Standard Schemas feed the strict pipeline', () => {
       [z.object({ arr: z.array(optionalA), n: z.string().nullable().optional() }), { arr: [{ a: null }, { a: 'q' }], n: null }],
       [z.object({ a: z.string().optional(), b: z.number().optional() }), { a: null, b: null, extra: null }],
       [z.object({ nested: z.object({ deep: z.tuple([z.object({ x: z.number().optional() })]).optional() }) }), { nested: { deep: [{ x: null }] } }],
+      // The reference's own test "strips strict nulls from optional Zod object, union, array,
+      // tuple, and record fields": optional tuple positions and optional record values.
+      [z.tuple([z.string().optional(), z.number().optional()]), [null, null]],
+      [z.record(z.string(), z.string().optional()), { keep: 'value', drop: null }],
+      [z.object({ t: z.tuple([z.string(), z.number().optional()]) }), { t: ['a', null] }],
+      [z.tuple([z.string(), z.number().nullable()]), ['a', null]],
     ];
     for (const [schema, value] of cases) {
       const before = structuredClone(value);

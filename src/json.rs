@@ -523,6 +523,16 @@ fn decode_tag(doc: &Doc, entries: ObjMap) -> Node {
 /// `undefined` array entries become `null`, as `JSON.stringify` does; a top-level `undefined`
 /// becomes the tag object so the facade can restore it. Iterative: depth costs heap only.
 pub fn to_string(doc: &Doc, id: Id) -> String {
+    write(doc, id, false)
+}
+
+/// [`to_string`], with `undefined` inside containers written as its tag (as at the root) rather
+/// than as `null`, for a reader that revives it (`stripStrictNulls`: a stripped tuple position).
+pub fn to_string_tagged(doc: &Doc, id: Id) -> String {
+    write(doc, id, true)
+}
+
+fn write(doc: &Doc, id: Id, tag_undefined: bool) -> String {
     let mut out = String::with_capacity(256);
     if matches!(doc.nodes[id], Node::Undefined) {
         out.push_str("{\"\\u0000understudy\":\"undefined\"}");
@@ -534,6 +544,9 @@ pub fn to_string(doc: &Doc, id: Id) -> String {
     loop {
         if let Some(v) = next.take() {
             match &doc.nodes[v] {
+                Node::Undefined if tag_undefined => {
+                    out.push_str("{\"\\u0000understudy\":\"undefined\"}")
+                }
                 Node::Null | Node::Undefined | Node::Opaque(_) => out.push_str("null"),
                 Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
                 Node::Num(n) => out.push_str(n),

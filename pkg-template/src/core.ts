@@ -398,7 +398,20 @@ export function stripStrictNulls(schema: unknown, value: unknown): unknown {
   const [jsonSchema, standard] = stripping;
   const schemaText = encodeSchema(jsonSchema);
   const valueText = encodeValue(value);
-  return decode(call((e) => e.strictStripNulls(...inputPair(schemaText, valueText), standard)));
+  const text = call((e) => e.strictStripNulls(...inputPair(schemaText, valueText), standard));
+  // A Standard Schema's stripped tuple position is `undefined`, written as its tag.
+  return text !== undefined && text.includes(UNDEFINED_TAG) ? reviveUndefined(JSON.parse(text)) : decode(text);
+}
+
+/** The tagged encoding's `undefined` (src/json.rs), as JSON text. */
+const UNDEFINED_TAG = '{"\\u0000understudy":"undefined"}';
+
+/** Replaces the tagged encoding's `undefined` objects in a decoded value by `undefined`. */
+function reviveUndefined(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (!Array.isArray(value) && Object.keys(value).length === 1 && (value as Record<string, unknown>)['\u0000understudy'] === 'undefined') return undefined;
+  if (Array.isArray(value)) return value.map(reviveUndefined);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reviveUndefined(v)]));
 }
 
 /**

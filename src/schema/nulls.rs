@@ -132,8 +132,10 @@ impl Walk<'_> {
                                 .iter()
                                 .any(|&r| doc.as_str(r) == Some(key.as_str())),
                         ),
+                        // A record's value: Zod's JSON Schema does not say whether it is
+                        // optional; a `null` its schema refuses goes, as for an optional one.
                         None => match extra {
-                            Some(a) => (a, false),
+                            Some(a) => (a, true),
                             None => continue,
                         },
                     };
@@ -159,14 +161,26 @@ impl Walk<'_> {
                 if prefix.is_empty() && rest.is_none() {
                     return Ok(Some(current));
                 }
+                // A tuple's positions past `minItems` are optional (`z.tuple([a.optional()])`).
+                let min_items = match doc.get(s, "minItems").map(|m| doc.node(m)) {
+                    Some(Node::Num(n)) => n.parse::<f64>().map_or(0, |m| m as usize),
+                    _ => 0,
+                };
                 let mut out = Vec::with_capacity(entries.len());
                 for (i, &entry) in entries.iter().enumerate() {
-                    let next = match prefix.get(i).copied().or(rest) {
-                        Some(item) => self.strip(item, false, vd, entry, depth + 1)?,
+                    let positional = prefix.get(i).copied();
+                    let optional = positional.is_some() && i >= min_items;
+                    let next = match positional.or(rest) {
+                        Some(item) => self.strip(item, optional, vd, entry, depth + 1)?,
                         None => Some(entry),
                     };
-                    // An array keeps its length: a `null` entry is never dropped.
-                    out.push(next.unwrap_or(entry));
+                    // An array keeps its length: a stripped optional position is `undefined`
+                    // (as the reference's `map` leaves it), any other `null` stays.
+                    out.push(match next {
+                        Some(v) => v,
+                        None if optional => vd.push(Node::Undefined),
+                        None => entry,
+                    });
                 }
                 Ok(Some(vd.push(Node::Arr(out))))
             }
@@ -304,7 +318,7 @@ fn same(a: &Doc, x: Id, b: &Doc, y: Id) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{parse, to_string};
+    use crate::json::{parse, to_string_tagged as to_string};
 
     fn strip(schema: &str, value: &str) -> String {
         let s = parse(schema).unwrap();
@@ -312,6 +326,29 @@ mod tests {
         let root = v.root();
         let out = strip_nulls(&s, 0, &mut v, root).unwrap();
         to_string(&v, out)
+    }
+
+    #[test]
+    fn optional_tuple_positions_and_record_values_lose_their_nulls() {
+        // Zod's `z.tuple([z.string().optional(), z.number().optional()])`: no `minItems`, so
+        // both positions are optional and become `undefined` (the array keeps its length).
+        let tuple = r#"{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}],"items":false,"maxItems":2}"#;
+        let undefined = crate::json::TAG_TEXT;
+        assert_eq!(
+            strip(tuple, "[null,null]"),
+            format!("[{{\"{undefined}\":\"undefined\"}},{{\"{undefined}\":\"undefined\"}}]")
+        );
+        // `z.tuple([z.string(), z.number().nullable()])`: `minItems` 2, the null stays.
+        let required = r#"{"type":"array","prefixItems":[{"type":"string"},{"type":["number","null"]}],"minItems":2}"#;
+        assert_eq!(strip(required, r#"["a",null]"#), r#"["a",null]"#);
+        // `z.record(z.string(), z.string().optional())`: the null value goes.
+        let record = r#"{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string"}}"#;
+        assert_eq!(
+            strip(record, r#"{"keep":"value","drop":null}"#),
+            r#"{"keep":"value"}"#
+        );
+        let nullable = r#"{"type":"object","additionalProperties":{"type":["string","null"]}}"#;
+        assert_eq!(strip(nullable, r#"{"a":null}"#), r#"{"a":null}"#);
     }
 
     // The schemas are what Zod 4's toJSONSchema(…, { io: 'input' }) writes; the expected values

@@ -121,7 +121,12 @@ fn standard_strip_nulls(schema: &str, value: &str) -> Result<Option<String>, JsV
     let root = doc.root();
     let out = crate::schema::nulls::strip_nulls(&schema, schema.root(), &mut doc, root)
         .map_err(normalize_error)?;
-    finish_normalized(&doc, out)
+    // `undefined` inside the value (a stripped tuple position) is written as its tag; the
+    // facade revives it.
+    Ok(match doc.node(out) {
+        json::Node::Undefined => None,
+        _ => Some(json::to_string_tagged(&doc, out)),
+    })
 }
 
 fn finish_normalized(doc: &json::Doc, out: json::Id) -> Result<Option<String>, JsValue> {
