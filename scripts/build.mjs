@@ -170,6 +170,8 @@ export const steps = {
     const manifest = JSON.parse(readFileSync(join(root, 'pkg-template', 'package.json'), 'utf8'));
     writeFileSync(join(npmDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     cpSync(join(root, 'pkg-template', 'README.md'), join(npmDir, 'README.md'));
+    cpSync(join(root, 'LICENSE'), join(npmDir, 'LICENSE'));
+    cpSync(join(root, 'CHANGELOG.md'), join(npmDir, 'CHANGELOG.md'));
     // Tests and the demo import the package by name, as a user does.
     const link = join(root, 'node_modules', '@understudy', 'agents');
     mkdirSync(dirname(link), { recursive: true });

@@ -236,7 +236,12 @@ export interface PartialOutput<T> {
   fixes: ParseFix[];
 }
 
-type StreamedRun = { toStream(): ReadableStream<unknown>; [Symbol.asyncIterator](): AsyncIterator<unknown> };
+/**
+ * A `StreamedRunResult` of `@openai/agents`, by the shape this module uses: its `toStream()`
+ * returns the SDK's own stream type (a web `ReadableStream` at run time), so the type asks only
+ * for what is read here.
+ */
+export type StreamedRun = { toStream(): unknown; [Symbol.asyncIterator](): AsyncIterator<unknown> };
 
 /** Node's `Readable.fromWeb`, installed by the Node entries; other runtimes have none. */
 let readableFromWeb: ((stream: ReadableStream<string>) => unknown) | undefined;
@@ -257,7 +262,7 @@ function isStreamedRun(source: unknown): source is StreamedRun {
  * restarts the text (`null` marks it).
  */
 function runDeltas(run: StreamedRun): AsyncIterable<string | null> {
-  const stream = run.toStream();
+  const stream = run.toStream() as ReadableStream<unknown>;
   if (stream.locked) {
     throw new TypeError('partialOutput: the run\'s stream is already being read; call partialOutput before consuming the StreamedRunResult.');
   }
