@@ -155,6 +155,10 @@ test('parse panel: value and fixes, and a streamed replay through partialOutput'
   await page.fill('#sap-text', 'I could not find any ticket in that message.');
   await page.click('#sap-parse');
   assert.match(await page.textContent('#sap-error'), /^StructuredParseError \(no_json\)/);
+  // A refusal shows no value, and the heading says so (not that the reply was cut off).
+  assert.equal(await page.textContent('#sap-value'), '—');
+  assert.equal(await page.textContent('#sap-state'), '(no value: the reply is refused; see the error below)');
+  assert.equal(await page.locator('#sap-fixes li').count(), 0);
   await page.selectOption('#sap-example', 'Python literals');
   assert.deepStrictEqual(JSON.parse(await page.textContent('#sap-value')), { ok: true, reason: null, scores: [0.5, 1, 2.5] });
   await shoot(page, 'sap');

@@ -232,7 +232,8 @@ const sapExamples = {
 };
 
 function showParse(value, fixes, state) {
-  $('sap-value').textContent = pretty(value);
+  // No value is shown as a dash, never as the word `undefined`.
+  $('sap-value').textContent = value === undefined ? '—' : pretty(value);
   $('sap-state').textContent = state;
   const list = $('sap-fixes');
   list.textContent = '';
@@ -249,8 +250,13 @@ function parseNow(schema, text) {
     showParse(value, fixes, '(complete)');
   } catch (error) {
     if (!(error instanceof StructuredParseError)) throw error;
+    // What the reply determines so far, when it ends inside a value; otherwise no value at all.
     const partial = parsePartial(text, schema);
-    showParse(partial.value, partial.fixes, partial.complete ? '(complete)' : '(partial: the reply is cut off)');
+    if (partial.value !== undefined && !partial.complete) {
+      showParse(partial.value, partial.fixes, '(what the reply holds so far: it ends inside the value, and is refused; see the error below)');
+    } else {
+      showParse(undefined, [], '(no value: the reply is refused; see the error below)');
+    }
     $('sap-error').textContent = `${error.name} (${error.reason}): ${error.message}`;
   }
 }
