@@ -43,9 +43,12 @@ expect.extend({
   },
 });
 
-/** The matchers' types, for `expect(model).toHaveCalledTool(…)`. */
+/**
+ * The matchers' types, for `expect(model).toHaveCalledTool(…)`: vitest's `Matchers` is the
+ * interface it merges into every assertion (its documented way to type custom matchers).
+ */
 declare module 'vitest' {
-  interface Assertion<T = any> {
+  interface Matchers<T = any> {
     /** The model called tool `name` (with `args`, compared as JSON, when given). */
     toHaveCalledTool(name: string, args?: unknown): T;
     /** The function tools offered to the model, over all its calls, are exactly `names`. */
