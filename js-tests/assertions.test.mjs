@@ -1,4 +1,4 @@
-// assertToolCalled / assertToolNotCalled / assertToolsOffered (issue 17) on ScriptedModel, a
+// assertToolCalled / assertToolNotCalled / assertToolsOffered on ScriptedModel, a
 // replayed cassette and recordingModel, each failure an AssertionError with a readable message.
 import assert from 'node:assert/strict';
 import test from 'node:test';

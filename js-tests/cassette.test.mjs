@@ -1,4 +1,4 @@
-// Record and replay (issue 8): a fake provider model answers deterministically (a tool call,
+// Record and replay: a fake provider model answers deterministically (a tool call,
 // a final answer, a streamed answer); runs are recorded through `recordingModel`, saved as
 // cassettes and replayed through the real Runner with `ScriptedModel.fromCassette`.
 import assert from 'node:assert/strict';

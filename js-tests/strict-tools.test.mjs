@@ -1,4 +1,4 @@
-// ScriptedModel's strictTools option (issue 17): function tools whose parameters OpenAI strict
+// ScriptedModel's strictTools option: function tools whose parameters OpenAI strict
 // mode would refuse as sent fail the call in a unit test, with StrictSchemaError naming the tool
 // and the JSON Pointer; without the option ScriptedModel stays the exact drop-in.
 import assert from 'node:assert/strict';

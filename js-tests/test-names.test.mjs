@@ -1,4 +1,4 @@
-// Cassettes named after their test (issue 17): generated node:test and vitest suites run in
+// Cassettes named after their test: generated node:test and vitest suites run in
 // child processes, in a scratch folder under node_modules/.cache (so they resolve this
 // repository's packages): the first run records next to the test file, the second replays with
 // a factory that throws, CI=true with no cassette fails with CassetteMissingError and writes

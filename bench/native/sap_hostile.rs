@@ -1,4 +1,4 @@
-//! Times parse_structured / parse_partial on hostile inputs (issue 6's linear-time bars):
+//! Times parse_structured / parse_partial on hostile inputs (the linear-time bars):
 //! `cargo run --release --example sap_hostile`.
 use serde_json::json;
 use std::time::Instant;

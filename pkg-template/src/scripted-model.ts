@@ -223,7 +223,7 @@ function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
   if (signal?.aborted) engine((e) => e.modelAborted(callIndex));
 }
 
-/** A fresh frozen copy of a call record, its request snapshotted again (contract §3.7). */
+/** A fresh frozen copy of a call record, its request snapshotted again. */
 function snapshotCall(record: RecordedModelCall): RecordedModelCall {
   return Object.freeze({ index: record.index, streamed: record.streamed, request: frozenSnapshot(record.request) });
 }

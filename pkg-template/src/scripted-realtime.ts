@@ -171,7 +171,7 @@ type Outcome =
   | { source: 'abort' | 'expectation'; error: unknown }
   | { source: 'pending' };
 
-/** A fresh frozen copy of a recorded call (contract §3.7), handed out on every read. */
+/** A fresh frozen copy of a recorded call, handed out on every read. */
 const snapshotCall = (call: unknown): any => frozenSnapshot(call);
 const built = (error: unknown) => fromEngine(error);
 
@@ -488,7 +488,7 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
   }
 
   #record(method: string, call: Record<string, unknown>): void {
-    // The recorded form (contract §3.7): the snapshot of `{ method, …data }` with `index` (the
+    // The recorded form: the snapshot of `{ method, …data }` with `index` (the
     // position it is recorded at, read after the snapshot ran any getters) added last, frozen.
     const snapshot = snapshotValue(call) as Record<string, unknown>;
     const recorded = Object.freeze({ ...snapshot, index: this.#script.nextIndex() });

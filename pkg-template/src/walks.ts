@@ -77,7 +77,7 @@ function messageOf(thrown: unknown): string {
   return thrown instanceof Error ? thrown.message : String(thrown);
 }
 
-// --- snapshots (contract §3.7) ---------------------------------------------------------------
+// --- snapshots ---------------------------------------------------------------
 
 const fnToString = Function.prototype.toString;
 const tagOf = Object.prototype.toString;
@@ -240,7 +240,7 @@ export function snapshotValue(value: unknown): unknown {
   return new Walk().value(value, 0);
 }
 
-/** A frozen snapshot: what a double records of a request (contract §3.7). */
+/** A frozen snapshot: what a double records of a request. */
 export function frozenSnapshot<T>(value: T): T {
   return Object.freeze(snapshotValue(value)) as T;
 }

@@ -1,4 +1,4 @@
-//! Cassettes: recorded model runs that `ScriptedModel` replays (issue 8).
+//! Cassettes: recorded model runs that `ScriptedModel` replays.
 //!
 //! A cassette is a versioned JSON document:
 //!

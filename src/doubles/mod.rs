@@ -1,5 +1,5 @@
 //! Scripted test doubles: the rules of the drop-ins for `@openai/agents/testing` and
-//! `@openai/agents/realtime/testing` (contract §3–§5), free of JavaScript.
+//! `@openai/agents/realtime/testing`, free of JavaScript.
 //!
 //! Each double is a queue of scripted steps plus a log of calls. What a JavaScript value *is*
 //! (an array, a function, an iterable, an instance of the SDK's `Usage`) is read by the

@@ -1,4 +1,4 @@
-//! `ScriptedModel` (contract §3): step classification, the step queue, call numbering, the
+//! `ScriptedModel`: step classification, the step queue, call numbering, the
 //! error raised for each mismatch and the choice of retry advice.
 
 use std::collections::VecDeque;
@@ -285,7 +285,7 @@ impl Classified {
     }
 }
 
-/// Classifies input `index` of a constructor or `enqueue()` call (contract §3.2).
+/// Classifies input `index` of a constructor or `enqueue()` call.
 pub fn classify<V: InputView>(
     input: &mut V,
     index: usize,

@@ -1,4 +1,4 @@
-//! `ScriptedRealtimeTransport` (contract §5): the call log, ordered expectations, per-method
+//! `ScriptedRealtimeTransport`: the call log, ordered expectations, per-method
 //! injected failures, the connection lifecycle and the error for each mismatch.
 //!
 //! Generic over what the host keeps for a call record (`C`), an expectation (`X`) and an

@@ -1,4 +1,4 @@
-//! `scriptedSandboxSession` (contract §4): step validation, the single global call order across
+//! `scriptedSandboxSession`: step validation, the single global call order across
 //! synchronous and asynchronous session methods, and the error for each mismatch.
 
 use std::collections::VecDeque;
@@ -197,7 +197,7 @@ pub enum Refusal<E> {
     Host(E),
 }
 
-/// Validates step input `index` (contract §4.1).
+/// Validates step input `index`.
 pub fn classify<V: StepView>(
     input: &mut V,
     index: usize,

@@ -346,7 +346,7 @@ fn r11_errors() {
     );
 }
 
-// A boolean, integer or number stated in prose (issue 14): one value, however often it is
+// A boolean, integer or number stated in prose: one value, however often it is
 // written, is read; two different values are ambiguous; words that are not values are not.
 #[test]
 fn scalars_in_prose() {
@@ -397,7 +397,7 @@ fn scalars_in_prose() {
     );
 }
 
-// Numbers with a decimal point and digits on one side only (issue 14).
+// Numbers with a decimal point and digits on one side only.
 #[test]
 fn numbers_with_a_bare_decimal_point() {
     let s = json!({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"},"c":{"type":"number"},"d":{"type":"integer"}}});
@@ -440,7 +440,7 @@ fn numbers_with_a_bare_decimal_point() {
     assert_eq!(partial(r#"{"a": 1, "b": 5."#, &s), Some(json!({"a":1})));
 }
 
-// A comment right after a string's closing quote ends the string (issue 14).
+// A comment right after a string's closing quote ends the string.
 #[test]
 fn comments_after_a_closing_quote() {
     let s =

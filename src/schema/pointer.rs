@@ -1,4 +1,4 @@
-//! Local `$ref` resolution (contract §1.1) and JSON Pointers for error reports.
+//! Local `$ref` resolution and JSON Pointers for error reports.
 
 use crate::json::{pointer_push, Doc, Id, Node};
 

@@ -1,4 +1,4 @@
-//! Rules of the Standard Schema bridge (contract §2). The host reads the schema object
+//! Rules of the Standard Schema bridge. The host reads the schema object
 //! (property lookups, calls); these functions decide what the facts mean.
 
 use crate::error::StandardSchemaError;

@@ -1,4 +1,4 @@
-//! Strict JSON Schema normalization (contract §1): the checks, the conversion, `$ref`
+//! Strict JSON Schema normalization: the checks, the conversion, `$ref`
 //! stabilization and input normalization of `@openai/agents-core`'s strict tool schemas.
 //!
 //! Walks follow the reference step by step, with arena ids standing in for JavaScript object
@@ -64,7 +64,7 @@ const REFERENCE_METADATA: [&str; 14] = [
     "writeOnly",
 ];
 
-/// Whether a schema accepts `null` (contract §1.5).
+/// Whether a schema accepts `null`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Nullability {
     Allows,
@@ -390,7 +390,7 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    /// §1.2 physical check: every object/array value, root at depth 1.
+    /// The physical check: every object/array value, root at depth 1.
     fn physical_depth(&self) -> std::result::Result<(), Fault> {
         let doc = self.doc;
         if !matches!(doc.node(self.root), Node::Obj(_) | Node::Arr(_)) {
@@ -452,7 +452,7 @@ impl Checker<'_> {
         )
     }
 
-    /// §1.3 provider-compatibility walk.
+    /// The provider-compatibility walk.
     fn provider(
         &self,
         node: Id,
@@ -544,7 +544,7 @@ impl Checker<'_> {
         }
     }
 
-    /// §1.4 normalization-safety walk.
+    /// The normalization-safety walk.
     fn safety(
         &self,
         node: Id,
@@ -664,7 +664,7 @@ impl Checker<'_> {
         Ok(n)
     }
 
-    /// §1.5. `followed` holds the references already followed on this path.
+    /// Nullability. `followed` holds the references already followed on this path.
     fn nullability(
         &self,
         node: Id,
@@ -1020,7 +1020,7 @@ impl Converter<'_> {
         wrapper
     }
 
-    /// §1.7: hoist references whose pointer no longer lands on the prepared target.
+    /// Hoists references whose pointer no longer lands on the prepared target.
     fn stabilize(&mut self, prepared_root: Id) -> std::result::Result<(), Fault> {
         if !self.prep.is_record(prepared_root) {
             return Ok(());
@@ -1163,7 +1163,7 @@ pub enum NormalizeError {
 }
 
 impl Prepared {
-    /// `normalizeInput(value)` (§1.8): maps synthetic `null`s back to absent. Returns the id of
+    /// `normalizeInput(value)` : maps synthetic `null`s back to absent. Returns the id of
     /// the normalized value in `value_doc` (new nodes are appended; the input is not changed).
     pub fn normalize_input(
         &self,

@@ -465,7 +465,7 @@ pub fn model_aborted(call_index: Option<u32>) -> Result<(), JsValue> {
     }))
 }
 
-/// Normalizes a scripted or responder-made response for call `call_index` (contract §3.5);
+/// Normalizes a scripted or responder-made response for call `call_index`;
 /// `request` is the call's recorded request. `require_id`: streamed calls need a response id.
 /// The facade runs the abort checkpoint after it.
 #[wasm_bindgen(js_name = normalizeModelResponse)]

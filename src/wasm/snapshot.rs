@@ -1,5 +1,5 @@
-//! The snapshot rule shared by the test doubles (contract §3.7) and the detached copy of a
-//! provider's raw usage (§3.5).
+//! The snapshot rule shared by the test doubles and the detached copy of a
+//! provider's raw usage .
 //!
 //! The rule: a snapshot copies arrays, `ArrayBuffer`s and `SharedArrayBuffer`s, typed arrays
 //! and `DataView`s (over a copy of their buffer) and *plain* objects (prototype `null`, or one
