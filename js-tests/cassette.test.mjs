@@ -283,14 +283,14 @@ test('a misspelled option is refused, never ignored (recordingModel, fromCassett
   const base = { format: 'understudy-cassette', version: 1, redaction: { keys: [], patterns: [] }, steps: [] };
   assert.throws(() => recordingModel(new FakeProvider(), { redactKey: ['token'] }), {
     name: 'TypeError',
-    message: 'recordingModel: unknown option `redactKey`; the options are `redactKeys`, `redact` and `path`.',
+    message: 'recordingModel: unknown option `redactKey`; the options are `redactKeys`, `redact`, `allowSecrets` and `path`.',
   });
   assert.throws(() => ScriptedModel.fromCassette(base, { matching: 'request' }), {
     name: 'TypeError',
     message: 'ScriptedModel.fromCassette: unknown option `matching`; the options are `match` and `strictTools`.',
   });
   const dir = join(scratch, 'options');
-  const options = '`dir`, `record`, `redactKeys`, `redact`, `match` and `strictTools`';
+  const options = '`dir`, `record`, `redactKeys`, `redact`, `allowSecrets`, `match` and `strictTools`';
   assert.throws(() => cassette('named', () => new FakeProvider(), { dir, recrod: true }), { name: 'TypeError', message: `cassette: unknown option \`recrod\`; the options are ${options}.` });
   assert.throws(() => cassette(() => new FakeProvider(), { folder: dir }), { name: 'TypeError', message: `cassette: unknown option \`folder\`; the options are ${options}.` });
   // Every option a cassette takes is accepted, and reaches the recorder or the replay.
@@ -305,7 +305,8 @@ test('invalid cassettes are refused with a reason and a pointer', () => {
     [{ ...base, format: 'vcr' }, 'invalid_cassette', '/format'],
     [{ ...base, steps: [{ streamed: false, request: {}, response: { output: 'x' } }] }, 'invalid_cassette', '/steps/0/response/output'],
     [{ ...base, steps: [{ streamed: 'no', request: {}, response: { output: [] } }] }, 'invalid_cassette', '/steps/0/streamed'],
-    [{ ...base, redaction: { keys: [], patterns: ['('] } }, 'invalid_pattern', '/redaction/patterns/2'],
+    [{ ...base, redaction: { keys: [], patterns: ['('] } }, 'invalid_pattern', '/redaction/patterns/0'],
+    [{ ...base, redaction: { keys: [], patterns: [], allow: ['['] } }, 'invalid_pattern', '/redaction/allow/0'],
   ];
   for (const [doc, reason, pointer] of cases) {
     assert.throws(

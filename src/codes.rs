@@ -49,11 +49,12 @@ pub const PARSE_FAILURE_REASONS: [&str; 9] = [
 ];
 
 /// `InvalidCassetteError.reason`.
-pub const CASSETTE_REASONS: [&str; 4] = [
+pub const CASSETTE_REASONS: [&str; 5] = [
     "invalid_cassette",
     "unsupported_version",
     "invalid_pattern",
     "missing",
+    "credential",
 ];
 
 /// Each generated union: its TypeScript name, its doc comment and its codes.

@@ -40,7 +40,13 @@ export interface CassetteStep {
   error?: { name: string; message: string };
 }
 
-/** What is redacted besides the defaults (`authorization`, `api_key`, … keys; `sk-…` and `Bearer …` values). */
+/**
+ * What is redacted besides the defaults: values under credential keys (`authorization`,
+ * `api_key`, `x-goog-api-key`, `*token*`, `*secret*`, `password`, …) and credentials of common
+ * formats wherever they occur (OpenAI and Anthropic keys, GitHub, GitLab, AWS, Google, Slack,
+ * Stripe, Twilio, SendGrid and npm tokens, JWTs, PEM private keys, passwords and secret
+ * parameters in URLs, `Bearer …`).
+ */
 export interface RedactionOptions {
   /** More key names whose values are replaced by `"[REDACTED]"` (case, `-` and `_` ignored). */
   redactKeys?: string[];
@@ -50,6 +56,12 @@ export interface RedactionOptions {
    * are stored in the cassette, and replay redacts the live request with them before matching.
    */
   redact?: (string | RegExp)[] | 'pii';
+  /**
+   * Values a test means to keep although they look like credentials (a fake key in a
+   * fixture): a match any of these patterns finds something in is neither redacted nor refused
+   * at save time. Stored in the cassette, so replay treats the live request the same way.
+   */
+  allowSecrets?: (string | RegExp)[];
 }
 
 /** Options of {@link recordingModel}. */
@@ -75,7 +87,7 @@ export interface CassetteOptions extends RedactionOptions, ReplayOptions {
 }
 
 
-const CASSETTE_OPTIONS: readonly (keyof CassetteOptions)[] = ['dir', 'record', 'redactKeys', 'redact', 'match', 'strictTools'];
+const CASSETTE_OPTIONS: readonly (keyof CassetteOptions)[] = ['dir', 'record', 'redactKeys', 'redact', 'allowSecrets', 'match', 'strictTools'];
 
 /** A cassette (or a redaction pattern) cannot be used. */
 export class InvalidCassetteError extends UserError {
@@ -153,13 +165,24 @@ function patterns(options: RedactionOptions): string[] {
   const redact = options.redact ?? [];
   if (redact === 'pii') return engine((e) => e.cassettePiiPatterns()) as string[];
   if (!Array.isArray(redact)) throw new TypeError(`recordingModel: options.redact must be an array of patterns or 'pii', got ${describeValue(redact)}.`);
-  // A RegExp's flags lead its source as `(?flags)` (the cassette stores text); `g` and `d` change
-  // nothing about what matches. The engine reads the flags back, and refuses the ones it cannot run.
-  return redact.map((p) => {
-    if (typeof p === 'string') return p;
-    const flags = p.flags.replace(/[gd]/g, '');
-    return flags ? `(?${flags})${p.source}` : p.source;
-  });
+  return redact.map(patternText);
+}
+
+function allowed(options: RedactionOptions): string[] {
+  const allow = options.allowSecrets ?? [];
+  if (!Array.isArray(allow)) throw new TypeError(`recordingModel: options.allowSecrets must be an array of patterns, got ${describeValue(allow)}.`);
+  return allow.map(patternText);
+}
+
+/**
+ * A pattern as the cassette stores it: a RegExp's flags lead its source as `(?flags)`; `g` and
+ * `d` change nothing about what matches. The engine reads the flags back, and refuses the ones
+ * it cannot run.
+ */
+function patternText(p: string | RegExp): string {
+  if (typeof p === 'string') return p;
+  const flags = p.flags.replace(/[gd]/g, '');
+  return flags ? `(?${flags})${p.source}` : p.source;
 }
 
 function errorOutcome(error: unknown): string {
@@ -179,9 +202,9 @@ export class RecordingModel implements Model {
   readonly #path: string | undefined;
 
   constructor(realModel: Model, options: RecordingOptions = {}) {
-    options = expectKnownOptions('recordingModel', options, ['redactKeys', 'redact', 'path']);
+    options = expectKnownOptions('recordingModel', options, ['redactKeys', 'redact', 'allowSecrets', 'path']);
     this.#real = realModel;
-    this.#recorder = engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options)));
+    this.#recorder = engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options), allowed(options)));
     this.#path = options.path;
     registerLoggedModel(this);
   }
@@ -233,17 +256,26 @@ export class RecordingModel implements Model {
     return typeof real.getRetryAdvice === 'function' ? real.getRetryAdvice(request) : undefined;
   }
 
-  /** The cassette recorded so far. */
+  /**
+   * The cassette recorded so far.
+   *
+   * @throws {InvalidCassetteError} reason `credential`: a string still looks like a credential
+   * (its `pointer` and rule in the message); allow a value you mean to keep with `allowSecrets`.
+   */
   toScript(): Cassette {
-    return JSON.parse(this.#recorder.toJson()) as Cassette;
+    return JSON.parse(engine(() => this.#recorder.toJson())) as Cassette;
   }
 
-  /** Node: writes the cassette (pretty JSON) to `path`, creating its folder. */
+  /**
+   * Node: writes the cassette (pretty JSON) to `path`, creating its folder.
+   *
+   * @throws {InvalidCassetteError} reason `credential`, as {@link toScript}: nothing is written.
+   */
   save(path: string): void {
     const fs = requireFs('Saving a cassette');
+    const text = `${engine(() => this.#recorder.toJson())}\n`;
     const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
     if (slash > 0) fs.mkdirSync(path.slice(0, slash), { recursive: true });
-    const text = `${this.#recorder.toJson()}\n`;
     // Rewritten only when its content changes: no churn in version control.
     if (fs.existsSync(path) && fs.readFileSync(path, 'utf8') === text) return;
     fs.writeFileSync(path, text);
@@ -387,6 +419,6 @@ function planned(path: string, realModel: () => Model, options: CassetteOptions)
   const exists = nodeFs()?.existsSync(path) ?? false;
   const plan = engine((e) => e.cassettePlan(env[CASSETTES_ENV], env[RECORD_ENV], env.CI, options.record, exists, path));
   if (plan === 'off') return realModel();
-  if (plan === 'record') return recordingModel(realModel(), { redactKeys: options.redactKeys, redact: options.redact, path });
+  if (plan === 'record') return recordingModel(realModel(), { redactKeys: options.redactKeys, redact: options.redact, allowSecrets: options.allowSecrets, path });
   return replayCassette(path, { match: options.match, strictTools: options.strictTools });
 }

@@ -131,4 +131,5 @@ export type InvalidCassetteReason =
   | 'invalid_cassette'
   | 'unsupported_version'
   | 'invalid_pattern'
-  | 'missing';
+  | 'missing'
+  | 'credential';

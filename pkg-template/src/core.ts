@@ -10,7 +10,7 @@ import type { CutInside, ParseFixKind, RepairRefusalReason, RequestLimit, Schema
 export type { ParseFixKind } from './codes.js';
 import { engineErrorObject, fromEngine, UserError } from './errors.js';
 import { textCodec } from './host.js';
-import { PatternTable, STANDARD_VALUE, checkPatterns, issueTexts, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
+import { PatternTable, STANDARD_VALUE, checkPatterns, findSecret, issueTexts, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
 import type { StandardSchemaIssue } from './errors.js';
 
 /** @internal The wasm bindings' module type. */
@@ -31,7 +31,7 @@ export function installEngine(bindings: unknown): void {
   engine = bindings as Bindings;
   engineInput = new InputChannel(engine);
   engine.installErrorMaker(engineErrorObject);
-  engine.installWalks(standardCall, takeStandardPayload, issueTextsInput, snapshotValue, checkPatterns, redactTexts);
+  engine.installWalks(standardCall, takeStandardPayload, issueTextsInput, snapshotValue, checkPatterns, redactTexts, findSecret);
 }
 
 /** @internal Installs the loaded validator module (browsers: `init({ validator: true })`). */

@@ -273,25 +273,60 @@ export function checkPatterns(sources: string[], flags: string[]): [number, stri
   return undefined;
 }
 
+/** Patterns as the engine hands them over: sources, flags, and whether groups 1 and 2 stay. */
+type PatternSpec = [string[], string[], boolean[]];
+
+/** Whether an `allow` pattern finds something in `text`. */
+function allowedBy(allow: RegExp[], text: string): boolean {
+  return allow.some((re) => {
+    re.lastIndex = 0;
+    return re.test(text);
+  });
+}
+
 /**
  * Each text with every match of every pattern replaced by `replacement` (literally: a function
- * replacer, so `$` in it means nothing), pattern after pattern; `undefined` where nothing matched.
+ * replacer, so `$` in it means nothing; between groups 1 and 2 for a `keep` pattern), pattern
+ * after pattern, except a match an `allow` pattern finds something in; `undefined` where
+ * nothing was replaced.
  */
-export function redactTexts(texts: string[], sources: string[], flags: string[], replacement: string): (string | undefined)[] {
+export function redactTexts(texts: string[], [sources, flags, keeps]: PatternSpec, replacement: string, [allowSources, allowFlags]: PatternSpec): (string | undefined)[] {
   const res = sources.map((s, i) => pattern(s, flags[i]!));
-  const literal = () => replacement;
+  const allow = allowSources.map((s, i) => pattern(s, allowFlags[i]!));
   return texts.map((text) => {
     let out: string | undefined;
-    for (const re of res) {
+    res.forEach((re, i) => {
       re.lastIndex = 0;
       const current = out ?? text;
-      if (re.test(current)) {
-        re.lastIndex = 0;
-        out = current.replace(re, literal);
-      }
-    }
+      if (!re.test(current)) return;
+      re.lastIndex = 0;
+      const replaced = current.replace(re, (whole: string, ...groups: unknown[]) => {
+        if (allow.length > 0 && allowedBy(allow, whole)) return whole;
+        if (!keeps[i]) return replacement;
+        const group = (g: unknown) => (typeof g === 'string' ? g : '');
+        return `${group(groups[0])}${replacement}${group(groups[1])}`;
+      });
+      if (replaced !== current) out = replaced;
+    });
     return out;
   });
+}
+
+/** `[text, pattern]` of the first match no `allow` pattern finds anything in; `undefined` for none. */
+export function findSecret(texts: string[], [sources, flags]: PatternSpec, [allowSources, allowFlags]: PatternSpec): [number, number] | undefined {
+  const res = sources.map((s, i) => pattern(s, flags[i]!));
+  const allow = allowSources.map((s, i) => pattern(s, allowFlags[i]!));
+  for (let t = 0; t < texts.length; t++) {
+    for (let p = 0; p < res.length; p++) {
+      const re = res[p]!;
+      re.lastIndex = 0;
+      for (let m = re.exec(texts[t]!); m !== null; m = re.exec(texts[t]!)) {
+        if (!allowedBy(allow, m[0])) return [t, p];
+        if (m[0] === '') re.lastIndex++;
+      }
+    }
+  }
+  return undefined;
 }
 
 // --- the validator's patterns (src/wasm/validator.rs, `HostRegExps`) ---------------------------

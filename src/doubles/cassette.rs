@@ -29,8 +29,9 @@ pub const REDACTED: &str = "[REDACTED]";
 /// (`_internal` is the SDK's private bookkeeping, including the tracing parent span).
 const RUNTIME_KEYS: [&str; 3] = ["signal", "tracing", "_internal"];
 
-/// Key names whose values are always redacted (compared case-insensitively, `-`/`_` ignored).
-pub const DEFAULT_SECRET_KEYS: [&str; 12] = [
+/// Key names whose values are always redacted, whatever the value (compared with case and
+/// `-`/`_` ignored).
+pub const DEFAULT_SECRET_KEYS: [&str; 20] = [
     "authorization",
     "proxy-authorization",
     "api-key",
@@ -40,15 +41,131 @@ pub const DEFAULT_SECRET_KEYS: [&str; 12] = [
     "client-secret",
     "secret",
     "password",
+    "passwd",
     "access-token",
     "refresh-token",
+    "id-token",
+    "session-token",
+    "auth-token",
+    "api-token",
     "cookie",
+    "set-cookie",
+    "private-key",
+    "x-goog-api-key",
 ];
 
-/// Value patterns always redacted: OpenAI-style keys and bearer credentials.
-pub const DEFAULT_SECRET_PATTERNS: [&str; 2] = [
-    r"sk-[A-Za-z0-9_\-]{8,}",
-    r"(?i)bearer\s+[A-Za-z0-9._~+/=\-]+",
+/// Whether a key looks like it holds a credential beyond [`DEFAULT_SECRET_KEYS`] (its string
+/// value is redacted): `*token*` (not counts such as `max_tokens`, not `tokenizer`),
+/// `*secret*`, `*password*`, `*passwd*`, `*private-key*`, `*api-key*`, and `x-*-key` headers.
+/// `folded`: lowercase, without `-` and `_`.
+fn credential_like_key(folded: &str) -> bool {
+    (folded.contains("token") && !folded.ends_with("tokens") && !folded.contains("tokeniz"))
+        || folded.contains("secret")
+        || folded.contains("password")
+        || folded.contains("passwd")
+        || folded.contains("privatekey")
+        || folded.ends_with("apikey")
+        || (folded.starts_with('x') && folded.ends_with("key") && folded.len() > 4)
+}
+
+/// A built-in credential format: redacted wherever it occurs in a string, and refused at save
+/// time if it is still there. Written in the syntax both JavaScript's `RegExp` and the `regex`
+/// crate read (no lookaround); `keep`: the texts of groups 1 and 2 stay around the marker
+/// (`https://user:[REDACTED]@host`, `?token=[REDACTED]`). Formats as well-kept scanners
+/// (gitleaks, secretlint) define them, kept to the prefixes that make them unambiguous.
+pub struct Rule {
+    pub name: &'static str,
+    pub pattern: &'static str,
+    pub keep: bool,
+}
+
+/// The built-in credential rules, in the order they run.
+pub const CREDENTIAL_RULES: &[Rule] = &[
+    Rule {
+        name: "private-key",
+        pattern: r"-----BEGIN[ A-Z0-9]*PRIVATE KEY-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY-----",
+        keep: false,
+    },
+    Rule {
+        name: "openai-or-anthropic-key",
+        pattern: r"sk-[A-Za-z0-9_\-]{8,}",
+        keep: false,
+    },
+    Rule {
+        name: "bearer",
+        pattern: r"(?i)bearer\s+[A-Za-z0-9._~+/=\-]+",
+        keep: false,
+    },
+    Rule {
+        name: "github-token",
+        pattern: r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})",
+        keep: false,
+    },
+    Rule {
+        name: "gitlab-token",
+        pattern: r"\bgl(?:pat|ptt|dt|rt|oas|cbt|soat|ffct|imt|agent)-[A-Za-z0-9_\-]{20,}",
+        keep: false,
+    },
+    Rule {
+        name: "aws-access-key",
+        pattern: r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
+        keep: false,
+    },
+    Rule {
+        name: "aws-secret-key",
+        pattern: r#"(?i)(aws.{0,20}?secret.{0,20}?["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}()"#,
+        keep: true,
+    },
+    Rule {
+        name: "google-api-key",
+        pattern: r"\bAIza[0-9A-Za-z_\-]{35}",
+        keep: false,
+    },
+    Rule {
+        name: "slack-token",
+        pattern: r"\bxox[abposre]-[A-Za-z0-9\-]{10,}",
+        keep: false,
+    },
+    Rule {
+        name: "slack-webhook",
+        pattern: r"https://hooks\.slack\.com/services/[A-Za-z0-9_/]+",
+        keep: false,
+    },
+    Rule {
+        name: "stripe-key",
+        pattern: r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}",
+        keep: false,
+    },
+    Rule {
+        name: "twilio-key",
+        pattern: r"\bSK[0-9a-fA-F]{32}\b",
+        keep: false,
+    },
+    Rule {
+        name: "sendgrid-key",
+        pattern: r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}",
+        keep: false,
+    },
+    Rule {
+        name: "npm-token",
+        pattern: r"\bnpm_[A-Za-z0-9]{36}\b",
+        keep: false,
+    },
+    Rule {
+        name: "jwt",
+        pattern: r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+        keep: false,
+    },
+    Rule {
+        name: "url-password",
+        pattern: r#"([A-Za-z][A-Za-z0-9+.\-]*://[^\s/@:"'<>]+:)[^\s/@"'<>]+(@)"#,
+        keep: true,
+    },
+    Rule {
+        name: "url-secret-parameter",
+        pattern: r#"(?i)([?&;][A-Za-z0-9_.\-]*(?:token|key|secret|signature|sig|password|passwd|pwd|auth|credential)[A-Za-z0-9_.\-]*=)[^&#;\s"'<>]+()"#,
+        keep: true,
+    },
 ];
 
 /// The `redact: 'pii'` preset: email addresses, phone numbers (an international `+` form, or
@@ -108,6 +225,8 @@ pub struct Pattern {
     pub source: String,
     /// The leading flags, out of `imsu`, in the order written.
     pub flags: String,
+    /// Groups 1 and 2 stay around the marker (built-in rules only).
+    pub keep: bool,
 }
 
 impl Pattern {
@@ -123,11 +242,13 @@ impl Pattern {
                 text: text.to_owned(),
                 flags: text[2..2 + n].to_owned(),
                 source: text[3 + n..].to_owned(),
+                keep: false,
             },
             None => Pattern {
                 text: text.to_owned(),
                 flags: String::new(),
                 source: text.to_owned(),
+                keep: false,
             },
         }
     }
@@ -141,9 +262,24 @@ pub trait PatternHost {
     /// Checks that each pattern compiles: the index and the host's message for the first that
     /// does not.
     fn check(&self, patterns: &[Pattern]) -> Result<(), (usize, String)>;
-    /// Each text with every match of every pattern replaced by `with`, pattern after pattern;
-    /// `None` for a text no pattern matched.
-    fn replace_all(&self, texts: &[&str], patterns: &[Pattern], with: &str) -> Vec<Option<String>>;
+    /// Each text with every match of every pattern replaced by `with` (between the texts of
+    /// groups 1 and 2 for a `keep` pattern), pattern after pattern, except matches an `allow`
+    /// pattern finds something in; `None` for a text nothing was replaced in.
+    fn replace_all(
+        &self,
+        texts: &[&str],
+        patterns: &[Pattern],
+        with: &str,
+        allow: &[Pattern],
+    ) -> Vec<Option<String>>;
+    /// The first (text, pattern) pair where a pattern matches something no `allow` pattern
+    /// finds anything in.
+    fn first_match(
+        &self,
+        texts: &[&str],
+        patterns: &[Pattern],
+        allow: &[Pattern],
+    ) -> Option<(usize, usize)>;
 }
 
 /// The native pattern host: the `regex` crate, with compiled patterns cached by text.
@@ -187,24 +323,78 @@ impl PatternHost for RegexHost {
         Ok(())
     }
 
-    fn replace_all(&self, texts: &[&str], patterns: &[Pattern], with: &str) -> Vec<Option<String>> {
-        let compiled: Vec<regex::Regex> = patterns
+    fn replace_all(
+        &self,
+        texts: &[&str],
+        patterns: &[Pattern],
+        with: &str,
+        allow: &[Pattern],
+    ) -> Vec<Option<String>> {
+        let compiled: Vec<(regex::Regex, bool)> = patterns
             .iter()
-            .filter_map(|p| RegexHost::compile(&p.text).ok())
+            .filter_map(|p| RegexHost::compile(&p.text).ok().map(|r| (r, p.keep)))
             .collect();
+        let allowed = RegexHost::allowed(allow);
         texts
             .iter()
             .map(|text| {
                 let mut out: Option<String> = None;
-                for re in &compiled {
+                for (re, keep) in &compiled {
                     let current = out.as_deref().unwrap_or(text);
-                    if re.is_match(current) {
-                        out = Some(re.replace_all(current, with).into_owned());
+                    if !re.is_match(current) {
+                        continue;
+                    }
+                    let replaced = re.replace_all(current, |caps: &regex::Captures| {
+                        let whole = &caps[0];
+                        if allowed(whole) {
+                            return whole.to_owned();
+                        }
+                        if *keep {
+                            let group = |i| caps.get(i).map_or("", |m| m.as_str());
+                            format!("{}{with}{}", group(1), group(2))
+                        } else {
+                            with.to_owned()
+                        }
+                    });
+                    if replaced != current {
+                        out = Some(replaced.into_owned());
                     }
                 }
                 out
             })
             .collect()
+    }
+
+    fn first_match(
+        &self,
+        texts: &[&str],
+        patterns: &[Pattern],
+        allow: &[Pattern],
+    ) -> Option<(usize, usize)> {
+        let allowed = RegexHost::allowed(allow);
+        for (t, text) in texts.iter().enumerate() {
+            for (p, pattern) in patterns.iter().enumerate() {
+                let Ok(re) = RegexHost::compile(&pattern.text) else {
+                    continue;
+                };
+                if re.find_iter(text).any(|m| !allowed(m.as_str())) {
+                    return Some((t, p));
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl RegexHost {
+    /// Whether an `allow` pattern finds something in a matched text.
+    fn allowed(allow: &[Pattern]) -> impl Fn(&str) -> bool {
+        let allow: Vec<regex::Regex> = allow
+            .iter()
+            .filter_map(|p| RegexHost::compile(&p.text).ok())
+            .collect();
+        move |text: &str| allow.iter().any(|a| a.is_match(text))
     }
 }
 
@@ -212,8 +402,13 @@ impl PatternHost for RegexHost {
 #[derive(Clone)]
 pub struct Redaction {
     keys: Vec<String>,
+    /// The caller's own patterns (stored in the cassette; the built-in rules always apply).
     patterns: Vec<String>,
+    /// Patterns of values the caller means to keep (`allowSecrets`), stored in the cassette.
+    allow: Vec<String>,
+    /// The built-in rules, then the caller's patterns.
     compiled: Vec<Pattern>,
+    allow_compiled: Vec<Pattern>,
     host: Rc<dyn PatternHost>,
 }
 
@@ -222,6 +417,7 @@ impl fmt::Debug for Redaction {
         f.debug_struct("Redaction")
             .field("keys", &self.keys)
             .field("patterns", &self.patterns)
+            .field("allow", &self.allow)
             .finish_non_exhaustive()
     }
 }
@@ -233,11 +429,60 @@ fn fold_key(k: &str) -> String {
         .collect()
 }
 
+/// A credential still in a cassette about to be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leak {
+    /// JSON Pointer of the string in the cassette.
+    pub pointer: String,
+    /// The rule that found it (`github-token`, `credential-key`, …).
+    pub rule: String,
+}
+
+impl Leak {
+    pub fn error(&self) -> CassetteError {
+        CassetteError {
+            reason: "credential",
+            pointer: self.pointer.clone(),
+            message: format!(
+                "The cassette would hold what looks like a credential at {} (rule `{}`), so it is not written. Redact it (the `redact` or `redactKeys` option), or, for a value the test means to keep, allow it with `allowSecrets: [/…/]`.",
+                self.pointer, self.rule
+            ),
+        }
+    }
+}
+
+fn compile_all(
+    list: &[String],
+    pointer: &str,
+    host: &dyn PatternHost,
+) -> Result<Vec<Pattern>, CassetteError> {
+    let compiled: Vec<Pattern> = list.iter().map(|p| Pattern::new(p)).collect();
+    host.check(&compiled).map_err(|(i, e)| CassetteError {
+        reason: "invalid_pattern",
+        pointer: format!("{pointer}/{i}"),
+        message: format!(
+            "Redaction pattern {:?} is not a valid regular expression: {e}",
+            list[i]
+        ),
+    })?;
+    Ok(compiled)
+}
+
 impl Redaction {
     /// The defaults plus extra key names and regular-expression patterns, run by `host`.
     pub fn new(
         extra_keys: &[String],
         extra_patterns: &[String],
+        host: Rc<dyn PatternHost>,
+    ) -> Result<Redaction, CassetteError> {
+        Redaction::with_allow(extra_keys, extra_patterns, &[], host)
+    }
+
+    /// [`Redaction::new`], keeping values an `allow` pattern finds something in.
+    pub fn with_allow(
+        extra_keys: &[String],
+        extra_patterns: &[String],
+        allow: &[String],
         host: Rc<dyn PatternHost>,
     ) -> Result<Redaction, CassetteError> {
         let mut keys: Vec<String> = DEFAULT_SECRET_KEYS
@@ -249,28 +494,30 @@ impl Redaction {
                 keys.push(k.clone());
             }
         }
-        let mut patterns: Vec<String> = DEFAULT_SECRET_PATTERNS
-            .iter()
-            .map(|p| (*p).to_owned())
-            .collect();
+        // A cassette written before the rules were built in stored two of them: they are rules
+        // now, not the caller's patterns.
+        let mut patterns: Vec<String> = Vec::new();
         for p in extra_patterns {
-            if !patterns.contains(p) {
+            if !patterns.contains(p) && !CREDENTIAL_RULES.iter().any(|r| r.pattern == p) {
                 patterns.push(p.clone());
             }
         }
-        let compiled: Vec<Pattern> = patterns.iter().map(|p| Pattern::new(p)).collect();
-        host.check(&compiled).map_err(|(i, e)| CassetteError {
-            reason: "invalid_pattern",
-            pointer: format!("/redaction/patterns/{i}"),
-            message: format!(
-                "Redaction pattern {:?} is not a valid regular expression: {e}",
-                patterns[i]
-            ),
-        })?;
+        let user = compile_all(extra_patterns, "/redaction/patterns", host.as_ref())?;
+        let mut compiled: Vec<Pattern> = CREDENTIAL_RULES
+            .iter()
+            .map(|r| Pattern {
+                keep: r.keep,
+                ..Pattern::new(r.pattern)
+            })
+            .collect();
+        compiled.extend(user.into_iter().filter(|p| patterns.contains(&p.text)));
+        let allow_compiled = compile_all(allow, "/redaction/allow", host.as_ref())?;
         Ok(Redaction {
             keys,
             patterns,
+            allow: allow.to_vec(),
             compiled,
+            allow_compiled,
             host,
         })
     }
@@ -283,9 +530,27 @@ impl Redaction {
         &self.patterns
     }
 
-    fn is_secret_key(&self, key: &str) -> bool {
+    pub fn allow(&self) -> &[String] {
+        &self.allow
+    }
+
+    /// Whether the value under `key` is redacted whole: a secret key name (any value), or a
+    /// credential-looking one (a string).
+    fn redacts_key(&self, key: &str, value: &Value) -> bool {
         let k = fold_key(key);
-        self.keys.iter().any(|s| fold_key(s) == k)
+        if value.is_null() || matches!(value, Value::String(s) if s == REDACTED) {
+            return false;
+        }
+        self.keys.iter().any(|s| fold_key(s) == k) || (value.is_string() && credential_like_key(&k))
+    }
+
+    /// Whether an `allow` pattern keeps `text`.
+    fn allowed(&self, text: &str) -> bool {
+        !self.allow_compiled.is_empty()
+            && self
+                .host
+                .first_match(&[text], &self.allow_compiled, &[])
+                .is_some()
     }
 
     /// Redacts in place: secret keys' values become `"[REDACTED]"`, matching string parts are
@@ -300,7 +565,8 @@ impl Redaction {
                 Value::Array(items) => stack.extend(items.iter_mut()),
                 Value::Object(map) => {
                     for (k, child) in map.iter_mut() {
-                        if self.is_secret_key(k) && !child.is_null() {
+                        let keep = matches!(&*child, Value::String(s) if self.allowed(s));
+                        if !keep && self.redacts_key(k, child) {
                             *child = Value::String(REDACTED.to_owned());
                         } else {
                             stack.push(child);
@@ -314,7 +580,9 @@ impl Redaction {
             return;
         }
         let texts: Vec<&str> = strings.iter().map(|s| s.as_str()).collect();
-        let replaced = self.host.replace_all(&texts, &self.compiled, REDACTED);
+        let replaced =
+            self.host
+                .replace_all(&texts, &self.compiled, REDACTED, &self.allow_compiled);
         for (s, r) in strings.into_iter().zip(replaced) {
             if let Some(r) = r {
                 *s = r;
@@ -322,8 +590,52 @@ impl Redaction {
         }
     }
 
+    /// The last check before a cassette is written: the first string of `value` (at `base`)
+    /// that still holds a credential by a built-in rule, or a credential key's string value,
+    /// that no `allow` pattern keeps.
+    pub fn find_leak(&self, value: &Value, base: &str) -> Option<Leak> {
+        let mut strings: Vec<(String, &str)> = Vec::new();
+        let mut stack: Vec<(String, &Value)> = vec![(base.to_owned(), value)];
+        while let Some((pointer, v)) = stack.pop() {
+            match v {
+                Value::String(s) if s != REDACTED => strings.push((pointer, s)),
+                Value::Array(items) => {
+                    for (i, item) in items.iter().enumerate().rev() {
+                        stack.push((format!("{pointer}/{i}"), item));
+                    }
+                }
+                Value::Object(map) => {
+                    for (k, child) in map.iter().rev() {
+                        let mut at = pointer.clone();
+                        crate::json::push_token(&mut at, k);
+                        let keep = matches!(child, Value::String(s) if self.allowed(s));
+                        if !keep && self.redacts_key(k, child) {
+                            return Some(Leak {
+                                pointer: at,
+                                rule: "credential-key".into(),
+                            });
+                        }
+                        stack.push((at, child));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let rules = &self.compiled[..CREDENTIAL_RULES.len()];
+        let texts: Vec<&str> = strings.iter().map(|(_, s)| *s).collect();
+        // A match that holds the marker is one redaction already took care of (a URL keeps its
+        // user and host around `[REDACTED]`).
+        let mut allow = self.allow_compiled.clone();
+        allow.push(Pattern::new(r"\[REDACTED\]"));
+        let (t, r) = self.host.first_match(&texts, rules, &allow)?;
+        Some(Leak {
+            pointer: strings[t].0.clone(),
+            rule: CREDENTIAL_RULES[r].name.into(),
+        })
+    }
+
     fn to_json(&self) -> Value {
-        serde_json::json!({ "keys": self.keys, "patterns": self.patterns })
+        serde_json::json!({ "keys": self.keys, "patterns": self.patterns, "allow": self.allow })
     }
 }
 
@@ -521,7 +833,7 @@ pub fn load(doc: Value, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteE
         None => return Err(invalid("/version", "\"version\" must be a number")),
     }
     let redaction_json = root.get("redaction");
-    let redaction = Redaction::new(
+    let redaction = Redaction::with_allow(
         &strings(
             redaction_json.and_then(|r| r.get("keys")),
             "/redaction/keys",
@@ -529,6 +841,10 @@ pub fn load(doc: Value, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteE
         &strings(
             redaction_json.and_then(|r| r.get("patterns")),
             "/redaction/patterns",
+        )?,
+        &strings(
+            redaction_json.and_then(|r| r.get("allow")),
+            "/redaction/allow",
         )?,
         host,
     )?;
@@ -943,12 +1259,21 @@ mod tests {
                 texts: &[&str],
                 _: &[Pattern],
                 with: &str,
+                _: &[Pattern],
             ) -> Vec<Option<String>> {
                 self.0.borrow_mut().push(texts.len());
                 texts
                     .iter()
                     .map(|t| (*t == "secret").then(|| with.to_owned()))
                     .collect()
+            }
+            fn first_match(
+                &self,
+                _: &[&str],
+                _: &[Pattern],
+                _: &[Pattern],
+            ) -> Option<(usize, usize)> {
+                None
             }
         }
         let host = Rc::new(Counting(RefCell::new(Vec::new())));
@@ -967,8 +1292,184 @@ mod tests {
         let e = Redaction::new(&[], &["(".into()], RegexHost::shared()).unwrap_err();
         assert_eq!(
             (e.reason, e.pointer.as_str()),
-            ("invalid_pattern", "/redaction/patterns/2")
+            ("invalid_pattern", "/redaction/patterns/0")
         );
+        let e = Redaction::with_allow(&[], &[], &["[".into()], RegexHost::shared()).unwrap_err();
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            ("invalid_pattern", "/redaction/allow/0")
+        );
+    }
+
+    /// Fake credentials of every built-in format (built from parts, so no scanner flags this
+    /// file), each in a sentence.
+    fn fake_credentials() -> Vec<(&'static str, String)> {
+        let r = |c: char, n: usize| c.to_string().repeat(n);
+        vec![
+            ("openai-or-anthropic-key", format!("sk-proj-{}", r('A', 24))),
+            (
+                "openai-or-anthropic-key",
+                format!("sk-ant-api03-{}", r('b', 40)),
+            ),
+            ("github-token", format!("ghp_{}", r('a', 36))),
+            (
+                "github-token",
+                format!("github_pat_11{}_{}", r('A', 20), r('z', 59)),
+            ),
+            ("github-token", format!("gho_{}", r('C', 36))),
+            ("gitlab-token", format!("glpat-{}", r('x', 20))),
+            ("aws-access-key", format!("AKIA{}", r('Q', 16))),
+            (
+                "aws-secret-key",
+                format!("aws_secret_access_key = {}", r('k', 40)),
+            ),
+            ("google-api-key", format!("AIza{}", r('S', 35))),
+            ("slack-token", format!("xoxb-{}-{}", r('1', 12), r('a', 24))),
+            ("stripe-key", format!("sk_live_{}", r('4', 24))),
+            ("stripe-key", format!("rk_test_{}", r('5', 24))),
+            ("twilio-key", format!("SK{}", r('f', 32))),
+            ("sendgrid-key", format!("SG.{}.{}", r('g', 22), r('h', 43))),
+            ("npm-token", format!("npm_{}", r('n', 36))),
+            (
+                "jwt",
+                format!("eyJ{}.eyJ{}.{}", r('h', 16), r('p', 20), r('s', 22)),
+            ),
+            (
+                "private-key",
+                format!(
+                    "-----BEGIN RSA PRIVATE KEY-----\nMII{}\n-----END RSA PRIVATE KEY-----",
+                    r('E', 60)
+                ),
+            ),
+            (
+                "url-password",
+                "postgres://admin:hunter2pass@db.internal:5432/app".to_owned(),
+            ),
+            (
+                "url-secret-parameter",
+                "https://api.example.com/v1/files?id=7&access_token=abc123def456".to_owned(),
+            ),
+            ("bearer", format!("Bearer {}", r('t', 30))),
+        ]
+    }
+
+    #[test]
+    fn every_built_in_format_is_redacted_wherever_it_stands() {
+        let r = redaction();
+        for (rule, secret) in fake_credentials() {
+            let mut v = json!({
+                "input": [{ "role": "user", "content": format!("use {secret} please") }],
+                "instructions": secret,
+                "tools": [{ "arguments": format!("{{\"key\": \"{secret}\"}}") }],
+            });
+            r.apply(&mut v);
+            let text = v.to_string();
+            // What must be gone: the secret part (URLs keep their user, host and other parameters).
+            let core: String = match rule {
+                "url-password" => "hunter2pass".into(),
+                "url-secret-parameter" => "abc123def456".into(),
+                _ => secret
+                    .chars()
+                    .rev()
+                    .take(12)
+                    .collect::<String>()
+                    .chars()
+                    .rev()
+                    .collect(),
+            };
+            assert!(!text.contains(&core), "{rule}: {text}");
+            assert!(text.contains(REDACTED), "{rule}");
+            assert_eq!(
+                r.find_leak(&v, ""),
+                None,
+                "{rule}: nothing left after redaction"
+            );
+            // Unredacted, the save-time check names the pointer and the rule.
+            let raw = json!({ "input": [{ "content": format!("use {secret} please") }] });
+            let leak = r.find_leak(&raw, "/steps/0/request").expect(rule);
+            assert_eq!(leak.pointer, "/steps/0/request/input/0/content", "{rule}");
+            assert_eq!(leak.rule, rule, "{secret}");
+        }
+        // URL parts keep what is not secret.
+        let mut v = json!({ "u": "postgres://admin:hunter2pass@db.internal:5432/app and https://x.io/a?access_token=abc123&page=2" });
+        r.apply(&mut v);
+        assert_eq!(v["u"], json!("postgres://admin:[REDACTED]@db.internal:5432/app and https://x.io/a?access_token=[REDACTED]&page=2"));
+    }
+
+    #[test]
+    fn credential_keys_are_redacted_and_counts_are_not() {
+        let r = redaction();
+        let mut v = json!({
+            "headers": { "x-goog-api-key": "k1", "X-Custom-Key": "k2", "client_secret": "k3", "Private-Key": "k4", "github_token": "k5" },
+            "usage": { "input_tokens": 10, "max_tokens": 20, "total_tokens": 30 },
+            "modelSettings": { "maxTokens": 100 },
+            "tokenizer": "o200k",
+            "id": "resp_123",
+            "password": null
+        });
+        r.apply(&mut v);
+        for k in [
+            "x-goog-api-key",
+            "X-Custom-Key",
+            "client_secret",
+            "Private-Key",
+            "github_token",
+        ] {
+            assert_eq!(v["headers"][k], json!(REDACTED), "{k}");
+        }
+        assert_eq!(
+            v["usage"],
+            json!({ "input_tokens": 10, "max_tokens": 20, "total_tokens": 30 })
+        );
+        assert_eq!(v["modelSettings"]["maxTokens"], json!(100));
+        assert_eq!(v["tokenizer"], json!("o200k"));
+        assert_eq!(v["password"], json!(null));
+        let leak = r
+            .find_leak(&json!({ "h": { "Authorization": "Basic abc" } }), "")
+            .unwrap();
+        assert_eq!(
+            (leak.pointer.as_str(), leak.rule.as_str()),
+            ("/h/Authorization", "credential-key")
+        );
+    }
+
+    #[test]
+    fn allowed_values_are_kept_and_not_refused() {
+        let fixture = format!("ghp_{}", "F".repeat(36));
+        let r = Redaction::with_allow(&[], &[], &["ghp_F+".into()], RegexHost::shared()).unwrap();
+        let mut v = json!({ "a": format!("token {fixture}"), "b": format!("ghp_{}", "a".repeat(36)), "api_key": fixture });
+        r.apply(&mut v);
+        assert_eq!(v["a"], json!(format!("token {fixture}")));
+        assert_eq!(v["b"], json!(REDACTED));
+        assert_eq!(v["api_key"], json!(fixture));
+        assert_eq!(r.find_leak(&v, ""), None);
+        assert_eq!(r.to_json()["allow"], json!(["ghp_F+"]));
+    }
+
+    #[test]
+    fn realistic_recordings_raise_no_false_alarm() {
+        let r = redaction();
+        let base64_png = format!(
+            "data:image/png;base64,iVBORw0KGgo{}",
+            "AAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg"
+                .repeat(20)
+        );
+        let v = json!({
+            "responseId": "resp_68c1f0a2b3d4e5f60718293a4b5c6d7e",
+            "output": [{ "id": "msg_0123456789abcdef0123456789abcdef", "callId": "call_AbCdEfGhIjKlMnOpQrStUvWx", "type": "function_call", "arguments": "{\"sha\": \"3f786850e387550fdab836ed7e6dc881de23001b\"}" }],
+            "providerData": { "encrypted_content": "gAAAAABo" , "system_fingerprint": "fp_44709d6fcb" },
+            "image": base64_png,
+            "commit": "e83c5163316f89bfbde7d9ab23ca2e25604af290",
+            "uuid": "9b2d7c1e-3f4a-4b5c-8d6e-7f8091a2b3c4",
+            "usage": { "inputTokens": 120, "outputTokens": 30 }
+        });
+        let mut redacted = v.clone();
+        r.apply(&mut redacted);
+        assert_eq!(
+            redacted, v,
+            "nothing in a realistic recording is taken for a credential"
+        );
+        assert_eq!(r.find_leak(&v, ""), None);
     }
 
     #[test]

@@ -25,6 +25,24 @@ fn pattern_arrays(patterns: &[Pattern]) -> (Array, Array) {
     (sources, flags)
 }
 
+/// The patterns as the facade's walks take them: `[sources, flags, keeps]`.
+fn pattern_spec(patterns: &[Pattern]) -> Array {
+    let (sources, flags) = pattern_arrays(patterns);
+    let keeps = Array::new();
+    for p in patterns {
+        keeps.push(&JsValue::from_bool(p.keep));
+    }
+    Array::of3(&sources, &flags, &keeps)
+}
+
+fn text_list(texts: &[&str]) -> Array {
+    let list = Array::new_with_length(texts.len() as u32);
+    for (i, t) in texts.iter().enumerate() {
+        list.set(i as u32, JsValue::from_str(t));
+    }
+    list
+}
+
 impl PatternHost for JsPatterns {
     fn check(&self, patterns: &[Pattern]) -> Result<(), (usize, String)> {
         let (sources, flags) = pattern_arrays(patterns);
@@ -43,14 +61,20 @@ impl PatternHost for JsPatterns {
 
     /// Fails closed: if the host cannot run the patterns (out of memory, no facade), every text
     /// is replaced whole, so nothing that should be redacted is written.
-    fn replace_all(&self, texts: &[&str], patterns: &[Pattern], with: &str) -> Vec<Option<String>> {
-        let (sources, flags) = pattern_arrays(patterns);
-        let list = Array::new_with_length(texts.len() as u32);
-        for (i, t) in texts.iter().enumerate() {
-            list.set(i as u32, JsValue::from_str(t));
-        }
+    fn replace_all(
+        &self,
+        texts: &[&str],
+        patterns: &[Pattern],
+        with: &str,
+        allow: &[Pattern],
+    ) -> Vec<Option<String>> {
         let answer = super::with_walks(|w| {
-            let args = Array::of4(&list, &sources, &flags, &JsValue::from_str(with));
+            let args = Array::of4(
+                &text_list(texts),
+                &pattern_spec(patterns),
+                &JsValue::from_str(with),
+                &pattern_spec(allow),
+            );
             js_sys::Reflect::apply(&w.redact_texts, &JsValue::UNDEFINED, &args)
         });
         match answer {
@@ -61,6 +85,35 @@ impl PatternHost for JsPatterns {
                     .collect()
             }
             _ => texts.iter().map(|_| Some(REDACTED.to_owned())).collect(),
+        }
+    }
+
+    /// Fails closed too: a host that cannot answer reports the first text as a match.
+    fn first_match(
+        &self,
+        texts: &[&str],
+        patterns: &[Pattern],
+        allow: &[Pattern],
+    ) -> Option<(usize, usize)> {
+        if texts.is_empty() || patterns.is_empty() {
+            return None;
+        }
+        let answer = super::with_walks(|w| {
+            let args = Array::of3(
+                &text_list(texts),
+                &pattern_spec(patterns),
+                &pattern_spec(allow),
+            );
+            js_sys::Reflect::apply(&w.find_secret, &JsValue::UNDEFINED, &args)
+        });
+        match answer {
+            Ok(answer) if answer.is_undefined() => None,
+            Ok(answer) if Array::is_array(&answer) => {
+                let answer = Array::from(&answer);
+                let at = |i| answer.get(i).as_f64().unwrap_or(0.0) as usize;
+                Some((at(0), at(1)))
+            }
+            _ => Some((0, 0)),
         }
     }
 }
@@ -134,11 +187,17 @@ pub struct CassetteRecorder {
 
 #[wasm_bindgen]
 impl CassetteRecorder {
-    /// `keys`: extra secret key names; `patterns`: extra regular expressions to redact.
+    /// `keys`: extra secret key names; `patterns`: extra regular expressions to redact;
+    /// `allow`: regular expressions of values to keep (`allowSecrets`).
     #[wasm_bindgen(constructor)]
-    pub fn new(keys: &Array, patterns: &Array) -> Result<CassetteRecorder, JsValue> {
-        let redaction = Redaction::new(&strings(keys), &strings(patterns), js_patterns())
-            .map_err(|e| cassette_error(&e))?;
+    pub fn new(keys: &Array, patterns: &Array, allow: &Array) -> Result<CassetteRecorder, JsValue> {
+        let redaction = Redaction::with_allow(
+            &strings(keys),
+            &strings(patterns),
+            &strings(allow),
+            js_patterns(),
+        )
+        .map_err(|e| cassette_error(&e))?;
         Ok(CassetteRecorder {
             redaction,
             steps: Vec::new(),
@@ -182,11 +241,16 @@ impl CassetteRecorder {
         self.steps.len() as u32
     }
 
-    /// The cassette document as pretty JSON text.
+    /// The cassette document as pretty JSON text, after the last check: a string that still
+    /// looks like a credential is an `InvalidCassetteError` (reason `credential`) naming its
+    /// pointer and the rule, and nothing is returned.
     #[wasm_bindgen(js_name = toJson)]
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(&rules::build(self.steps.clone(), &self.redaction))
-            .unwrap_or_default()
+    pub fn to_json(&self) -> Result<String, JsValue> {
+        let cassette = rules::build(self.steps.clone(), &self.redaction);
+        if let Some(leak) = self.redaction.find_leak(&cassette["steps"], "/steps") {
+            return Err(cassette_error(&leak.error()));
+        }
+        Ok(serde_json::to_string_pretty(&cassette).unwrap_or_default())
     }
 }
 

@@ -246,8 +246,10 @@ pub(crate) struct Walks {
     pub snapshot: js_sys::Function,
     /// `checkPatterns(sources, flags)`: compiles redaction patterns as `RegExp`s.
     pub check_patterns: js_sys::Function,
-    /// `redactTexts(texts, sources, flags, replacement)`: runs them (`cassette.rs`).
+    /// `redactTexts(texts, patterns, replacement, allow)`: runs them (`cassette.rs`).
     pub redact_texts: js_sys::Function,
+    /// `findSecret(texts, patterns, allow)`: the first (text, pattern) match (`cassette.rs`).
+    pub find_secret: js_sys::Function,
 }
 
 #[cfg(feature = "engine")]
@@ -265,6 +267,7 @@ pub fn install_walks(
     snapshot: js_sys::Function,
     check_patterns: js_sys::Function,
     redact_texts: js_sys::Function,
+    find_secret: js_sys::Function,
 ) {
     let walks = Walks {
         standard_call,
@@ -273,6 +276,7 @@ pub fn install_walks(
         snapshot,
         check_patterns,
         redact_texts,
+        find_secret,
     };
     WALKS.with(|w| *w.borrow_mut() = Some(std::rc::Rc::new(walks)));
 }
