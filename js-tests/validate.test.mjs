@@ -383,3 +383,22 @@ test('compiling a schema that is already compiled shares it: 20,000 held validat
   first.free();
   lax.free();
 });
+
+test('format asserts in draft 7 too: Valibot\'s draft-07 uuid refuses what ajv with ajv-formats refuses', async () => {
+  const v = await import('valibot');
+  const { toJsonSchema } = await import('@valibot/to-json-schema');
+  const schema = toJsonSchema(v.object({ id: v.pipe(v.string(), v.uuid()), took: v.string() }));
+  assert.match(String(schema.$schema), /draft-07/);
+  const ajv = newAjv(true, {});
+  const theirs = ajv.compile({ ...schema, $schema: undefined });
+  const ours = compileJsonSchema(schema);
+  for (const value of [{ id: '2024-13-45', took: 'x' }, { id: '0b6f9c1e-8d44-4bd6-9a0e-6f0f1f8e3d1a', took: 'x' }]) {
+    assert.equal(ours.validate(value).valid, theirs(value), JSON.stringify(value));
+    assert.equal(ours.validateJson(JSON.stringify(value)).valid, theirs(value), JSON.stringify(value));
+  }
+  assert.equal(ours.validate({ id: '2024-13-45', took: 'x' }).issues[0].keyword, 'format');
+  ours.free();
+  const duration = compileJsonSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'string', format: 'duration' });
+  assert.deepEqual([duration.validate('P3D').valid, duration.validate('3 days').valid], [true, false]);
+  duration.free();
+});

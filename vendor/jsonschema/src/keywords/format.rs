@@ -1547,7 +1547,9 @@ pub(crate) fn builtin_format(draft: Draft, format: &str) -> Option<BuiltinFormat
     match format {
         "date" => Some(BuiltinFormat::Date),
         "date-time" => Some(BuiltinFormat::DateTime),
-        "duration" if draft >= Draft::Draft201909 => Some(BuiltinFormat::Duration),
+        // understudy patch: `duration` and `uuid` assert in draft 7 too, as ajv-formats does
+        // (Valibot and many tools emit draft-07 with `format: "uuid"`).
+        "duration" if draft >= Draft::Draft7 => Some(BuiltinFormat::Duration),
         "email" => Some(BuiltinFormat::Email),
         "hostname" if matches!(draft, Draft::Draft4 | Draft::Draft6) => {
             Some(BuiltinFormat::HostnameDraft4)
@@ -1570,7 +1572,7 @@ pub(crate) fn builtin_format(draft: Draft, format: &str) -> Option<BuiltinFormat
         "uri" => Some(BuiltinFormat::Uri),
         "uri-reference" if draft >= Draft::Draft6 => Some(BuiltinFormat::UriReference),
         "uri-template" if draft >= Draft::Draft6 => Some(BuiltinFormat::UriTemplate),
-        "uuid" if draft >= Draft::Draft201909 => Some(BuiltinFormat::Uuid),
+        "uuid" if draft >= Draft::Draft7 => Some(BuiltinFormat::Uuid),
         _ => None,
     }
 }
