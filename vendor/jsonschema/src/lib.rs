@@ -1350,6 +1350,21 @@ pub mod output;
 pub mod paths;
 pub(crate) mod properties;
 pub(crate) mod regex;
+// understudy patch: the format checks, callable without the `macros` feature (understudy's
+// fast path calls the same functions the validators do).
+pub mod formats {
+    pub use crate::keywords::format::{
+        is_valid_date, is_valid_datetime, is_valid_duration, is_valid_hostname, is_valid_ipv4,
+        is_valid_ipv6, is_valid_time, is_valid_uri, is_valid_uuid,
+    };
+
+    /// `email` as a validator built with default options checks it.
+    #[must_use]
+    pub fn is_valid_email(value: &str) -> bool {
+        crate::keywords::format::is_valid_email(value, None)
+    }
+}
+
 // understudy patch: engines chosen by the `host-regex` feature.
 mod engines;
 #[cfg(feature = "host-regex")]
