@@ -402,3 +402,18 @@ test('format asserts in draft 7 too: Valibot\'s draft-07 uuid refuses what ajv w
   assert.deepEqual([duration.validate('P3D').valid, duration.validate('3 days').valid], [true, false]);
   duration.free();
 });
+
+test('validateJson collects an invalid text\'s issues only when they are read, from the same text', () => {
+  const v = compileJsonSchema({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] });
+  const result = v.validateJson('{"n": 0}');
+  assert.equal(result.valid, false);
+  // Other texts in between do not change what it reports.
+  assert.equal(v.validateJson('{"n": 5}').valid, true);
+  assert.equal(v.validateJson('[').valid, false);
+  assert.deepEqual(result.issues.map((i) => [i.keyword, i.instancePath]), [['minimum', '/n']]);
+  assert.equal(result.issues, result.issues, 'read once, then kept');
+  assert.deepEqual(JSON.parse(JSON.stringify(v.validateJson('{"n": 0}'))).issues, result.issues);
+  const late = v.validateJson('{}');
+  v.free();
+  assert.throws(() => late.issues, { name: 'UserError', message: 'This validator was freed.' });
+});

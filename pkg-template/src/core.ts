@@ -450,7 +450,11 @@ export interface ValidationResult {
 export interface JsonSchemaValidator extends Disposable {
   /** Validates a JavaScript value (`undefined` members count as absent, as in JSON). */
   validate(value: unknown): ValidationResult;
-  /** Validates JSON text; malformed text is an issue with its position, not an exception. */
+  /**
+   * Validates JSON text; malformed text is an issue with its position, not an exception. The
+   * `issues` of an invalid text are collected when first read (a caller that only checks
+   * `valid` does not pay for them); read them before `free()`.
+   */
   validateJson(text: string): ValidationResult;
   /** Releases the engine's memory now. Further calls throw. */
   free(): void;
@@ -504,9 +508,19 @@ class CompiledValidator extends EngineOwner<ValidatorHandle> implements JsonSche
   validateJson(text: string): ValidationResult {
     expectString('validateJson', 'text', text);
     const handle = this.live();
-    // The engine answers a boolean and hands over the issues only for an invalid text.
+    // The engine answers a boolean; an invalid text's issues are collected when first read
+    // (most callers only branch on `valid`), from the same text.
     const valid = callValidator(() => handle.checkJsonInput(validatorInput.write(text)));
-    return valid ? { valid: true, issues: [] } : { valid: false, issues: handle.takeIssues() };
+    if (valid) return { valid: true, issues: [] };
+    let issues: ValidationIssue[] | undefined;
+    const owner = this;
+    return {
+      valid: false,
+      get issues(): ValidationIssue[] {
+        issues ??= callValidator(() => owner.live().jsonIssuesInput(validatorInput.write(text))) as ValidationIssue[];
+        return issues;
+      },
+    };
   }
 }
 

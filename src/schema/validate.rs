@@ -159,6 +159,16 @@ impl Compiled {
         }
     }
 
+    /// Whether `text` is valid JSON of the schema, without collecting the issues of an invalid
+    /// one: the fast path, else `jsonschema`'s own yes/no (malformed text is invalid).
+    pub fn is_valid_json(&self, text: &str) -> bool {
+        if self.proves_valid(text) {
+            return true;
+        }
+        serde_json::from_str::<serde_json::Value>(text)
+            .is_ok_and(|value| self.validator.is_valid(&value))
+    }
+
     /// Whether the fast path proves `text` valid without building its value (`false`: the
     /// full path must decide).
     pub fn proves_valid(&self, text: &str) -> bool {

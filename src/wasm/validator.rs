@@ -22,8 +22,6 @@ use crate::schema::validate::{self, Compiled};
 pub struct Validator {
     /// Shared by every validator of the same schema text and options ([`COMPILED`]).
     compiled: Rc<Compiled>,
-    /// Issues kept by `checkJsonInput` for `takeIssues`.
-    issues: Option<Vec<validate::Issue>>,
     _live: Live,
 }
 
@@ -46,22 +44,20 @@ impl Validator {
         with_input(len, |value| self.validate(value))?
     }
 
-    /// Validates the JSON text in the input buffer (`len` bytes) and answers only whether it is
-    /// valid: a boolean crosses the boundary faster than a value. The issues of an invalid text
-    /// (malformed text is one `json` issue with its position) wait in the validator for
-    /// [`Validator::take_issues`].
+    /// Whether the JSON text in the input buffer (`len` bytes) is valid: a boolean crosses the
+    /// boundary faster than a value, and an invalid text's issues are not collected (most
+    /// callers only branch on the verdict); [`Validator::json_issues_input`] gives them.
     #[wasm_bindgen(js_name = checkJsonInput)]
-    pub fn check_json_input(&mut self, len: usize) -> Result<bool, JsValue> {
-        let report = with_input(len, |text| self.compiled.validate_json(text))?;
-        self.issues = (!report.valid).then_some(report.issues);
-        Ok(report.valid)
+    pub fn check_json_input(&self, len: usize) -> Result<bool, JsValue> {
+        with_input(len, |text| self.compiled.is_valid_json(text))
     }
 
-    /// The issues of the last invalid text given to [`Validator::check_json_input`] (an empty
-    /// array if there are none), taken out of the validator.
-    #[wasm_bindgen(js_name = takeIssues)]
-    pub fn take_issues(&mut self) -> JsValue {
-        to_js(&self.issues.take().unwrap_or_default())
+    /// The issues of the JSON text in the input buffer (malformed text is one `json` issue
+    /// with its position), for a text [`Validator::check_json_input`] found invalid.
+    #[wasm_bindgen(js_name = jsonIssuesInput)]
+    pub fn json_issues_input(&self, len: usize) -> Result<JsValue, JsValue> {
+        let report = with_input(len, |text| self.compiled.validate_json(text))?;
+        Ok(to_js(&report.issues))
     }
 }
 
@@ -380,7 +376,6 @@ pub fn compile_schema(len: usize, options: &JsValue) -> Result<Validator, JsValu
     };
     Ok(Validator {
         compiled,
-        issues: None,
         _live: Live::new(),
     })
 }
