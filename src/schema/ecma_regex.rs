@@ -57,25 +57,8 @@ enum Set {
     Host { handle: u32, ascii: u128 },
 }
 
-const DIGIT: &[(char, char)] = &[('0', '9')];
-const WORD: &[(char, char)] = &[('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')];
-/// ECMA-262 `WhiteSpace` and `LineTerminator`.
-const SPACE: &[(char, char)] = &[
-    ('\t', '\r'),
-    (' ', ' '),
-    ('\u{a0}', '\u{a0}'),
-    ('\u{1680}', '\u{1680}'),
-    ('\u{2000}', '\u{200a}'),
-    ('\u{2028}', '\u{2029}'),
-    ('\u{202f}', '\u{202f}'),
-    ('\u{205f}', '\u{205f}'),
-    ('\u{3000}', '\u{3000}'),
-    ('\u{feff}', '\u{feff}'),
-];
-
-fn is_line_terminator(c: char) -> bool {
-    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
-}
+// The class tables and line terminators of the `u` flag, shared with the simple matcher.
+use super::simple_pattern::{is_line_terminator, DIGIT, SPACE, WORD};
 
 fn is_word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')

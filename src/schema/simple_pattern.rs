@@ -33,10 +33,10 @@ enum Set {
     },
 }
 
-const DIGIT: &[(char, char)] = &[('0', '9')];
-const WORD: &[(char, char)] = &[('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')];
+pub(crate) const DIGIT: &[(char, char)] = &[('0', '9')];
+pub(crate) const WORD: &[(char, char)] = &[('0', '9'), ('A', 'Z'), ('_', '_'), ('a', 'z')];
 /// ECMA-262 `WhiteSpace` and `LineTerminator`.
-const SPACE: &[(char, char)] = &[
+pub(crate) const SPACE: &[(char, char)] = &[
     ('\t', '\r'),
     (' ', ' '),
     ('\u{a0}', '\u{a0}'),
@@ -49,7 +49,7 @@ const SPACE: &[(char, char)] = &[
     ('\u{feff}', '\u{feff}'),
 ];
 
-fn is_line_terminator(c: char) -> bool {
+pub(crate) fn is_line_terminator(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
 }
 
