@@ -1,5 +1,5 @@
 //! Stable codes: the `reason` of each error kind and the repair kinds of schema-aligned
-//! parsing. Each list is defined once here or with its enum (through [`codes!`]), and the
+//! parsing. Each list is defined once here or with its enum (through [`codes!`](crate::codes!)), and the
 //! TypeScript unions of the package are generated from them: `pkg-template/src/codes.ts` is
 //! checked against [`typescript`] by a test (`UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`
 //! rewrites it).

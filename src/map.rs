@@ -1,6 +1,6 @@
 //! The object map of the JSON arena: insertion-ordered, with `Vec` storage and linear search
 //! for the small objects schemas are made of, and a hash index once an object grows past
-//! [`INDEX_FROM`] keys (so a 10k-key `properties` stays linear, not quadratic).
+//! `INDEX_FROM` keys (so a 10k-key `properties` stays linear, not quadratic).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
