@@ -113,6 +113,15 @@ export function run() {
     },
   }, { rounds: 7 });
   rows.push({ what: `validateJson with its issues read, ${invalid.length} invalid payloads, vs JSON.parse + ajv (allErrors) + ajv-formats`, ours: r.ours, reference: r.ajv, ratio: r.ours / r.ajv });
+  const verdicts = compare({
+    ours: () => {
+      for (const c of invalid) c.ours.isValidJson(c.text);
+    },
+    ajv: () => {
+      for (const c of invalid) c.ajv(JSON.parse(c.text));
+    },
+  }, { rounds: 7 });
+  rows.push({ what: `isValidJson (the verdict alone), ${invalid.length} invalid payloads, vs JSON.parse + ajv + ajv-formats`, ours: verdicts.ours, reference: verdicts.ajv, ratio: verdicts.ours / verdicts.ajv });
   return rows;
 }
 

@@ -183,6 +183,7 @@ test('root entry: every function, and the validator and prepared schema they ret
   const validator = root.compileJsonSchema(schema);
   await fuzzCall('validator.validate', [{ a: 'x' }], ([v]) => validator.validate(v));
   await fuzzCall('validator.validateJson', ['{"a":"x"}'], ([t]) => validator.validateJson(t));
+  await fuzzCall('validator.isValidJson', ['{"a":"x"}'], ([t]) => validator.isValidJson(t));
   validator.free();
   await fuzzCall('partialOutput', [deltas(), schema, { atomic: [] }], (args) => drain(root.partialOutput(...args)));
   const parser = root.compileStructuredParser(schema);

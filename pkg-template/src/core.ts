@@ -450,12 +450,13 @@ export interface ValidationResult {
 export interface JsonSchemaValidator extends Disposable {
   /** Validates a JavaScript value (`undefined` members count as absent, as in JSON). */
   validate(value: unknown): ValidationResult;
-  /**
-   * Validates JSON text; malformed text is an issue with its position, not an exception. The
-   * `issues` of an invalid text are collected when first read (a caller that only checks
-   * `valid` does not pay for them); read them before `free()`.
-   */
+  /** Validates JSON text; malformed text is an issue with its position, not an exception. */
   validateJson(text: string): ValidationResult;
+  /**
+   * Whether JSON text is valid, without collecting an invalid text's issues: what a caller
+   * that only branches on the verdict needs, several times faster on invalid texts.
+   */
+  isValidJson(text: string): boolean;
   /** Releases the engine's memory now. Further calls throw. */
   free(): void;
 }
@@ -508,19 +509,15 @@ class CompiledValidator extends EngineOwner<ValidatorHandle> implements JsonSche
   validateJson(text: string): ValidationResult {
     expectString('validateJson', 'text', text);
     const handle = this.live();
-    // The engine answers a boolean; an invalid text's issues are collected when first read
-    // (most callers only branch on `valid`), from the same text.
+    // The engine answers a boolean; an invalid text's issues cross in a second call.
     const valid = callValidator(() => handle.checkJsonInput(validatorInput.write(text)));
     if (valid) return { valid: true, issues: [] };
-    let issues: ValidationIssue[] | undefined;
-    const owner = this;
-    return {
-      valid: false,
-      get issues(): ValidationIssue[] {
-        issues ??= callValidator(() => owner.live().jsonIssuesInput(validatorInput.write(text))) as ValidationIssue[];
-        return issues;
-      },
-    };
+    return { valid: false, issues: callValidator(() => handle.jsonIssuesInput(validatorInput.write(text))) as ValidationIssue[] };
+  }
+  isValidJson(text: string): boolean {
+    expectString('isValidJson', 'text', text);
+    const handle = this.live();
+    return callValidator(() => handle.checkJsonInput(validatorInput.write(text)));
   }
 }
 
