@@ -57,8 +57,8 @@ enum Set {
     Host { handle: u32, ascii: u128 },
 }
 
-// The class tables and line terminators of the `u` flag, shared with the simple matcher.
-use super::simple_pattern::{is_line_terminator, DIGIT, SPACE, WORD};
+// The escapes and line terminators of the `u` flag, shared with the simple matcher.
+use super::simple_pattern::{self, is_line_terminator};
 
 fn is_word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -159,18 +159,14 @@ impl Parser<'_, '_> {
     /// After a `\` (outside or inside a class).
     fn escape(&mut self, in_class: bool) -> Result<Escape, PatternError> {
         let c = self.next()?;
+        // The escapes the simple matcher knows mean the same here.
+        if let Some(known) = simple_pattern::escape(c, in_class) {
+            return Ok(match known {
+                simple_pattern::Escape::Char(c) => Escape::Char(c),
+                simple_pattern::Escape::Class(set, negated) => Escape::Class(set, negated),
+            });
+        }
         Ok(match c {
-            'd' => Escape::Class(DIGIT, false),
-            'D' => Escape::Class(DIGIT, true),
-            'w' => Escape::Class(WORD, false),
-            'W' => Escape::Class(WORD, true),
-            's' => Escape::Class(SPACE, false),
-            'S' => Escape::Class(SPACE, true),
-            't' => Escape::Char('\t'),
-            'n' => Escape::Char('\n'),
-            'v' => Escape::Char('\u{b}'),
-            'f' => Escape::Char('\u{c}'),
-            'r' => Escape::Char('\r'),
             '0' if !self.peek().is_some_and(|d| d.is_ascii_digit()) => Escape::Char('\0'),
             'b' if in_class => Escape::Char('\u{8}'),
             'c' => {
@@ -232,9 +228,6 @@ impl Parser<'_, '_> {
                 }
                 Escape::Property(format!("\\{c}{{{name}}}"))
             }
-            '^' | '$' | '\\' | '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|'
-            | '/' => Escape::Char(c),
-            '-' if in_class => Escape::Char(c),
             c if self.legacy && c != 'c' => Escape::Char(c),
             _ => return err(format!("invalid escape `\\{c}`")),
         })

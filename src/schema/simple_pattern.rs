@@ -115,12 +115,12 @@ pub struct SimplePattern {
 }
 
 /// What `\x` means outside or inside a class, where it is a character or a class escape.
-enum Escape {
+pub(crate) enum Escape {
     Char(char),
     Class(&'static [(char, char)], bool),
 }
 
-fn escape(c: char, in_class: bool) -> Option<Escape> {
+pub(crate) fn escape(c: char, in_class: bool) -> Option<Escape> {
     Some(match c {
         'd' => Escape::Class(DIGIT, false),
         'D' => Escape::Class(DIGIT, true),
