@@ -21,6 +21,24 @@ fn refused(schema: Json, provider: Provider) -> StrictError {
     convert(&schema, provider).expect_err(&format!("{} refuses {schema}", provider.name()))
 }
 
+/// Each schema is refused with its reason, at its pointer, by a message naming the provider.
+fn assert_refusals(
+    provider: Provider,
+    cases: impl IntoIterator<Item = (Json, StrictReason, &'static str)>,
+) {
+    for (schema, reason, pointer) in cases {
+        let e = refused(schema.clone(), provider);
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            (reason, pointer),
+            "{schema}: {}",
+            e.message
+        );
+        let start = format!("{} cannot take this schema: ", provider.name());
+        assert!(e.message.starts_with(&start), "{}", e.message);
+    }
+}
+
 /// Every keyword of the output is one the provider documents, every node a valid one.
 fn assert_accepted(schema: &Json, provider: Provider, at: &str) {
     let Json::Object(obj) = schema else {
@@ -260,20 +278,7 @@ fn anthropic_refuses_what_it_cannot_express_with_a_pointer() {
             "",
         ),
     ];
-    for (schema, reason, pointer) in cases {
-        let e = refused(schema.clone(), Provider::Anthropic);
-        assert_eq!(
-            (e.reason, e.pointer.as_str()),
-            (reason, pointer),
-            "{schema}: {}",
-            e.message
-        );
-        assert!(
-            e.message.starts_with("Anthropic cannot take this schema: "),
-            "{}",
-            e.message
-        );
-    }
+    assert_refusals(Provider::Anthropic, cases);
 }
 
 #[test]
@@ -405,20 +410,7 @@ fn gemini_merges_all_of_infers_types_and_refuses_the_rest() {
             "/properties/x/x-custom",
         ),
     ];
-    for (schema, reason, pointer) in cases {
-        let e = refused(schema.clone(), Provider::Gemini);
-        assert_eq!(
-            (e.reason, e.pointer.as_str()),
-            (reason, pointer),
-            "{schema}: {}",
-            e.message
-        );
-        assert!(
-            e.message.starts_with("Gemini cannot take this schema: "),
-            "{}",
-            e.message
-        );
-    }
+    assert_refusals(Provider::Gemini, cases);
 }
 
 #[test]
