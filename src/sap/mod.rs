@@ -566,7 +566,7 @@ fn read_structured<'t>(
         ));
     }
     // A top-level enum (a `const`, a union of them) named once in prose (rules 8, 21).
-    if let Some(options) = named_values(schema, schema) {
+    if let Some(options) = named_values(schema, schema, 0) {
         return enum_in_prose(text, &options, refused).map(Reading::from);
     }
     // A boolean or number schema and a reply that states its value in prose.
@@ -604,8 +604,12 @@ fn read_structured<'t>(
 }
 
 /// The values a schema allows when it names them all: an `enum`, a `const` (a one-value enum,
-/// rule 21), or a union whose every branch names its values. `None` for any other schema.
-fn named_values(schema: &Json, root: &Json) -> Option<Vec<Json>> {
+/// rule 21), or a union whose every branch names its values. `None` for any other schema, and
+/// past 16 nested unions (a union that refers to itself).
+fn named_values(schema: &Json, root: &Json, depth: usize) -> Option<Vec<Json>> {
+    if depth > 16 {
+        return None;
+    }
     let resolved = align::resolve(schema, root);
     if let Some(Json::Array(options)) = resolved.kw("enum") {
         return Some(options.clone());
@@ -616,7 +620,7 @@ fn named_values(schema: &Json, root: &Json) -> Option<Vec<Json>> {
     if let Some(Json::Array(branches)) = resolved.kw("anyOf").or_else(|| resolved.kw("oneOf")) {
         let mut all = Vec::new();
         for b in branches {
-            all.extend(named_values(b, root)?);
+            all.extend(named_values(b, root, depth + 1)?);
         }
         return (!all.is_empty()).then_some(all);
     }
@@ -648,7 +652,7 @@ fn item_in_prose(
     refused: &[Refusal],
 ) -> Option<Result<Parsed, ParseFailure>> {
     let items = align::resolve(schema, schema).kw("items")?;
-    let one = if let Some(options) = named_values(items, schema) {
+    let one = if let Some(options) = named_values(items, schema, 0) {
         enum_in_prose(text, &options, refused.to_vec()).ok()?
     } else if matches!(
         schema_type(items, schema),

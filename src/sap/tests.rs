@@ -1020,6 +1020,9 @@ fn rule_21_const_is_a_one_value_enum_everywhere() {
         assert_eq!(ok("**two.**", schema.clone()), json!("TWO"));
         assert!(parse_structured("The answer is THREE", &schema).is_err());
     }
+    // A union that refers to itself ends in an error, not a stack overflow.
+    let looping = json!({"anyOf":[{"$ref":"#"},{"const":"x"}]});
+    assert!(parse_structured("some prose", &looping).is_err());
     let union = json!({"anyOf":[{"const":"yes"},{"const":"no"}]});
     assert_eq!(ok("I would say No.", union.clone()), json!("no"));
     assert_eq!(
