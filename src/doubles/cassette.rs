@@ -402,6 +402,8 @@ impl RegexHost {
 #[derive(Clone)]
 pub struct Redaction {
     keys: Vec<String>,
+    /// `keys` folded (lowercase, no `-` or `_`), as every key of a value is compared.
+    folded_keys: Vec<String>,
     /// The caller's own patterns (stored in the cassette; the built-in rules always apply).
     patterns: Vec<String>,
     /// Patterns of values the caller means to keep (`allowSecrets`), stored in the cassette.
@@ -513,6 +515,7 @@ impl Redaction {
         compiled.extend(user.into_iter().filter(|p| patterns.contains(&p.text)));
         let allow_compiled = compile_all(allow, "/redaction/allow", host.as_ref())?;
         Ok(Redaction {
+            folded_keys: keys.iter().map(|k| fold_key(k)).collect(),
             keys,
             patterns,
             allow: allow.to_vec(),
@@ -541,7 +544,7 @@ impl Redaction {
         if value.is_null() || matches!(value, Value::String(s) if s == REDACTED) {
             return false;
         }
-        self.keys.iter().any(|s| fold_key(s) == k) || (value.is_string() && credential_like_key(&k))
+        self.folded_keys.contains(&k) || (value.is_string() && credential_like_key(&k))
     }
 
     /// Whether an `allow` pattern keeps `text`.
