@@ -4,17 +4,27 @@
 //! them runs on a backtracking VM that stops after [`STEP_BUDGET`] steps and says so, instead of
 //! running for hours on `^(a+)+$` and a long text.
 //!
+//! The Pike VM's sets of states are cached as the states of a DFA built as texts are read (a
+//! lazy DFA, bounded to a few thousand states), so a pattern tested again and again, as a tool
+//! schema's are, reads each character with one table lookup.
+//!
 //! Unicode property escapes (`\p{L}`) are classes whose members the caller's [`Classes`] answers
 //! (the host's `RegExp` in wasm), one character at a time, so they keep ECMA-262's meaning
 //! without tables in the module and without letting the host backtrack.
 
+use std::cell::RefCell;
 use std::fmt;
+
+use crate::map::FastMap;
 
 /// Steps the backtracking VM may take for one match (a step: one instruction at one position).
 pub const STEP_BUDGET: u64 = 1_000_000;
 
 /// Most instructions a compiled pattern may hold (counted repetitions are expanded).
 const MAX_PROGRAM: usize = 20_000;
+
+/// States the lazy DFA of one pattern may hold; past it, matching runs on the Pike VM.
+const MAX_DFA_STATES: usize = 2_000;
 
 /// Deepest nesting of groups the parser follows.
 const MAX_NESTING: usize = 64;
@@ -758,6 +768,36 @@ pub struct EcmaRegex {
     slots: usize,
     /// Backreferences or lookarounds: the backtracking VM, with its budget.
     backtracking: bool,
+    /// The lazy DFA, for a pattern whose only assertions are `^` and `$` (`None`: the Pike VM
+    /// or the backtracking VM).
+    dfa: Option<RefCell<Dfa>>,
+}
+
+/// A state of the lazy DFA: the instructions the Pike VM's threads wait at after a character
+/// (its kernel), with what follows from it at a position inside the text.
+#[derive(Debug, Clone)]
+struct DfaState {
+    /// The `Set` instructions alive at a position past the start and before the end (the
+    /// kernel's closure, with a new thread from the first instruction: the search is
+    /// unanchored).
+    sets: Vec<u32>,
+    /// Whether a thread reaches `Match` there.
+    matches: bool,
+    /// Whether a thread reaches `Match` at the end of the text.
+    matches_at_end: bool,
+    /// The next state for each ASCII character, once known (`UNKNOWN`).
+    next: Box<[u32; 128]>,
+}
+
+const UNKNOWN: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Default)]
+struct Dfa {
+    states: Vec<DfaState>,
+    by_kernel: FastMap<Box<[u32]>, u32>,
+    /// The `Set` instructions alive at the start of a text, and whether `Match` is reached
+    /// there (for a text of one character or more).
+    start: Option<(Vec<u32>, bool)>,
 }
 
 /// A match the backtracking VM could not finish within [`STEP_BUDGET`] steps.
@@ -805,11 +845,21 @@ impl EcmaRegex {
         };
         c.node(&node)?;
         c.emit(Inst::Match)?;
+        let backtracking = p.backrefs || p.lookarounds;
+        let dfa = (!backtracking
+            && !c.prog.iter().any(|i| {
+                matches!(
+                    i,
+                    Inst::Assert(Assert::WordBoundary | Assert::NotWordBoundary)
+                )
+            }))
+        .then(|| RefCell::new(Dfa::default()));
         Ok(EcmaRegex {
             prog: c.prog,
             sets: p.sets,
             slots: c.loop_base + c.loops,
-            backtracking: p.backrefs || p.lookarounds,
+            backtracking,
+            dfa,
         })
     }
 
@@ -843,8 +893,11 @@ impl EcmaRegex {
     /// Whether the pattern matches somewhere in `text` (as `RegExp.prototype.test`), or
     /// [`OverBudget`] when a backtracking pattern needs more steps than allowed.
     pub fn is_match(&self, text: &str, classes: &dyn Classes) -> Result<bool, OverBudget> {
+        if !self.backtracking {
+            return Ok(self.is_match_regular(text, classes));
+        }
         let chars: Vec<char> = text.chars().collect();
-        if self.backtracking {
+        {
             let mut vm = Backtracker {
                 re: self,
                 text: &chars,
@@ -860,9 +913,133 @@ impl EcmaRegex {
                     return Ok(true);
                 }
             }
-            return Ok(false);
+            Ok(false)
         }
-        Ok(self.pike(&chars, classes))
+    }
+
+    #[cfg(test)]
+    fn is_match_pike(&self, text: &str, classes: &dyn Classes) -> bool {
+        self.pike(&text.chars().collect::<Vec<_>>(), classes)
+    }
+
+    /// Whether the pattern matches somewhere in `text`, for a pattern without backreferences
+    /// or lookarounds: the lazy DFA where the pattern allows it and its cache has room, else
+    /// the Pike VM.
+    fn is_match_regular(&self, text: &str, classes: &dyn Classes) -> bool {
+        if let Some(found) = self
+            .dfa
+            .as_ref()
+            .and_then(|dfa| dfa.try_borrow_mut().ok())
+            .and_then(|mut dfa| self.run_dfa(&mut dfa, text, classes))
+        {
+            return found;
+        }
+        let chars: Vec<char> = text.chars().collect();
+        self.pike(&chars, classes)
+    }
+
+    /// The lazy DFA over `text`; `None` when its cache is full.
+    fn run_dfa(&self, dfa: &mut Dfa, text: &str, classes: &dyn Classes) -> Option<bool> {
+        let mut chars = text.chars();
+        let Some(first) = chars.next() else {
+            return Some(self.closure(&[], true, true).1);
+        };
+        if dfa.start.is_none() {
+            dfa.start = Some(self.closure(&[], true, false));
+        }
+        let (sets, matched) = dfa.start.as_ref()?;
+        if *matched {
+            return Some(true);
+        }
+        let kernel = self.step(sets, first, classes);
+        let mut state = self.state(dfa, kernel)?;
+        for c in chars {
+            let s = &dfa.states[state as usize];
+            if s.matches {
+                return Some(true);
+            }
+            let cached = if c.is_ascii() {
+                s.next[c as usize]
+            } else {
+                UNKNOWN
+            };
+            state = if cached != UNKNOWN {
+                cached
+            } else {
+                let kernel = self.step(&s.sets, c, classes);
+                let next = self.state(dfa, kernel)?;
+                if c.is_ascii() {
+                    dfa.states[state as usize].next[c as usize] = next;
+                }
+                next
+            };
+        }
+        Some(dfa.states[state as usize].matches_at_end)
+    }
+
+    /// The kernel after reading `c`: the instruction after each `Set` that holds it.
+    fn step(&self, sets: &[u32], c: char, classes: &dyn Classes) -> Vec<u32> {
+        let mut kernel: Vec<u32> = sets
+            .iter()
+            .filter(|&&pc| match self.prog[pc as usize] {
+                Inst::Set(set) => self.contains(set, c, classes),
+                _ => false,
+            })
+            .map(|pc| pc + 1)
+            .collect();
+        kernel.sort_unstable();
+        kernel.dedup();
+        kernel
+    }
+
+    /// The state of `kernel`, made if new; `None` past [`MAX_DFA_STATES`].
+    fn state(&self, dfa: &mut Dfa, kernel: Vec<u32>) -> Option<u32> {
+        if let Some(&id) = dfa.by_kernel.get(&kernel[..]) {
+            return Some(id);
+        }
+        if dfa.states.len() >= MAX_DFA_STATES {
+            return None;
+        }
+        let (sets, matches) = self.closure(&kernel, false, false);
+        let matches_at_end = self.closure(&kernel, false, true).1;
+        let id = dfa.states.len() as u32;
+        dfa.states.push(DfaState {
+            sets,
+            matches,
+            matches_at_end,
+            next: Box::new([UNKNOWN; 128]),
+        });
+        dfa.by_kernel.insert(kernel.into_boxed_slice(), id);
+        Some(id)
+    }
+
+    /// What the threads waiting at `kernel`, and a new one from the first instruction, reach
+    /// without reading: the `Set` instructions (sorted) and whether `Match` is among them,
+    /// with `^` holding at the start and `$` at the end.
+    fn closure(&self, kernel: &[u32], at_start: bool, at_end: bool) -> (Vec<u32>, bool) {
+        let mut seen = vec![false; self.prog.len()];
+        let mut stack: Vec<usize> = kernel.iter().map(|&pc| pc as usize).collect();
+        stack.push(0);
+        let mut sets = Vec::new();
+        let mut matched = false;
+        while let Some(pc) = stack.pop() {
+            if std::mem::replace(&mut seen[pc], true) {
+                continue;
+            }
+            match self.prog[pc] {
+                Inst::Jmp(x) => stack.push(x),
+                Inst::Split(x, y) => stack.extend([y, x]),
+                Inst::Save(_) | Inst::Mark(_) | Inst::Progress(_) => stack.push(pc + 1),
+                Inst::Assert(Assert::Start) if at_start => stack.push(pc + 1),
+                Inst::Assert(Assert::End) if at_end => stack.push(pc + 1),
+                Inst::Assert(_) => {}
+                Inst::Match => matched = true,
+                Inst::Set(_) => sets.push(pc as u32),
+                Inst::BackRef(_) | Inst::Look { .. } | Inst::LookEnd => {}
+            }
+        }
+        sets.sort_unstable();
+        (sets, matched)
     }
 
     /// Whether every match must start at the text's start (the program begins with `^`).

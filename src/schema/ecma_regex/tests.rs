@@ -177,3 +177,100 @@ fn the_legacy_syntax_runs_where_only_it_parses() {
     assert!(legacy(r"^[\d-z]+$", "1-z"));
     assert!(EcmaRegex::compile(r"^\_$", &Letters).is_err());
 }
+
+#[test]
+fn the_lazy_dfa_agrees_with_the_pike_vm() {
+    let patterns = [
+        r"^[A-Z]{2}-\d{4,8}$",
+        "^(cat|dog)s?$",
+        "(cat|dog)",
+        "a$|^b",
+        "^$",
+        "x*",
+        "^(?:[a-z]+\\.)+[a-z]{2,}$",
+        "^(a*)*b",
+        r"^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]\d|\d)$",
+        r"^\p{L}+\d?$",
+        "é+$",
+        "[^a]b",
+        // 2^12 kernels and more: past the cache's room on long texts.
+        "(a|b)*a(a|b){11}$",
+    ];
+    // Texts from a small alphabet, every one up to length 5, and some long ones.
+    let alphabet = ['a', 'b', '.', '1', 'é', 'A', 'x', '-'];
+    let mut texts = vec![String::new()];
+    let mut frontier = vec![String::new()];
+    for _ in 0..5 {
+        frontier = frontier
+            .iter()
+            .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+            .collect();
+        texts.extend(frontier.iter().cloned());
+    }
+    let mut seed = 7u64;
+    for _ in 0..200 {
+        let len = 10 + (seed % 300) as usize;
+        let text: String = (0..len)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                alphabet[(seed >> 33) as usize % 3]
+            })
+            .collect();
+        texts.push(text);
+    }
+    texts.extend(
+        [
+            "192.168.0.1",
+            "256.1.1.1",
+            "mail.example.com",
+            "AB-1234",
+            "dogs",
+            "Ünïcode7",
+        ]
+        .map(String::from),
+    );
+    for pattern in patterns {
+        // One compiled pattern for all texts, as a schema holds it: its cache grows and is reused.
+        let re = EcmaRegex::compile(pattern, &Letters).unwrap();
+        assert!(re.dfa.is_some(), "{pattern} runs on the DFA");
+        for text in &texts {
+            let dfa = re.is_match(text, &Letters).unwrap();
+            assert_eq!(
+                dfa,
+                re.is_match_pike(text, &Letters),
+                "{pattern} on {text:?}"
+            );
+        }
+    }
+    let big = EcmaRegex::compile("(a|b)*a(a|b){11}$", &Letters).unwrap();
+    let long: String = (0..50_000)
+        .map(|_| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            if (seed >> 33) & 1 == 0 {
+                'a'
+            } else {
+                'b'
+            }
+        })
+        .collect();
+    for text in [format!("{long}."), format!("{long}a"), long] {
+        assert_eq!(
+            big.is_match(&text, &Letters).unwrap(),
+            big.is_match_pike(&text, &Letters)
+        );
+    }
+    assert_eq!(
+        big.dfa.as_ref().unwrap().borrow().states.len(),
+        MAX_DFA_STATES
+    );
+    // Word boundaries stay on the Pike VM.
+    assert!(EcmaRegex::compile(r"\bcat\b", &Letters)
+        .unwrap()
+        .dfa
+        .is_none());
+    assert!(m(r"\bcat\b", "a cat!"));
+}
