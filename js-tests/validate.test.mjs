@@ -415,3 +415,25 @@ test('isValidJson answers the verdict alone, the same as validateJson, without c
   assert.throws(() => v.isValidJson('{}'), { name: 'UserError', message: 'This validator was freed.' });
   assert.throws(() => compileJsonSchema({}).isValidJson(5), { name: 'TypeError', message: /isValidJson: text must be a string/ });
 });
+
+test('issues cross whole: messages, paths and keywords with NULs, quotes and non-ASCII; several issues; malformed text keeps its position', () => {
+  const v = compileJsonSchema({ type: 'object', additionalProperties: { type: 'string' }, required: ['need'] });
+  const text = JSON.stringify({ 'a\u0000b': 1, 'é"/~': 2 });
+  const viaText = v.validateJson(text);
+  const viaValue = v.validate(JSON.parse(text));
+  assert.deepEqual(viaText, viaValue);
+  assert.equal(viaText.valid, false);
+  assert.deepEqual(viaText.issues.map((i) => [i.keyword, i.instancePath]).sort(), [['required', ''], ['type', '/a\u0000b'], ['type', '/é"~1~0']]);
+  for (const issue of viaText.issues) {
+    assert.deepEqual(Object.keys(issue), ['message', 'instancePath', 'schemaPath', 'keyword']);
+    assert.equal(typeof issue.message, 'string');
+    assert.ok(issue.message.length > 0);
+  }
+  // Without a NUL anywhere: the same fields.
+  const plain = v.validateJson('{"x": 1}');
+  assert.deepEqual(plain.issues.map((i) => [i.keyword, i.instancePath, i.schemaPath]).sort(), [['required', '', '/required'], ['type', '/x', '/additionalProperties/type']]);
+  assert.match(plain.issues.find((i) => i.keyword === 'type').message, /1 is not of type "string"/);
+  const broken = v.validateJson('{"x": ');
+  assert.equal(broken.issues[0].keyword, 'json');
+  assert.equal(typeof broken.issues[0].position.offset, 'number');
+});

@@ -461,9 +461,26 @@ export interface JsonSchemaValidator extends Disposable {
   free(): void;
 }
 
-/** The engine answers `undefined` for a valid value and the issues otherwise. */
-function toResult(issues: ValidationIssue[] | undefined): ValidationResult {
-  return issues === undefined ? { valid: true, issues: [] } : { valid: false, issues };
+/**
+ * The engine answers `undefined` for a valid value, else the issues' text: each issue's
+ * message, instance path, schema path and keyword, each after a NUL, or the issues' JSON
+ * (src/schema/validate.rs `Report::issues_text`).
+ */
+function toResult(out: string | undefined): ValidationResult {
+  if (out === undefined) return { valid: true, issues: [] };
+  if (out.charCodeAt(0) !== 0) return { valid: false, issues: JSON.parse(out) };
+  const issues: ValidationIssue[] = [];
+  let at = 1;
+  while (at <= out.length) {
+    const a = out.indexOf('\0', at);
+    const b = out.indexOf('\0', a + 1);
+    const c = out.indexOf('\0', b + 1);
+    let d = out.indexOf('\0', c + 1);
+    if (d === -1) d = out.length;
+    issues.push({ message: out.slice(at, a), instancePath: out.slice(a + 1, b), schemaPath: out.slice(b + 1, c), keyword: out.slice(c + 1, d) });
+    at = d + 1;
+  }
+  return { valid: false, issues };
 }
 
 /** Frees an engine object whose owner was collected without `free()`. */
@@ -509,10 +526,7 @@ class CompiledValidator extends EngineOwner<ValidatorHandle> implements JsonSche
   validateJson(text: string): ValidationResult {
     expectString('validateJson', 'text', text);
     const handle = this.live();
-    // The engine answers a boolean; an invalid text's issues cross in a second call.
-    const valid = callValidator(() => handle.checkJsonInput(validatorInput.write(text)));
-    if (valid) return { valid: true, issues: [] };
-    return { valid: false, issues: callValidator(() => handle.jsonIssuesInput(validatorInput.write(text))) as ValidationIssue[] };
+    return toResult(callValidator(() => handle.validateJsonInput(validatorInput.write(text))));
   }
   isValidJson(text: string): boolean {
     expectString('isValidJson', 'text', text);

@@ -436,6 +436,13 @@ impl Plan {
 
     /// `true` only if `text` is one JSON value the schema accepts; `false` means "don't know".
     pub fn proves_valid(&self, text: &str) -> bool {
+        self.verdict(text) == Some(true)
+    }
+
+    /// The plan's verdict on `text`: `Some(true)` valid, `Some(false)` certainly invalid (the
+    /// walk stopped at a violation; the rest of the text is not read, so malformed text after
+    /// it is also `Some(false)`, which it is for the full path too), `None` don't know.
+    pub fn verdict(&self, text: &str) -> Option<bool> {
         let budget = Cell::new(text.len().saturating_mul(8).saturating_add(4096));
         let refuted = Cell::new(false);
         let walk = Walk {
@@ -443,7 +450,11 @@ impl Plan {
             budget: &budget,
             refuted: &refuted,
         };
-        walk.whole(text, self.root, 0, false) == Verdict::Valid
+        match walk.whole(text, self.root, 0, false) {
+            Verdict::Valid => Some(true),
+            Verdict::Invalid => Some(false),
+            Verdict::Unknown => None,
+        }
     }
 }
 
@@ -721,7 +732,12 @@ impl<'p> Walk<'p> {
         .deserialize(&mut de);
         match result {
             Ok(()) if de.end().is_ok() => Verdict::Valid,
-            Err(e) if e.is_data() && self.refuted.get() => Verdict::Invalid,
+            // The full path's value keeps the last of duplicate keys: a violation the walk met
+            // in an earlier one may not be in it. (A valid verdict holds whichever is kept:
+            // each was checked.)
+            Err(e) if e.is_data() && self.refuted.get() && !has_duplicate_keys(text) => {
+                Verdict::Invalid
+            }
             _ => Verdict::Unknown,
         }
     }
@@ -754,6 +770,60 @@ impl<'p> Walk<'p> {
         self.refuted.set(false);
         E::custom(STOP)
     }
+}
+
+/// Whether an object of `text` has a key twice (or two keys of the same hash). Malformed text
+/// answers `false`: it is invalid on the full path whatever its keys.
+fn has_duplicate_keys(text: &str) -> bool {
+    struct Scan;
+    impl<'de> DeserializeSeed<'de> for Scan {
+        type Value = bool;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Scan {
+        type Value = bool;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_unit<E>(self) -> Result<bool, E> {
+            Ok(false)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+            let mut found = false;
+            while let Some(dup) = seq.next_element_seed(Scan)? {
+                found |= dup;
+            }
+            Ok(found)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            let mut keys = Keys::default();
+            let mut found = false;
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                found |= !keys.insert(&key);
+                found |= map.next_value_seed(Scan)?;
+            }
+            Ok(found)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    Scan.deserialize(&mut de).unwrap_or(false)
 }
 
 /// `a and b` over verdicts: invalid if either is, valid if both are.
@@ -1090,6 +1160,34 @@ struct KeySeed<'c, 'p> {
     targets: &'c mut Targets,
 }
 
+/// The keys of one object read so far, by hash ([`has_duplicate_keys`]).
+#[derive(Default)]
+struct Keys {
+    inline: [u64; 16],
+    len: usize,
+    more: Vec<u64>,
+}
+
+impl Keys {
+    /// Records `key`; `false` if it (or a key of the same hash) was read before.
+    fn insert(&mut self, key: &str) -> bool {
+        // FNV-1a: keys are short, and a collision only costs the fast path.
+        let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let (inline, more) = (&self.inline[..self.len.min(16)], &self.more);
+        if inline.contains(&hash) || more.contains(&hash) {
+            return false;
+        }
+        match self.inline.get_mut(self.len) {
+            Some(slot) => *slot = hash,
+            None => self.more.push(hash),
+        }
+        self.len += 1;
+        true
+    }
+}
+
 /// The schemas a member's value must satisfy, kept inline (a key matching more than four is
 /// left to the full path).
 #[derive(Default)]
@@ -1208,21 +1306,20 @@ mod tests {
 
     fn verdict_with(schema: &str, text: &str, formats: bool) -> bool {
         let value: Json = serde_json::from_str(schema).unwrap();
-        let got = Plan::compile(&value, formats)
+        let verdict = Plan::compile(&value, formats)
             .expect("a plan")
-            .proves_valid(text);
-        if got {
-            let instance: Json = serde_json::from_str(text).unwrap();
-            assert!(
+            .verdict(text);
+        if let Some(valid) = verdict {
+            let full = serde_json::from_str::<Json>(text).is_ok_and(|instance| {
                 jsonschema::options()
                     .should_validate_formats(formats)
                     .build(&value)
                     .unwrap()
-                    .is_valid(&instance),
-                "{schema} proved {text} valid"
-            );
+                    .is_valid(&instance)
+            });
+            assert_eq!(full, valid, "{schema} on {text}: the plan says {valid}");
         }
-        got
+        verdict == Some(true)
     }
 
     #[test]
@@ -1312,7 +1409,25 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_required_keys_count_once() {
+    fn duplicate_keys_are_left_to_the_full_path() {
+        // The full path keeps the last of duplicate keys; the walk checks the first one first.
+        let negated = plan(r#"{"not":{"properties":{"a":{"type":"integer"}}}}"#);
+        assert_eq!(negated.verdict(r#"{"a":"x","a":1}"#), None);
+        assert_eq!(negated.verdict(r#"{"a":1,"a":"x"}"#), None);
+        assert_eq!(negated.verdict(r#"{"a":"x"}"#), Some(true));
+        let typed = plan(r#"{"properties":{"a":{"type":"string"}}}"#);
+        assert_eq!(typed.verdict(r#"{"a":1,"a":"x"}"#), None);
+        assert_eq!(typed.verdict(r#"{"a":1}"#), Some(false));
+        // Past the inline slots too.
+        let late = plan(r#"{"properties":{"k33":{"type":"string"}}}"#);
+        let many: Vec<String> = (0..40).map(|i| format!(r#""k{i}":{i}"#)).collect();
+        assert_eq!(
+            late.verdict(&format!("{{{}}}", many.join(","))),
+            Some(false)
+        );
+        let twice = format!(r#"{{{},"k33":"x"}}"#, many.join(","));
+        assert_eq!(late.verdict(&twice), None);
+        // A valid verdict holds whichever duplicate is kept: each was checked.
         let s = r#"{"required":["a","b"]}"#;
         assert!(!verdict(s, r#"{"a":1,"a":2}"#));
         assert!(verdict(s, r#"{"a":1,"b":2,"a":3}"#));

@@ -48,6 +48,29 @@ impl Report {
             issues,
         }
     }
+
+    /// The issues as one text for the host to read in one pass: each issue's message, instance
+    /// path, schema path and keyword, each field after a NUL (`\0message\0/a\0/properties/a/type\0type…`).
+    /// A field holding a NUL, or a position, takes the JSON form (an array, as `Issue`
+    /// serializes) instead.
+    pub fn issues_text(&self) -> String {
+        fn fields(i: &Issue) -> [&str; 4] {
+            [&i.message, &i.instance_path, &i.schema_path, &i.keyword]
+        }
+        let plain = self
+            .issues
+            .iter()
+            .all(|i| i.position.is_none() && fields(i).iter().all(|f| !f.contains('\0')));
+        if !plain {
+            return serde_json::to_string(&self.issues).unwrap_or_else(|_| "[]".into());
+        }
+        let mut out = String::new();
+        for field in self.issues.iter().flat_map(fields) {
+            out.push('\0');
+            out.push_str(field);
+        }
+        out
+    }
 }
 
 /// A compiled validator.
@@ -160,10 +183,10 @@ impl Compiled {
     }
 
     /// Whether `text` is valid JSON of the schema, without collecting the issues of an invalid
-    /// one: the fast path, else `jsonschema`'s own yes/no (malformed text is invalid).
+    /// one: the fast path's verdict, else `jsonschema`'s own yes/no (malformed text is invalid).
     pub fn is_valid_json(&self, text: &str) -> bool {
-        if self.proves_valid(text) {
-            return true;
+        if let Some(verdict) = self.fast_verdict(text) {
+            return verdict;
         }
         serde_json::from_str::<serde_json::Value>(text)
             .is_ok_and(|value| self.validator.is_valid(&value))
@@ -172,7 +195,13 @@ impl Compiled {
     /// Whether the fast path proves `text` valid without building its value (`false`: the
     /// full path must decide).
     pub fn proves_valid(&self, text: &str) -> bool {
-        self.plan.as_ref().is_some_and(|p| p.proves_valid(text))
+        self.fast_verdict(text) == Some(true)
+    }
+
+    /// The fast path's verdict on `text` (`None`: the full path must decide); one it gives
+    /// is the full path's.
+    pub fn fast_verdict(&self, text: &str) -> Option<bool> {
+        self.plan.as_ref().and_then(|p| p.verdict(text))
     }
 
     /// Validates a value from the host's tagged encoding: `undefined` members are absent (as in
@@ -351,6 +380,36 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn issues_cross_as_nul_separated_fields_or_json() {
+        let v = compiled(r#"{"required":["b"],"properties":{"a":{"type":"string"}}}"#);
+        let report = v.validate_json(r#"{"a":1}"#);
+        let fields: Vec<&str> = report
+            .issues
+            .iter()
+            .flat_map(|i| {
+                [
+                    i.message.as_str(),
+                    &i.instance_path,
+                    &i.schema_path,
+                    &i.keyword,
+                ]
+            })
+            .collect();
+        let text = report.issues_text();
+        assert_eq!(text, format!("\0{}", fields.join("\0")));
+        assert_eq!(text.split('\0').count(), 1 + 4 * report.issues.len());
+        // A NUL in a key, or a position, takes the JSON form.
+        let keyed = compiled(r#"{"additionalProperties":{"type":"string"}}"#)
+            .validate_json(r#"{"\u0000":1}"#);
+        let json: serde_json::Value = serde_json::from_str(&keyed.issues_text()).unwrap();
+        assert_eq!(json[0]["instancePath"], "/\u{0}");
+        let malformed = v.validate_json("{");
+        let json: serde_json::Value = serde_json::from_str(&malformed.issues_text()).unwrap();
+        assert_eq!(json[0]["keyword"], "json");
+        assert!(json[0]["position"]["offset"].is_number());
     }
 
     #[test]

@@ -225,6 +225,7 @@ pub(crate) fn parse_schema(text: &str) -> Result<Doc, JsValue> {
     json::parse(text).map_err(|e| encoding_error("schema", e))
 }
 
+#[cfg(feature = "engine")]
 pub(crate) fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())

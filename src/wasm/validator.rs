@@ -9,7 +9,7 @@ use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 use super::{
-    encoding_error, engine_error, invalid_schema_error, js, parse_schema, to_js, with_input, Live,
+    encoding_error, engine_error, invalid_schema_error, js, parse_schema, with_input, Live,
 };
 use crate::error::InvalidSchemaError;
 use crate::json;
@@ -25,50 +25,44 @@ pub struct Validator {
     _live: Live,
 }
 
-/// A report crosses as `undefined` when valid (the common case, and no object to build) and
-/// as its issues otherwise.
-fn report_to_js(report: validate::Report) -> JsValue {
-    if report.valid {
-        JsValue::UNDEFINED
-    } else {
-        to_js(&report.issues)
-    }
+/// A report crosses as `None` (`undefined`) when valid (the common case, and no text to build)
+/// and as its issues' text otherwise ([`validate::Report::issues_text`]).
+fn report_text(report: validate::Report) -> Option<String> {
+    (!report.valid).then(|| report.issues_text())
 }
 
 #[wasm_bindgen]
 impl Validator {
     /// Validates the value in the input buffer (`len` bytes of the facade's tagged JSON
-    /// encoding): `undefined` when valid, else the issues.
+    /// encoding): `undefined` when valid, else the issues' text.
     #[wasm_bindgen(js_name = validateInput)]
-    pub fn validate_input(&self, len: usize) -> Result<JsValue, JsValue> {
+    pub fn validate_input(&self, len: usize) -> Result<Option<String>, JsValue> {
         with_input(len, |value| self.validate(value))?
     }
 
-    /// Whether the JSON text in the input buffer (`len` bytes) is valid: a boolean crosses the
-    /// boundary faster than a value, and an invalid text's issues are not collected (most
-    /// callers only branch on the verdict); [`Validator::json_issues_input`] gives them.
+    /// Validates the JSON text in the input buffer (`len` bytes): `undefined` when valid, else
+    /// the issues' text (malformed text is one `json` issue with its position).
+    #[wasm_bindgen(js_name = validateJsonInput)]
+    pub fn validate_json_input(&self, len: usize) -> Result<Option<String>, JsValue> {
+        with_input(len, |text| report_text(self.compiled.validate_json(text)))
+    }
+
+    /// Whether the JSON text in the input buffer (`len` bytes) is valid, without collecting an
+    /// invalid text's issues (most callers only branch on the verdict).
     #[wasm_bindgen(js_name = checkJsonInput)]
     pub fn check_json_input(&self, len: usize) -> Result<bool, JsValue> {
         with_input(len, |text| self.compiled.is_valid_json(text))
     }
-
-    /// The issues of the JSON text in the input buffer (malformed text is one `json` issue
-    /// with its position), for a text [`Validator::check_json_input`] found invalid.
-    #[wasm_bindgen(js_name = jsonIssuesInput)]
-    pub fn json_issues_input(&self, len: usize) -> Result<JsValue, JsValue> {
-        let report = with_input(len, |text| self.compiled.validate_json(text))?;
-        Ok(to_js(&report.issues))
-    }
 }
 
 impl Validator {
-    fn validate(&self, value: &str) -> Result<JsValue, JsValue> {
+    fn validate(&self, value: &str) -> Result<Option<String>, JsValue> {
         // Without tagged members the encoding is plain JSON, which the fast path reads as is.
         if !value.contains(json::TAG_TEXT) && self.compiled.proves_valid(value) {
-            return Ok(JsValue::UNDEFINED);
+            return Ok(None);
         }
         let doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
-        Ok(report_to_js(self.compiled.validate_doc(&doc, doc.root())))
+        Ok(report_text(self.compiled.validate_doc(&doc, doc.root())))
     }
 }
 
