@@ -157,6 +157,11 @@ impl Compiled {
         if self.validator.is_valid(value) {
             return Report::from_issues(Vec::new());
         }
+        self.issues(value)
+    }
+
+    /// The issues of a value known to be invalid.
+    fn issues(&self, value: &serde_json::Value) -> Report {
         let issues = self
             .validator
             .iter_errors(value)
@@ -173,10 +178,13 @@ impl Compiled {
 
     /// Validates JSON text; text that is not JSON is one `json` issue with its position.
     pub fn validate_json(&self, text: &str) -> Report {
-        if self.proves_valid(text) {
+        let verdict = self.fast_verdict(text);
+        if verdict == Some(true) {
             return Report::from_issues(Vec::new());
         }
         match serde_json::from_str::<serde_json::Value>(text) {
+            // The fast path found a violation: straight to the issues.
+            Ok(value) if verdict == Some(false) => self.issues(&value),
             Ok(value) => self.validate(&value),
             Err(e) => Report::from_issues(vec![json_issue(text, e)]),
         }
