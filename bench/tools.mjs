@@ -15,7 +15,7 @@ import { compileJsonSchema } from '@understudy/agents';
 import { compare, fmt } from './lib.mjs';
 
 const zod = (s) => z.toJSONSchema(s, { io: 'input' });
-const tools = [
+export const tools = [
   {
     name: 'github.create_issue (Zod)',
     schema: zod(z.object({ owner: z.string().regex(/^[A-Za-z0-9-]{1,39}$/), repo: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/), title: z.string().min(1).max(256), body: z.string().optional(), labels: z.array(z.string()).max(10).optional(), assignees: z.array(z.string()).optional(), milestone: z.int().positive().optional() })),

@@ -68,24 +68,60 @@ enum Verdict {
     Unknown,
 }
 
-/// A one-keyword `jsonschema` validator for a regular expression (`{"pattern": …}`).
-struct Pattern(jsonschema::Validator);
+/// A `pattern` (or a key pattern of `patternProperties`). In wasm it is the host pattern the
+/// full path's validator compiles for the same text (`jsonschema`'s `host-regex` patch: the
+/// compiled pattern is shared, so the fast path adds no copy); natively, a one-keyword
+/// `jsonschema` validator (`{"pattern": …}`). Either way a pattern means exactly what it means
+/// on the full path.
+struct Pattern {
+    #[cfg(target_arch = "wasm32")]
+    regex: jsonschema::host_regex::fancy_regex::Regex,
+    #[cfg(not(target_arch = "wasm32"))]
+    validator: OneKeyword,
+}
 
 impl Pattern {
-    fn new(draft: Draft, pattern: &Json) -> Option<Pattern> {
-        let schema = serde_json::json!({ "$schema": draft.uri(), "pattern": pattern.as_str()? });
-        jsonschema::options().build(&schema).ok().map(Pattern)
+    #[cfg(target_arch = "wasm32")]
+    fn new(_draft: Draft, pattern: &Json) -> Option<Pattern> {
+        let regex = jsonschema::host_regex::fancy_regex::RegexBuilder::new(pattern.as_str()?)
+            .build()
+            .ok()?;
+        Some(Pattern { regex })
     }
 
-    /// A one-keyword validator for an asserted `format` (`{"format": …}`), with the options the
-    /// full path uses, so a format means exactly what it means there (unknown ones pass).
-    fn format(draft: Draft, name: &Json) -> Option<Pattern> {
+    #[cfg(not(target_arch = "wasm32"))]
+    fn new(draft: Draft, pattern: &Json) -> Option<Pattern> {
+        let schema = serde_json::json!({ "$schema": draft.uri(), "pattern": pattern.as_str()? });
+        let validator = jsonschema::options().build(&schema).ok().map(OneKeyword)?;
+        Some(Pattern { validator })
+    }
+
+    /// Whether the pattern matches somewhere in `text`; `None` when the matcher failed (a
+    /// backtracking pattern past its budget), which the full path reports.
+    #[cfg(target_arch = "wasm32")]
+    fn matches(&self, text: &str) -> Option<bool> {
+        self.regex.is_match(text).ok()
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn matches(&self, text: &str) -> Option<bool> {
+        Some(self.validator.matches(text))
+    }
+}
+
+/// A one-keyword `jsonschema` validator (`{"format": …}`, natively `{"pattern": …}`).
+struct OneKeyword(jsonschema::Validator);
+
+impl OneKeyword {
+    /// For an asserted `format`, with the options the full path uses, so a format means
+    /// exactly what it means there (unknown ones pass).
+    fn format(draft: Draft, name: &Json) -> Option<OneKeyword> {
         let schema = serde_json::json!({ "$schema": draft.uri(), "format": name.as_str()? });
         jsonschema::options()
             .should_validate_formats(true)
             .build(&schema)
             .ok()
-            .map(Pattern)
+            .map(OneKeyword)
     }
 
     fn matches(&self, text: &str) -> bool {
@@ -131,7 +167,7 @@ fn plain_email(s: &str) -> bool {
 /// building a string value), or a one-keyword validator for the others.
 enum FormatCheck {
     Native(fn(&str) -> bool),
-    Validator(Pattern),
+    Validator(OneKeyword),
 }
 
 impl FormatCheck {
@@ -154,7 +190,7 @@ impl FormatCheck {
         };
         Some(match native {
             Some(check) => FormatCheck::Native(check),
-            None => FormatCheck::Validator(Pattern::format(draft, name)?),
+            None => FormatCheck::Validator(OneKeyword::format(draft, name)?),
         })
     }
 
@@ -1090,9 +1126,13 @@ impl<'de> Visitor<'de> for Check<'_> {
                 return Err(self.walk.invalid());
             }
         }
-        match (&node.pattern, &node.format) {
-            (Some(p), _) if !p.matches(s) => Err(self.walk.invalid()),
-            (_, Some(f)) if !f.matches(s) => Err(self.walk.invalid()),
+        match node.pattern.as_ref().map(|p| p.matches(s)) {
+            Some(None) => return Err(self.walk.unknown()),
+            Some(Some(false)) => return Err(self.walk.invalid()),
+            _ => {}
+        }
+        match &node.format {
+            Some(f) if !f.matches(s) => Err(self.walk.invalid()),
             _ => Ok(()),
         }
     }
@@ -1239,8 +1279,10 @@ impl<'de> Visitor<'de> for KeySeed<'_, '_> {
             self.targets.push(id);
         }
         for (pattern, id) in &node.pattern_properties {
-            if pattern.matches(key) {
-                self.targets.push(*id);
+            match pattern.matches(key) {
+                Some(true) => self.targets.push(*id),
+                Some(false) => {}
+                None => return Err(walk.unknown()),
             }
         }
         Ok(())

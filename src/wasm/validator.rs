@@ -13,6 +13,7 @@ use super::{
 };
 use crate::error::InvalidSchemaError;
 use crate::json;
+use crate::map::FastMap;
 use crate::schema::ecma_regex::{self, EcmaRegex};
 use crate::schema::simple_pattern::SimplePattern;
 use crate::schema::validate::{self, Compiled};
@@ -145,6 +146,17 @@ struct Handles {
     free: Vec<u32>,
 }
 
+/// A pattern's handle, shared by every validator (and fast-path check) that compiles the same
+/// pattern text, with how many hold it: tool schemas repeat patterns (a library's `email` or
+/// `uuid` in every schema that uses it), and each compiled pattern holds a program and its
+/// DFA cache.
+#[derive(Default)]
+struct Shared {
+    by_pattern: FastMap<Box<str>, u32>,
+    /// Holders of each shared handle, and its pattern (the key above).
+    holders: FastMap<u32, (u32, Box<str>)>,
+}
+
 thread_local! {
     static TABLE: RefCell<Option<PatternTable>> = const { RefCell::new(None) };
     static HANDLES: RefCell<Handles> = const {
@@ -153,6 +165,12 @@ thread_local! {
             free: Vec::new(),
         })
     };
+    static SHARED: RefCell<Option<Shared>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on the shared-pattern table, made on first use.
+fn shared<T>(f: impl FnOnce(&mut Shared) -> T) -> T {
+    SHARED.with_borrow_mut(|slot| f(slot.get_or_insert_with(Shared::default)))
 }
 
 /// The installed table, cloned out so that no borrow is held while the host runs.
@@ -247,25 +265,43 @@ fn host_verdict(pattern: &str) -> Result<(), String> {
     }
 }
 
+/// A new handle for `pattern`: a simple pattern runs on the bit-parallel automaton; any other
+/// on the bounded matcher, with the `u` flag's syntax, or the legacy syntax where only it
+/// parses (`\_`).
+fn compile_pattern(pattern: &str) -> Result<u32, String> {
+    if let Some(simple) = SimplePattern::compile(pattern) {
+        return Ok(new_handle(Matcher::Simple(simple)));
+    }
+    let bounded = EcmaRegex::compile(pattern, &HostClasses).or_else(|unicode| {
+        EcmaRegex::compile_with(pattern, &HostClasses, true).map_err(|_| unicode)
+    });
+    match bounded {
+        Ok(re) => Ok(new_handle(Matcher::Bounded(Box::new(re), pattern.into()))),
+        Err(reason) => match host_verdict(pattern) {
+            Err(host) => Err(host),
+            Ok(()) => Err(format!(
+                "Invalid regular expression: /{pattern}/: understudy runs patterns in bounded time and does not support this syntax ({reason})"
+            )),
+        },
+    }
+}
+
 impl jsonschema::host_regex::HostPatterns for HostRegExps {
     fn compile(&self, pattern: &str) -> Result<u32, String> {
-        // A simple pattern runs on the bit-parallel automaton; any other on the bounded matcher,
-        // with the `u` flag's syntax, or the legacy syntax where only it parses (`\_`).
-        if let Some(simple) = SimplePattern::compile(pattern) {
-            return Ok(new_handle(Matcher::Simple(simple)));
-        }
-        let bounded = EcmaRegex::compile(pattern, &HostClasses).or_else(|unicode| {
-            EcmaRegex::compile_with(pattern, &HostClasses, true).map_err(|_| unicode)
+        let known = shared(|s| {
+            let handle = *s.by_pattern.get(pattern)?;
+            s.holders.get_mut(&handle)?.0 += 1;
+            Some(handle)
         });
-        match bounded {
-            Ok(re) => Ok(new_handle(Matcher::Bounded(Box::new(re), pattern.into()))),
-            Err(reason) => match host_verdict(pattern) {
-                Err(host) => Err(host),
-                Ok(()) => Err(format!(
-                    "Invalid regular expression: /{pattern}/: understudy runs patterns in bounded time and does not support this syntax ({reason})"
-                )),
-            },
+        if let Some(handle) = known {
+            return Ok(handle);
         }
+        let handle = compile_pattern(pattern)?;
+        shared(|s| {
+            s.by_pattern.insert(pattern.into(), handle);
+            s.holders.insert(handle, (1, pattern.into()));
+        });
+        Ok(handle)
     }
 
     fn is_match(&self, handle: u32, text: &str) -> Result<bool, String> {
@@ -298,7 +334,21 @@ impl jsonschema::host_regex::HostPatterns for HostRegExps {
     }
 
     fn release(&self, handle: u32) {
-        if release_handle(handle) {
+        // The last holder of a shared pattern frees it.
+        let last = shared(|s| match s.holders.get_mut(&handle) {
+            Some((holders, _)) if *holders > 1 => {
+                *holders -= 1;
+                false
+            }
+            Some(_) => {
+                if let Some((_, pattern)) = s.holders.remove(&handle) {
+                    s.by_pattern.remove(&pattern);
+                }
+                true
+            }
+            None => true,
+        });
+        if last && release_handle(handle) {
             if let Ok(table) = table() {
                 table.release(handle);
             }
