@@ -234,6 +234,28 @@ describe('validate and validateJson', () => {
     assert.equal(engineLiveHandles(), live);
   });
 
+  test('schemas that share a pattern share its compiled form until the last of them is freed', () => {
+    compileJsonSchema({ pattern: 'x' }).free();
+    const live = engineLiveHandles();
+    const pattern = '^(?:[a-z]+\\.)+[a-z]{2,}$';
+    const a = compileJsonSchema({ type: 'object', properties: { host: { type: 'string', pattern } } });
+    // Live handles count validators too: the first brings its pattern, the second only itself.
+    const afterOne = engineLiveHandles();
+    assert.equal(afterOne - live, 2);
+    const b = compileJsonSchema({ type: 'array', items: { type: 'string', pattern }, description: 'another schema' });
+    assert.equal(engineLiveHandles(), afterOne + 1, 'the second schema adds no compiled pattern');
+    a.free();
+    assert.equal(engineLiveHandles(), afterOne, 'the pattern outlives the first schema');
+    assert.deepEqual([b.validateJson('["mail.example.com"]').valid, b.validateJson('["nope"]').valid], [true, false]);
+    assert.equal(b.validateJson('["nope"]').issues[0].keyword, 'pattern');
+    b.free();
+    assert.equal(engineLiveHandles(), live);
+    const c = compileJsonSchema({ type: 'string', pattern });
+    assert.deepEqual([c.isValidJson('"a.bc"'), c.isValidJson('"a"')], [true, false]);
+    c.free();
+    assert.equal(engineLiveHandles(), live);
+  });
+
   test('free(), Symbol.dispose, and use after free', () => {
     const v = compileJsonSchema(order);
     v[Symbol.dispose]();
