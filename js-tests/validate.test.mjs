@@ -459,3 +459,31 @@ test('issues cross whole: messages, paths and keywords with NULs, quotes and non
   assert.equal(broken.issues[0].keyword, 'json');
   assert.equal(typeof broken.issues[0].position.offset, 'number');
 });
+
+test("validateJson(text, { issues: 'first' }) answers one issue of the full list, and checks its options", async () => {
+  const { tools } = await import('../bench/tools.mjs');
+  let written = 0;
+  for (const tool of tools) {
+    const v = compileJsonSchema(tool.schema);
+    for (const value of [...tool.valid, ...tool.invalid]) {
+      const text = JSON.stringify(value);
+      const all = v.validateJson(text);
+      const first = v.validateJson(text, { issues: 'first' });
+      assert.equal(first.valid, all.valid, text);
+      assert.equal(first.issues.length, all.valid ? 0 : 1, text);
+      if (!all.valid) {
+        assert.ok(all.issues.some((i) => JSON.stringify(i) === JSON.stringify(first.issues[0])), `${text}: ${JSON.stringify(first.issues[0])}`);
+        written++;
+      }
+    }
+    assert.deepEqual(v.validateJson('{"a":', { issues: 'first' }), v.validateJson('{"a":'));
+    assert.deepEqual(v.validateJson('{}', { issues: 'all' }), v.validateJson('{}'));
+    v.free();
+  }
+  assert.ok(written >= 20);
+  const v = compileJsonSchema({ type: 'string' });
+  assert.throws(() => v.validateJson('1', { issue: 'first' }), { name: 'TypeError', message: /validateJson: unknown option `issue`; the option is `issues`/ });
+  assert.throws(() => v.validateJson('1', { issues: 'some' }), { name: 'TypeError', message: /option `issues` must be 'all' or 'first', got "some"/ });
+  assert.throws(() => v.validateJson('1', 'first'), { name: 'TypeError', message: /validateJson: options must be an object/ });
+  assert.deepEqual(v.validateJson('1', null), v.validateJson('1'));
+});

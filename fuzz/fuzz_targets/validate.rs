@@ -1,7 +1,8 @@
 //! Compiling arbitrary schemas and validating arbitrary text: typed errors and issues only.
 //! Whenever the fast path gives a verdict, the full validator (the `jsonschema` crate on the
-//! parsed value) must give the same one. The input is a schema line and a text;
-//! the text is also checked against a few fixed schemas, since random schemas rarely compile.
+//! parsed value) must give the same one, and the first issue (written by the fast path where
+//! it can) must be one of all the issues. The input is a schema line and a text; the text is
+//! also checked against a few fixed schemas, since random schemas rarely compile.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
@@ -10,6 +11,14 @@ use understudy::schema::validate::{compile, compile_json, Compiled};
 fn check(validator: &Compiled, text: &str) {
     let report = validator.validate_json(text);
     assert_eq!(validator.is_valid_json(text), report.valid);
+    let first = validator.validate_json_first(text);
+    assert_eq!(first.valid, report.valid);
+    let text_form = (!first.valid).then(|| first.issues_text());
+    assert_eq!(validator.first_issue_text(text), text_form);
+    if let Some(issue) = first.issues.first() {
+        assert_eq!(first.issues.len(), 1);
+        assert!(report.issues.contains(issue), "{issue:?} is not among {:?}", report.issues);
+    }
     if let Some(valid) = validator.fast_verdict(text) {
         let full = serde_json::from_str::<serde_json::Value>(text).is_ok_and(|value| validator.validate(&value).valid);
         assert_eq!(full, valid, "the fast path says {valid}, the full validator {full}");

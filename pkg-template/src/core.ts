@@ -4,7 +4,7 @@
  * engine, calls it, decodes the answer and throws the engine's error as its class. Rules and
  * messages live in the Rust engine.
  */
-import { expectKnownOptions, expectString } from './args.js';
+import { describeValue, expectKnownOptions, expectString } from './args.js';
 import type { CutInside, ParseFixKind, RepairRefusalReason, RequestLimit, SchemaChangeKind, SchemaProvider } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
@@ -440,6 +440,27 @@ export interface ValidationIssue {
   position?: { offset: number; line: number; column: number };
 }
 
+/** Options of `validateJson`. Unknown options are refused with a `TypeError`. */
+export interface ValidateJsonOptions {
+  /**
+   * `'all'` (the default): every issue. `'first'`: at most one, the first violation found,
+   * with the same message, paths and keyword it has in the full list; much faster on invalid
+   * text when one reason is all the caller reports.
+   */
+  issues?: 'all' | 'first';
+}
+
+const VALIDATE_JSON_OPTIONS = ['issues'] as const;
+
+/** `validateJson`'s options, checked: whether only the first issue is wanted. */
+function firstIssueOnly(options: ValidateJsonOptions): boolean {
+  const { issues } = expectKnownOptions('validateJson', options, VALIDATE_JSON_OPTIONS);
+  if (issues !== undefined && issues !== 'all' && issues !== 'first') {
+    throw new TypeError(`validateJson: option \`issues\` must be 'all' or 'first', got ${typeof issues === 'string' ? JSON.stringify(issues) : describeValue(issues)}.`);
+  }
+  return issues === 'first';
+}
+
 /** The outcome of one validation. */
 export interface ValidationResult {
   valid: boolean;
@@ -450,8 +471,11 @@ export interface ValidationResult {
 export interface JsonSchemaValidator extends Disposable {
   /** Validates a JavaScript value (`undefined` members count as absent, as in JSON). */
   validate(value: unknown): ValidationResult;
-  /** Validates JSON text; malformed text is an issue with its position, not an exception. */
-  validateJson(text: string): ValidationResult;
+  /**
+   * Validates JSON text; malformed text is an issue with its position, not an exception.
+   * `options.issues: 'first'` stops at the first violation (see {@link ValidateJsonOptions}).
+   */
+  validateJson(text: string, options?: ValidateJsonOptions): ValidationResult;
   /**
    * Whether JSON text is valid, without collecting an invalid text's issues: what a caller
    * that only branches on the verdict needs, several times faster on invalid texts.
@@ -523,10 +547,11 @@ class CompiledValidator extends EngineOwner<ValidatorHandle> implements JsonSche
     const text = encodeValue(value);
     return toResult(callValidator(() => handle.validateInput(validatorInput.write(text))));
   }
-  validateJson(text: string): ValidationResult {
+  validateJson(text: string, options?: ValidateJsonOptions): ValidationResult {
     expectString('validateJson', 'text', text);
+    const first = options !== undefined && firstIssueOnly(options);
     const handle = this.live();
-    return toResult(callValidator(() => handle.validateJsonInput(validatorInput.write(text))));
+    return toResult(callValidator(() => handle.validateJsonInput(validatorInput.write(text), first)));
   }
   isValidJson(text: string): boolean {
     expectString('isValidJson', 'text', text);

@@ -27,6 +27,7 @@ export type {
   RequestLimitBreach,
   ValidationIssue,
   ValidationResult,
+  ValidateJsonOptions,
   JsonSchemaValidator,
   CompileOptions,
   StandardJsonSchemaOptions,

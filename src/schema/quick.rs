@@ -14,7 +14,7 @@
 //! (a one-keyword validator per pattern), so regular expressions mean exactly what they mean
 //! on the full path.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -23,6 +23,9 @@ use serde_json::value::RawValue;
 use serde_json::Value as Json;
 
 use crate::map::FastMap;
+
+mod explain;
+pub use explain::Explained;
 
 /// Deepest nesting the plan follows, counting re-reads of a value for `anyOf` and friends;
 /// deeper texts take the full path (serde_json itself stops at 128).
@@ -74,6 +77,8 @@ enum Verdict {
 /// `jsonschema` validator (`{"pattern": …}`). Either way a pattern means exactly what it means
 /// on the full path.
 struct Pattern {
+    /// The pattern as the schema writes it, for issues.
+    source: Box<str>,
     #[cfg(target_arch = "wasm32")]
     regex: jsonschema::host_regex::fancy_regex::Regex,
     #[cfg(not(target_arch = "wasm32"))]
@@ -86,14 +91,20 @@ impl Pattern {
         let regex = jsonschema::host_regex::fancy_regex::RegexBuilder::new(pattern.as_str()?)
             .build()
             .ok()?;
-        Some(Pattern { regex })
+        Some(Pattern {
+            source: pattern.as_str()?.into(),
+            regex,
+        })
     }
 
     #[cfg(not(target_arch = "wasm32"))]
     fn new(draft: Draft, pattern: &Json) -> Option<Pattern> {
         let schema = serde_json::json!({ "$schema": draft.uri(), "pattern": pattern.as_str()? });
         let validator = jsonschema::options().build(&schema).ok().map(OneKeyword)?;
-        Some(Pattern { validator })
+        Some(Pattern {
+            source: pattern.as_str()?.into(),
+            validator,
+        })
     }
 
     /// Whether the pattern matches somewhere in `text`; `None` when the matcher failed (a
@@ -264,6 +275,15 @@ struct Node {
     is_buffered: bool,
     is_local: bool,
     has_scalar_options: bool,
+    /// What issues need ([`explain`]): where the node's schema sits in the document (a JSON
+    /// Pointer), `type` when it names one type, which keyword `options` came from (empty when
+    /// both did), the bounds as the schema writes them (`minimum`, `maximum`,
+    /// `exclusiveMinimum`, `exclusiveMaximum`) and the `format` name.
+    pointer: Box<str>,
+    type_name: Option<Box<str>>,
+    options_keyword: &'static str,
+    limits: [Option<Json>; 4],
+    format_name: Option<Box<str>>,
 }
 
 /// A key an object node names.
@@ -309,6 +329,11 @@ impl Node {
             is_buffered: false,
             is_local: false,
             has_scalar_options: false,
+            pointer: "".into(),
+            type_name: None,
+            options_keyword: "",
+            limits: [None, None, None, None],
+            format_name: None,
         }
     }
 
@@ -464,10 +489,9 @@ impl Plan {
             memo: FastMap::default(),
         };
         let root = builder.node(schema, true);
-        Some(Plan {
-            nodes: builder.nodes,
-            root,
-        })
+        let mut nodes = builder.nodes;
+        explain::locate(schema, &builder.memo, &mut nodes);
+        Some(Plan { nodes, root })
     }
 
     /// `true` only if `text` is one JSON value the schema accepts; `false` means "don't know".
@@ -485,6 +509,7 @@ impl Plan {
             plan: self,
             budget: &budget,
             refuted: &refuted,
+            explain: None,
         };
         match walk.whole(text, self.root, 0, false) {
             Verdict::Valid => Some(true),
@@ -582,11 +607,13 @@ impl<'s> Builder<'s> {
                 "$ref" | "then" | "else" => {}
                 "$schema" | "$id" if is_root => {}
                 "format" if self.formats => {
-                    node.format = Some(FormatCheck::new(self.draft, value)?)
+                    node.format = Some(FormatCheck::new(self.draft, value)?);
+                    node.format_name = value.as_str().map(Box::from);
                 }
                 "format" => {}
                 k if ANNOTATIONS.contains(&k) => {}
                 "type" => {
+                    node.type_name = value.as_str().map(Box::from);
                     node.kinds = match value {
                         Json::String(t) => kind(t)?,
                         Json::Array(ts) => ts
@@ -595,17 +622,40 @@ impl<'s> Builder<'s> {
                         _ => return None,
                     }
                 }
-                "enum" => node.options = Some(value.as_array()?.clone()),
-                "const" => node.options = Some(vec![value.clone()]),
+                "enum" | "const" => {
+                    node.options = Some(match value {
+                        Json::Array(options) if keyword == "enum" => options.clone(),
+                        _ if keyword == "enum" => return None,
+                        _ => vec![value.clone()],
+                    });
+                    let both = obj.contains_key("enum") && obj.contains_key("const");
+                    node.options_keyword = match keyword.as_str() {
+                        _ if both => "",
+                        "enum" => "enum",
+                        _ => "const",
+                    };
+                }
                 "minLength" => node.min_len = count(value)?,
                 "maxLength" => node.max_len = count(value)?,
                 "pattern" => node.pattern = Some(Pattern::new(self.draft, value)?),
                 "minItems" => node.min_items = count(value)?,
                 "maxItems" => node.max_items = count(value)?,
-                "minimum" => node.minimum = bound(value)?,
-                "maximum" => node.maximum = bound(value)?,
-                "exclusiveMinimum" => node.exclusive_minimum = bound(value)?,
-                "exclusiveMaximum" => node.exclusive_maximum = bound(value)?,
+                "minimum" => {
+                    node.minimum = bound(value)?;
+                    node.limits[0] = Some(value.clone());
+                }
+                "maximum" => {
+                    node.maximum = bound(value)?;
+                    node.limits[1] = Some(value.clone());
+                }
+                "exclusiveMinimum" => {
+                    node.exclusive_minimum = bound(value)?;
+                    node.limits[2] = Some(value.clone());
+                }
+                "exclusiveMaximum" => {
+                    node.exclusive_maximum = bound(value)?;
+                    node.limits[3] = Some(value.clone());
+                }
                 "required" => {
                     node.required = value
                         .as_array()?
@@ -748,6 +798,9 @@ struct Walk<'p> {
     budget: &'p Cell<usize>,
     /// Set by the check that stopped the walk: the value is certainly invalid (else: don't know).
     refuted: &'p Cell<bool>,
+    /// Where the violation that stops the walk is written down, when the caller wants it
+    /// ([`Plan::explain`]); `None` in the walks applicators make over parts of the value.
+    explain: Option<&'p RefCell<explain::Explain>>,
 }
 
 impl<'p> Walk<'p> {
@@ -764,6 +817,7 @@ impl<'p> Walk<'p> {
             id,
             depth,
             local,
+            exact: true,
         }
         .deserialize(&mut de);
         match result {
@@ -798,8 +852,19 @@ impl<'p> Walk<'p> {
     }
 
     fn invalid<E: de::Error>(self) -> E {
+        if let Some(explain) = self.explain {
+            explain.borrow_mut().unexplained();
+        }
         self.refuted.set(true);
         E::custom(STOP)
+    }
+
+    /// The same walk without writing violations down, for applicators' reads of a part.
+    fn sub(self) -> Walk<'p> {
+        Walk {
+            explain: None,
+            ..self
+        }
     }
 
     fn unknown<E: de::Error>(self) -> E {
@@ -851,11 +916,28 @@ fn has_duplicate_keys(text: &str) -> bool {
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
             let mut keys = Keys::default();
             let mut found = false;
-            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                found |= !keys.insert(&key);
+            while let Some(new) = map.next_key_seed(KeyOnce(&mut keys))? {
+                found |= !new;
                 found |= map.next_value_seed(Scan)?;
             }
             Ok(found)
+        }
+    }
+    /// Records a key without allocating it: `true` when it is new.
+    struct KeyOnce<'k>(&'k mut Keys);
+    impl<'de> DeserializeSeed<'de> for KeyOnce<'_> {
+        type Value = bool;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+            d.deserialize_str(self)
+        }
+    }
+    impl<'de> Visitor<'de> for KeyOnce<'_> {
+        type Value = bool;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a key")
+        }
+        fn visit_str<E>(self, key: &str) -> Result<bool, E> {
+            Ok(self.0.insert(key))
         }
     }
     let mut de = serde_json::Deserializer::from_str(text);
@@ -878,6 +960,9 @@ struct Check<'p> {
     depth: usize,
     /// Skip the node's applicators (already being checked by the caller).
     local: bool,
+    /// The node was reached by keywords that name where it sits (no `$ref` on the way), so its
+    /// document pointer is the path the full validator reports.
+    exact: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for Check<'_> {
@@ -888,6 +973,7 @@ impl<'de> DeserializeSeed<'de> for Check<'_> {
         let mut hops = 0;
         while let (false, Some(target)) = (self.local, nodes[self.id].alias) {
             self.id = target;
+            self.exact = false;
             hops += 1;
             if hops > MAX_DEPTH {
                 return Err(self.walk.unknown());
@@ -910,7 +996,7 @@ impl Check<'_> {
     /// The node's own checks, then its applicators, each over the whole value's text (for
     /// buffered nodes only).
     fn applicators(&self, node: &Node, text: &str) -> Verdict {
-        let (walk, depth) = (self.walk, self.depth + 1);
+        let (walk, depth) = (self.walk.sub(), self.depth + 1);
         let whole = |id: usize| walk.whole(text, id, depth, false);
         let mut verdict = Verdict::Valid;
         // Options with arrays or objects among them are compared with the whole value here;
@@ -992,15 +1078,20 @@ impl Check<'_> {
     }
 
     /// The node accepts values of `kind`; for a float where only integers are allowed the
-    /// answer is "don't know" (`3.0` is an integer).
-    fn accept<E: de::Error>(&self, kind: u8) -> Result<&Node, E> {
+    /// answer is "don't know" (`3.0` is an integer). `shown` writes the value as the full
+    /// validator's messages do (`None` for containers), for [`Check::refuse`].
+    fn accept<E: de::Error>(
+        &self,
+        kind: u8,
+        shown: impl FnOnce() -> Option<String>,
+    ) -> Result<&Node, E> {
         let node = self.node();
         if node.kinds & kind != 0 {
             Ok(node)
         } else if kind == FLOAT && node.kinds & INT != 0 {
             Err(self.walk.unknown())
         } else {
-            Err(self.walk.invalid())
+            Err(self.refuse("type", || explain::type_message(&shown()?, node)))
         }
     }
 
@@ -1009,17 +1100,38 @@ impl Check<'_> {
         &self,
         node: &Node,
         same: impl Fn(&Json) -> Option<bool>,
+        shown: impl FnOnce() -> Option<String>,
     ) -> Result<(), E> {
-        if node.has_scalar_options {
-            self.walk.stop(one_of_options(node, same))
-        } else {
-            Ok(())
+        if !node.has_scalar_options {
+            return Ok(());
+        }
+        match one_of_options(node, same) {
+            Verdict::Invalid => Err(self.refuse(node.options_keyword, || {
+                explain::options_message(&shown()?, node)
+            })),
+            verdict => self.walk.stop(verdict),
         }
     }
 
+    /// Stops the walk at a violation of `keyword`, written down with `message` when the walk
+    /// explains ([`Plan::explain`]) and the node's path is exact.
+    fn refuse<E: de::Error>(
+        &self,
+        keyword: &'static str,
+        message: impl FnOnce() -> Option<String>,
+    ) -> E {
+        if let (Some(explain), true) = (self.walk.explain, self.exact) {
+            let found = message().filter(|_| !keyword.is_empty());
+            explain
+                .borrow_mut()
+                .found(keyword, found, &self.node().pointer);
+        }
+        self.walk.invalid()
+    }
+
     fn number<E: de::Error>(&self, kind: u8, value: serde_json::Number) -> Result<(), E> {
-        let node = self.accept(kind)?;
-        self.options(node, |o| same_number(o, &value))?;
+        let node = self.accept(kind, || Some(value.to_string()))?;
+        self.options(node, |o| same_number(o, &value), || Some(value.to_string()))?;
         if !node.bounded_number() {
             return Ok(());
         }
@@ -1028,17 +1140,20 @@ impl Check<'_> {
         } else {
             value.as_f64().filter(|f| f.abs() <= EXACT)
         };
-        match exact {
-            Some(v)
-                if v >= node.minimum
-                    && v <= node.maximum
-                    && v > node.exclusive_minimum
-                    && v < node.exclusive_maximum =>
-            {
-                Ok(())
-            }
-            Some(_) => Err(self.walk.invalid()),
-            None => Err(self.walk.unknown()),
+        let Some(v) = exact else {
+            return Err(self.walk.unknown());
+        };
+        let broken = [
+            v < node.minimum,
+            v > node.maximum,
+            v <= node.exclusive_minimum,
+            v >= node.exclusive_maximum,
+        ];
+        match broken.iter().position(|&b| b) {
+            None => Ok(()),
+            Some(which) => Err(self.refuse(explain::BOUNDS[which], || {
+                explain::bound_message(&value.to_string(), which, node)
+            })),
         }
     }
 
@@ -1048,6 +1163,7 @@ impl Check<'_> {
             id,
             depth: self.depth + 1,
             local: false,
+            exact: self.exact,
         }
     }
 
@@ -1063,7 +1179,10 @@ impl Check<'_> {
             if v == Verdict::Invalid {
                 v
             } else {
-                and(v, self.walk.whole(raw.get(), id, self.depth + 1, false))
+                and(
+                    v,
+                    self.walk.sub().whole(raw.get(), id, self.depth + 1, false),
+                )
             }
         });
         self.walk.stop(verdict)
@@ -1092,13 +1211,15 @@ impl<'de> Visitor<'de> for Check<'_> {
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        let node = self.accept(NULL)?;
-        self.options(node, |o| Some(o.is_null()))
+        let shown = || Some("null".to_owned());
+        let node = self.accept(NULL, shown)?;
+        self.options(node, |o| Some(o.is_null()), shown)
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
-        let node = self.accept(BOOL)?;
-        self.options(node, |o| Some(o.as_bool() == Some(v)))
+        let shown = || Some(v.to_string());
+        let node = self.accept(BOOL, shown)?;
+        self.options(node, |o| Some(o.as_bool() == Some(v)), shown)
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
@@ -1117,28 +1238,52 @@ impl<'de> Visitor<'de> for Check<'_> {
     }
 
     fn visit_str<E: de::Error>(self, s: &str) -> Result<(), E> {
-        let node = self.accept(STR)?;
-        self.options(node, |o| Some(o.as_str() == Some(s)))?;
+        let shown = || serde_json::to_string(s).ok();
+        let node = self.accept(STR, shown)?;
+        self.options(node, |o| Some(o.as_str() == Some(s)), shown)?;
         if node.min_len != 0 || node.max_len != usize::MAX {
             // Lengths count code points, as JSON Schema does.
             let n = s.chars().count();
-            if n < node.min_len || n > node.max_len {
-                return Err(self.walk.invalid());
+            if n < node.min_len {
+                return Err(self.refuse("minLength", || {
+                    Some(explain::length_message(&shown()?, "shorter", node.min_len))
+                }));
+            }
+            if n > node.max_len {
+                return Err(self.refuse("maxLength", || {
+                    Some(explain::length_message(&shown()?, "longer", node.max_len))
+                }));
             }
         }
-        match node.pattern.as_ref().map(|p| p.matches(s)) {
-            Some(None) => return Err(self.walk.unknown()),
-            Some(Some(false)) => return Err(self.walk.invalid()),
-            _ => {}
+        if let Some(pattern) = &node.pattern {
+            match pattern.matches(s) {
+                None => return Err(self.walk.unknown()),
+                Some(false) => {
+                    return Err(self.refuse("pattern", || {
+                        Some(format!(
+                            "{} does not match \"{}\"",
+                            shown()?,
+                            pattern.source
+                        ))
+                    }))
+                }
+                Some(true) => {}
+            }
         }
         match &node.format {
-            Some(f) if !f.matches(s) => Err(self.walk.invalid()),
+            Some(f) if !f.matches(s) => Err(self.refuse("format", || {
+                Some(format!(
+                    "{} is not a \"{}\"",
+                    shown()?,
+                    node.format_name.as_deref()?
+                ))
+            })),
             _ => Ok(()),
         }
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let node = self.accept::<A::Error>(ARR)?;
+        let node = self.accept::<A::Error>(ARR, || None)?;
         if node.has_scalar_options {
             // Scalar options only (array ones are buffered): no array equals them.
             return Err(self.walk.invalid());
@@ -1146,7 +1291,11 @@ impl<'de> Visitor<'de> for Check<'_> {
         let mut i = 0;
         loop {
             let id = node.prefix.get(i).copied().or(node.items).unwrap_or(ANY);
-            if seq.next_element_seed(self.child(id))?.is_none() {
+            let read = seq.next_element_seed(self.child(id));
+            if let (Err(_), Some(explain)) = (&read, self.walk.explain) {
+                explain.borrow_mut().at(i.to_string());
+            }
+            if read?.is_none() {
                 break;
             }
             i += 1;
@@ -1159,34 +1308,41 @@ impl<'de> Visitor<'de> for Check<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let node = self.accept::<A::Error>(OBJ)?;
+        let node = self.accept::<A::Error>(OBJ, || None)?;
         if node.has_scalar_options {
             return Err(self.walk.invalid());
         }
         let mut seen: u64 = 0;
         let mut targets = Targets::default();
+        // The key being read, kept only when the walk explains (for the violation's path).
+        let mut key = String::new();
         while map
             .next_key_seed(KeySeed {
                 check: &self,
                 node,
                 seen: &mut seen,
                 targets: &mut targets,
+                keep: self.walk.explain.is_some().then_some(&mut key),
             })?
             .is_some()
         {
             if targets.overflow {
                 return Err(self.walk.unknown());
             }
-            match &targets.ids[..targets.len] {
-                [] => map.next_value_seed(self.child(node.additional.unwrap_or(ANY)))?,
-                [id] => map.next_value_seed(self.child(*id))?,
-                several => self.several(&mut map, several)?,
+            let read = match &targets.ids[..targets.len] {
+                [] => map.next_value_seed(self.child(node.additional.unwrap_or(ANY))),
+                [id] => map.next_value_seed(self.child(*id)),
+                several => self.several(&mut map, several),
+            };
+            if let (Err(_), Some(explain)) = (&read, self.walk.explain) {
+                explain.borrow_mut().at(std::mem::take(&mut key));
             }
+            read?;
         }
         if seen.count_ones() == node.required_count {
             Ok(())
         } else {
-            Err(self.walk.invalid())
+            Err(self.refuse("required", || explain::required_message(node, seen)))
         }
     }
 }
@@ -1198,6 +1354,8 @@ struct KeySeed<'c, 'p> {
     node: &'c Node,
     seen: &'c mut u64,
     targets: &'c mut Targets,
+    /// Where the key is copied when the walk explains.
+    keep: Option<&'c mut String>,
 }
 
 /// The keys of one object read so far, by hash ([`has_duplicate_keys`]).
@@ -1266,13 +1424,17 @@ impl<'de> Visitor<'de> for KeySeed<'_, '_> {
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<(), E> {
         let (node, walk) = (self.node, self.check.walk);
+        if let Some(keep) = self.keep {
+            keep.clear();
+            keep.push_str(key);
+        }
         let named = node.key(key);
         if let Some(bit) = named.and_then(|k| k.required_bit) {
             *self.seen |= 1 << bit;
         }
         if let Some(id) = node.property_names {
             let name = serde_json::to_string(key).map_err(|_| walk.unknown::<E>())?;
-            walk.stop::<E>(walk.whole(&name, id, self.check.depth + 1, false))?;
+            walk.stop::<E>(walk.sub().whole(&name, id, self.check.depth + 1, false))?;
         }
         *self.targets = Targets::default();
         if let Some(id) = named.and_then(|k| k.schema) {

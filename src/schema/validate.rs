@@ -165,13 +165,7 @@ impl Compiled {
         let issues = self
             .validator
             .iter_errors(value)
-            .map(|e| Issue {
-                message: e.to_string(),
-                instance_path: e.instance_path().to_string(),
-                schema_path: e.schema_path().to_string(),
-                keyword: e.kind().keyword().to_string(),
-                position: None,
-            })
+            .map(|e| issue(&e))
             .collect();
         Report::from_issues(issues)
     }
@@ -188,6 +182,65 @@ impl Compiled {
             Ok(value) => self.validate(&value),
             Err(e) => Report::from_issues(vec![json_issue(text, e)]),
         }
+    }
+
+    /// [`Compiled::validate_json`] with at most one issue: the first violation the fast path
+    /// meets, written by it when it models that keyword exactly, else the full validator's
+    /// first issue. What a caller that reports one reason pays, without collecting them all.
+    pub fn validate_json_first(&self, text: &str) -> Report {
+        if let Some(plan) = &self.plan {
+            match plan.explain(text) {
+                (Some(true), _) => return Report::from_issues(Vec::new()),
+                // The walk stopped at the violation; text past it must still be JSON, or the
+                // issue is that it is not.
+                (Some(false), Some(e)) if is_json(text) => {
+                    return Report::from_issues(vec![Issue {
+                        message: e.message,
+                        instance_path: e.instance_path,
+                        schema_path: e.schema_path,
+                        keyword: e.keyword.into(),
+                        position: None,
+                    }])
+                }
+                _ => {}
+            }
+        }
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(value) => Report::from_issues(
+                self.validator
+                    .validate(&value)
+                    .err()
+                    .map(|e| issue(&e))
+                    .into_iter()
+                    .collect(),
+            ),
+            Err(e) => Report::from_issues(vec![json_issue(text, e)]),
+        }
+    }
+
+    /// [`Compiled::validate_json_first`] as the host reads it: `None` when valid, else the
+    /// issue's text ([`Report::issues_text`]), written at once when the fast path explains it.
+    pub fn first_issue_text(&self, text: &str) -> Option<String> {
+        if let Some(plan) = &self.plan {
+            match plan.explain(text) {
+                (Some(true), _) => return None,
+                (Some(false), Some(e)) if is_json(text) => {
+                    let fields = [&*e.message, &e.instance_path, &e.schema_path, e.keyword];
+                    if fields.iter().all(|f| !f.contains('\0')) {
+                        let mut out =
+                            String::with_capacity(fields.iter().map(|f| f.len() + 1).sum());
+                        for field in fields {
+                            out.push('\0');
+                            out.push_str(field);
+                        }
+                        return Some(out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let report = self.validate_json_first(text);
+        (!report.valid).then(|| report.issues_text())
     }
 
     /// Whether `text` is valid JSON of the schema, without collecting the issues of an invalid
@@ -257,6 +310,21 @@ fn json_issue(text: &str, e: serde_json::Error) -> Issue {
             line,
             column,
         }),
+    }
+}
+
+/// Whether `text` is one JSON value, read without building it.
+fn is_json(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+}
+
+fn issue(e: &jsonschema::ValidationError<'_>) -> Issue {
+    Issue {
+        message: e.to_string(),
+        instance_path: e.instance_path().to_string(),
+        schema_path: e.schema_path().to_string(),
+        keyword: e.kind().keyword().to_string(),
+        position: None,
     }
 }
 
@@ -418,6 +486,41 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&malformed.issues_text()).unwrap();
         assert_eq!(json[0]["keyword"], "json");
         assert!(json[0]["position"]["offset"].is_number());
+    }
+
+    #[test]
+    fn the_first_issue_is_one_of_all_the_issues() {
+        let v = compiled(
+            r##"{"type":"object","properties":{"a":{"type":"string","format":"email","pattern":"^[a-z@.]+$"},"b":{"$ref":"#/$defs/n"},"c":{"anyOf":[{"type":"null"},{"minimum":2}]}},"required":["a"],"additionalProperties":false,"$defs":{"n":{"type":"integer"}}}"##,
+        );
+        let texts = [
+            r#"{"a":"x@example.com"}"#,
+            r#"{"a":"X"}"#,
+            r#"{"a":"x@example.com","b":"s"}"#,
+            r#"{"a":"x@example.com","c":1}"#,
+            r#"{"a":"x@example.com","z":1}"#,
+            r#"{}"#,
+            r#"[]"#,
+            r#"{"a":"#,
+            // Malformed after the violation: the issue is the malformation.
+            r#"{"a":"X""#,
+            r#"{"a":1,"#,
+        ];
+        for text in texts {
+            let all = v.validate_json(text);
+            let first = v.validate_json_first(text);
+            assert_eq!(first.valid, all.valid, "{text}");
+            assert_eq!(first.issues.len(), usize::from(!all.valid), "{text}");
+            if let Some(issue) = first.issues.first() {
+                assert!(
+                    all.issues.contains(issue),
+                    "{text}: {issue:?} not in {:?}",
+                    all.issues
+                );
+            }
+            let expected = (!first.valid).then(|| first.issues_text());
+            assert_eq!(v.first_issue_text(text), expected, "{text}");
+        }
     }
 
     #[test]

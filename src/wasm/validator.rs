@@ -42,10 +42,17 @@ impl Validator {
     }
 
     /// Validates the JSON text in the input buffer (`len` bytes): `undefined` when valid, else
-    /// the issues' text (malformed text is one `json` issue with its position).
+    /// the issues' text (malformed text is one `json` issue with its position); with `first`,
+    /// only the first issue ([`Compiled::validate_json_first`]).
     #[wasm_bindgen(js_name = validateJsonInput)]
-    pub fn validate_json_input(&self, len: usize) -> Result<Option<String>, JsValue> {
-        with_input(len, |text| report_text(self.compiled.validate_json(text)))
+    pub fn validate_json_input(&self, len: usize, first: bool) -> Result<Option<String>, JsValue> {
+        with_input(len, |text| {
+            if first {
+                self.compiled.first_issue_text(text)
+            } else {
+                report_text(self.compiled.validate_json(text))
+            }
+        })
     }
 
     /// Whether the JSON text in the input buffer (`len` bytes) is valid, without collecting an
