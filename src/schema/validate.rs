@@ -185,8 +185,8 @@ impl Compiled {
     }
 
     /// [`Compiled::validate_json`] with at most one issue: the first violation the fast path
-    /// meets, written by it when it models that keyword exactly, else the full validator's
-    /// first issue. What a caller that reports one reason pays, without collecting them all.
+    /// meets, written by it when it models that keyword exactly, else the first of the full
+    /// validator's issues. What a caller that reports one reason pays, without collecting them all.
     pub fn validate_json_first(&self, text: &str) -> Report {
         if let Some(plan) = &self.plan {
             match plan.explain(text) {
@@ -206,10 +206,12 @@ impl Compiled {
             }
         }
         match serde_json::from_str::<serde_json::Value>(text) {
+            // The first of all the issues: `jsonschema`'s own `validate` stops earlier and can
+            // write a shorter one (`additionalProperties` names only the first extra key).
             Ok(value) => Report::from_issues(
                 self.validator
-                    .validate(&value)
-                    .err()
+                    .iter_errors(&value)
+                    .next()
                     .map(|e| issue(&e))
                     .into_iter()
                     .collect(),
@@ -499,6 +501,8 @@ mod tests {
             r#"{"a":"x@example.com","b":"s"}"#,
             r#"{"a":"x@example.com","c":1}"#,
             r#"{"a":"x@example.com","z":1}"#,
+            // Two extra keys: one issue naming both.
+            r#"{"a":"x@example.com","z":1,"y":2}"#,
             r#"{}"#,
             r#"[]"#,
             r#"{"a":"#,
