@@ -876,6 +876,13 @@ impl<'p> Walk<'p> {
 /// Whether an object of `text` has a key twice (or two keys of the same hash). Malformed text
 /// answers `false`: it is invalid on the full path whatever its keys.
 fn has_duplicate_keys(text: &str) -> bool {
+    scan(text).unwrap_or(false)
+}
+
+/// Reads `text` as the full path's value reader does (numbers parsed, so `1e999` is refused,
+/// strings decoded, nothing after the value), without building it: `None` when it is not one
+/// JSON value, else whether an object in it has a key twice (or two keys of the same hash).
+fn scan(text: &str) -> Option<bool> {
     struct Scan;
     impl<'de> DeserializeSeed<'de> for Scan {
         type Value = bool;
@@ -941,7 +948,9 @@ fn has_duplicate_keys(text: &str) -> bool {
         }
     }
     let mut de = serde_json::Deserializer::from_str(text);
-    Scan.deserialize(&mut de).unwrap_or(false)
+    let duplicates = Scan.deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(duplicates)
 }
 
 /// `a and b` over verdicts: invalid if either is, valid if both are.

@@ -191,9 +191,7 @@ impl Compiled {
         if let Some(plan) = &self.plan {
             match plan.explain(text) {
                 (Some(true), _) => return Report::from_issues(Vec::new()),
-                // The walk stopped at the violation; text past it must still be JSON, or the
-                // issue is that it is not.
-                (Some(false), Some(e)) if is_json(text) => {
+                (Some(false), Some(e)) => {
                     return Report::from_issues(vec![Issue {
                         message: e.message,
                         instance_path: e.instance_path,
@@ -226,7 +224,7 @@ impl Compiled {
         if let Some(plan) = &self.plan {
             match plan.explain(text) {
                 (Some(true), _) => return None,
-                (Some(false), Some(e)) if is_json(text) => {
+                (Some(false), Some(e)) => {
                     let fields = [&*e.message, &e.instance_path, &e.schema_path, e.keyword];
                     if fields.iter().all(|f| !f.contains('\0')) {
                         let mut out =
@@ -313,11 +311,6 @@ fn json_issue(text: &str, e: serde_json::Error) -> Issue {
             column,
         }),
     }
-}
-
-/// Whether `text` is one JSON value, read without building it.
-fn is_json(text: &str) -> bool {
-    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }
 
 fn issue(e: &jsonschema::ValidationError<'_>) -> Issue {
@@ -509,6 +502,8 @@ mod tests {
             // Malformed after the violation: the issue is the malformation.
             r#"{"a":"X""#,
             r#"{"a":1,"#,
+            r#"{"a":1,"b":1e999}"#,
+            r#"{"a":1} x"#,
         ];
         for text in texts {
             let all = v.validate_json(text);

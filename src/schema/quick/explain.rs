@@ -180,7 +180,12 @@ impl Plan {
         match walk.whole(text, self.root, 0, false) {
             Verdict::Valid => (Some(true), None),
             Verdict::Unknown => (None, None),
-            Verdict::Invalid => (Some(false), explain.into_inner().written()),
+            // The walk stopped at the violation: the text past it must still be JSON (as the
+            // full path reads it), or the issue is that it is not.
+            Verdict::Invalid if super::scan(text).is_some() => {
+                (Some(false), explain.into_inner().written())
+            }
+            Verdict::Invalid => (Some(false), None),
         }
     }
 }
