@@ -276,13 +276,13 @@ struct Node {
     is_local: bool,
     has_scalar_options: bool,
     /// What issues need ([`explain`]): where the node's schema sits in the document (a JSON
-    /// Pointer), `type` when it names one type, which keyword `options` came from (empty when
+    /// Pointer), whether `type` names one type, which keyword `options` came from (empty when
     /// both did), the bounds as the schema writes them (`minimum`, `maximum`,
-    /// `exclusiveMinimum`, `exclusiveMaximum`) and the `format` name.
+    /// `exclusiveMinimum`, `exclusiveMaximum`; `None` without bounds) and the `format` name.
     pointer: Box<str>,
-    type_name: Option<Box<str>>,
+    single_type: bool,
     options_keyword: &'static str,
-    limits: [Option<Json>; 4],
+    limits: Option<Box<[Option<Json>; 4]>>,
     format_name: Option<Box<str>>,
 }
 
@@ -330,9 +330,9 @@ impl Node {
             is_local: false,
             has_scalar_options: false,
             pointer: "".into(),
-            type_name: None,
+            single_type: false,
             options_keyword: "",
-            limits: [None, None, None, None],
+            limits: None,
             format_name: None,
         }
     }
@@ -613,7 +613,7 @@ impl<'s> Builder<'s> {
                 "format" => {}
                 k if ANNOTATIONS.contains(&k) => {}
                 "type" => {
-                    node.type_name = value.as_str().map(Box::from);
+                    node.single_type = value.is_string();
                     node.kinds = match value {
                         Json::String(t) => kind(t)?,
                         Json::Array(ts) => ts
@@ -642,19 +642,19 @@ impl<'s> Builder<'s> {
                 "maxItems" => node.max_items = count(value)?,
                 "minimum" => {
                     node.minimum = bound(value)?;
-                    node.limits[0] = Some(value.clone());
+                    node.limits.get_or_insert_with(Box::default)[0] = Some(value.clone());
                 }
                 "maximum" => {
                     node.maximum = bound(value)?;
-                    node.limits[1] = Some(value.clone());
+                    node.limits.get_or_insert_with(Box::default)[1] = Some(value.clone());
                 }
                 "exclusiveMinimum" => {
                     node.exclusive_minimum = bound(value)?;
-                    node.limits[2] = Some(value.clone());
+                    node.limits.get_or_insert_with(Box::default)[2] = Some(value.clone());
                 }
                 "exclusiveMaximum" => {
                     node.exclusive_maximum = bound(value)?;
-                    node.limits[3] = Some(value.clone());
+                    node.limits.get_or_insert_with(Box::default)[3] = Some(value.clone());
                 }
                 "required" => {
                     node.required = value

@@ -57,10 +57,21 @@ impl Explain {
 pub(super) const BOUNDS: [&str; 4] = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
 
 pub(super) fn type_message(shown: &str, node: &Node) -> Option<String> {
-    Some(format!(
-        "{shown} is not of type \"{}\"",
-        node.type_name.as_deref()?
-    ))
+    use super::{ARR, BOOL, FLOAT, INT, NULL, OBJ, STR};
+    if !node.single_type {
+        return None;
+    }
+    let name = match node.kinds {
+        NULL => "null",
+        BOOL => "boolean",
+        INT => "integer",
+        k if k == INT | FLOAT => "number",
+        STR => "string",
+        ARR => "array",
+        OBJ => "object",
+        _ => return None,
+    };
+    Some(format!("{shown} is not of type \"{name}\""))
 }
 
 /// `enum` as the crate writes it: up to three options (`a, b or c`), else the first two and
@@ -99,7 +110,7 @@ pub(super) fn length_message(shown: &str, which: &str, limit: usize) -> String {
 }
 
 pub(super) fn bound_message(shown: &str, which: usize, node: &Node) -> Option<String> {
-    let limit = node.limits[which].as_ref()?;
+    let limit = node.limits.as_ref()?[which].as_ref()?;
     let relation = [
         "less than the minimum",
         "greater than the maximum",
@@ -327,6 +338,13 @@ mod tests {
                 Some("maxLength"),
             ),
             (r#"{"owner":"a","title":"x","pair":[1,2]}"#, Some("type")),
+            (
+                r#"{"owner":"a","title":"x","pair":[1,false]}"#,
+                Some("type"),
+            ),
+            (r#"{"owner":"a","title":"x","f":"x"}"#, Some("type")),
+            (r#"{"owner":"a","title":"x","meta":1}"#, Some("type")),
+            (r#"{"owner":"a","title":"x","tags":"x"}"#, Some("type")),
             (
                 r#"{"owner":"a","title":"x","meta":{"deep":"d"}}"#,
                 Some("required"),
