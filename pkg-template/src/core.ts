@@ -722,8 +722,8 @@ export function io<Out, In = Out>(vendor = 'understudy'): IO<In, Out> {
 
 /** One repair schema-aligned parsing made, at a JSON Pointer into the result. */
 export interface ParseFix {
-  /** `fence_stripped`, `prose_skipped`, `trailing_comma_removed`, `single_quotes`, `string_to_number`, `single_to_array`, `enum_case`, `extra_key_dropped`, `null_filled`, … */
-  kind: string;
+  /** What was repaired: `fence_stripped`, `prose_skipped`, `trailing_comma_removed`, `single_quotes`, `string_to_number`, … (every code in {@link ParseFixKind}). */
+  kind: ParseFixKind;
   pointer: string;
   detail: string;
 }
@@ -796,7 +796,8 @@ function structuredAnswer<T>(text: string, out: unknown): StructuredResult<T> {
   for (let kindEnd = out.indexOf('\0', at); kindEnd !== -1; kindEnd = out.indexOf('\0', at)) {
     const pointerEnd = out.indexOf('\0', kindEnd + 1);
     const detailEnd = out.indexOf('\0', pointerEnd + 1);
-    fixes.push({ kind: out.slice(at, kindEnd), pointer: out.slice(kindEnd + 1, pointerEnd), detail: out.slice(pointerEnd + 1, detailEnd) });
+    // The engine writes only the codes of `ParseFixKind` (src/sap/mod.rs `FIX_KINDS`).
+    fixes.push({ kind: out.slice(at, kindEnd) as ParseFixKind, pointer: out.slice(kindEnd + 1, pointerEnd), detail: out.slice(pointerEnd + 1, detailEnd) });
     at = detailEnd + 1;
   }
   return { value: JSON.parse(out.slice(at)), fixes };

@@ -182,11 +182,25 @@ pub const PII_PATTERNS: [&str; 4] = [
 /// The key of the facade's tagged encoding (`crate::json::TAG_KEY`): a value JSON cannot carry.
 const TAG_KEY: &str = "\u{0}understudy";
 
+crate::codes! {
+    /// `InvalidCassetteError.reason`.
+    pub enum CassetteReason {
+        /// Not a cassette this version reads (shape, members, values).
+        InvalidCassette = "invalid_cassette",
+        UnsupportedVersion = "unsupported_version",
+        /// A redaction pattern that does not compile.
+        InvalidPattern = "invalid_pattern",
+        /// Replay found no cassette where it should be.
+        Missing = "missing",
+        /// A value that still looks like a credential at save time.
+        Credential = "credential",
+    }
+}
+
 /// Why a cassette or a recording option is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CassetteError {
-    /// `invalid_cassette`, `unsupported_version`, `invalid_pattern`.
-    pub reason: &'static str,
+    pub reason: CassetteReason,
     /// JSON Pointer into the cassette (or the options) of the offending member.
     pub pointer: String,
     pub message: String,
@@ -200,7 +214,7 @@ impl fmt::Display for CassetteError {
 
 fn invalid(pointer: &str, what: &str) -> CassetteError {
     CassetteError {
-        reason: "invalid_cassette",
+        reason: CassetteReason::InvalidCassette,
         pointer: pointer.to_owned(),
         message: format!(
             "Invalid cassette: {what} at {}.",
@@ -443,7 +457,7 @@ pub struct Leak {
 impl Leak {
     pub fn error(&self) -> CassetteError {
         CassetteError {
-            reason: "credential",
+            reason: CassetteReason::Credential,
             pointer: self.pointer.clone(),
             message: format!(
                 "The cassette would hold what looks like a credential at {} (rule `{}`), so it is not written. Redact it (the `redact` or `redactKeys` option), or, for a value the test means to keep, allow it with `allowSecrets: [/…/]`.",
@@ -460,7 +474,7 @@ fn compile_all(
 ) -> Result<Vec<Pattern>, CassetteError> {
     let compiled: Vec<Pattern> = list.iter().map(|p| Pattern::new(p)).collect();
     host.check(&compiled).map_err(|(i, e)| CassetteError {
-        reason: "invalid_pattern",
+        reason: CassetteReason::InvalidPattern,
         pointer: format!("{pointer}/{i}"),
         message: format!(
             "Redaction pattern {:?} is not a valid regular expression: {e}",
@@ -828,7 +842,7 @@ pub fn load(doc: Value, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteE
         Some(VERSION) => {}
         Some(v) => {
             return Err(CassetteError {
-                reason: "unsupported_version",
+                reason: CassetteReason::UnsupportedVersion,
                 pointer: "/version".into(),
                 message: format!("Cassette version {v} is not supported; this version of understudy reads version {VERSION}."),
             })
@@ -1295,12 +1309,12 @@ mod tests {
         let e = Redaction::new(&[], &["(".into()], RegexHost::shared()).unwrap_err();
         assert_eq!(
             (e.reason, e.pointer.as_str()),
-            ("invalid_pattern", "/redaction/patterns/0")
+            (CassetteReason::InvalidPattern, "/redaction/patterns/0")
         );
         let e = Redaction::with_allow(&[], &[], &["[".into()], RegexHost::shared()).unwrap_err();
         assert_eq!(
             (e.reason, e.pointer.as_str()),
-            ("invalid_pattern", "/redaction/allow/0")
+            (CassetteReason::InvalidPattern, "/redaction/allow/0")
         );
     }
 

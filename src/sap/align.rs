@@ -6,7 +6,7 @@ use serde_json::{Map, Number, Value as Json};
 use std::borrow::Cow;
 
 use super::scan::{is_number, Value};
-use super::Fix;
+use super::{Fix, ParseReason};
 use crate::json::push_token;
 
 /// Keyword lookups on schema objects. Schema nodes hold a handful of keys, where a linear scan
@@ -102,12 +102,12 @@ const MAX_ALIGN_DEPTH: usize = 300;
 /// Why a value does not fit the schema, at a pointer into the value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch {
-    pub reason: &'static str,
+    pub reason: ParseReason,
     pub pointer: String,
     pub message: String,
 }
 
-fn mismatch(reason: &'static str, pointer: &Path<'_>, message: impl Into<String>) -> Mismatch {
+fn mismatch(reason: ParseReason, pointer: &Path<'_>, message: impl Into<String>) -> Mismatch {
     Mismatch {
         reason,
         pointer: pointer.to_pointer(),
@@ -378,7 +378,7 @@ impl Aligner<'_> {
     ) -> Result<Option<Aligned<'t>>, Mismatch> {
         if depth > MAX_ALIGN_DEPTH {
             return Err(mismatch(
-                "too_deep",
+                ParseReason::TooDeep,
                 pointer,
                 "the value is nested too deeply",
             ));
@@ -397,7 +397,7 @@ impl Aligner<'_> {
             Json::Bool(true) => return Ok(Some(Aligned::Json(plain(value, mode.partial)))),
             Json::Bool(false) => {
                 return Err(mismatch(
-                    "type_mismatch",
+                    ParseReason::TypeMismatch,
                     pointer,
                     "the schema accepts no value here",
                 ))
@@ -452,7 +452,7 @@ impl Aligner<'_> {
             Some("null") => match value {
                 Value::Null => Ok(Some(Aligned::Json(Json::Null))),
                 _ => Err(mismatch(
-                    "type_mismatch",
+                    ParseReason::TypeMismatch,
                     pointer,
                     format!("expected null, found {}", describe(value)),
                 )),
@@ -465,7 +465,7 @@ impl Aligner<'_> {
             Some("array") => self.array(value, schema, pointer, mode, depth),
             Some("object") => self.object(value, schema, pointer, mode, depth),
             Some(other) => Err(mismatch(
-                "type_mismatch",
+                ParseReason::TypeMismatch,
                 pointer,
                 format!("unknown schema type `{other}`"),
             )),
@@ -493,7 +493,7 @@ impl Aligner<'_> {
                 }))))
             }
             _ => Err(mismatch(
-                "type_mismatch",
+                ParseReason::TypeMismatch,
                 pointer,
                 format!("expected a string, found {}", describe(value)),
             )),
@@ -524,7 +524,7 @@ impl Aligner<'_> {
             }
             _ => {
                 return Err(mismatch(
-                    "type_mismatch",
+                    ParseReason::TypeMismatch,
                     pointer,
                     format!("expected {want}, found {}", describe(value)),
                 ))
@@ -532,14 +532,14 @@ impl Aligner<'_> {
         };
         let Some(f) = f else {
             return Err(mismatch(
-                "type_mismatch",
+                ParseReason::TypeMismatch,
                 pointer,
                 format!("expected {want}, found {}", describe(value)),
             ));
         };
         if integer && f.fract() != 0.0 {
             return Err(mismatch(
-                "type_mismatch",
+                ParseReason::TypeMismatch,
                 pointer,
                 format!("expected an integer, found {f}"),
             ));
@@ -574,7 +574,7 @@ impl Aligner<'_> {
                         Ok(Some(Aligned::Json(Json::Bool(false))))
                     }
                     _ => Err(mismatch(
-                        "type_mismatch",
+                        ParseReason::TypeMismatch,
                         pointer,
                         format!("expected a boolean, found the string {text:?}"),
                     )),
@@ -585,7 +585,7 @@ impl Aligner<'_> {
                 self.align(&items[0], schema, pointer, mode, depth + 1)
             }
             _ => Err(mismatch(
-                "type_mismatch",
+                ParseReason::TypeMismatch,
                 pointer,
                 format!("expected a boolean, found {}", describe(value)),
             )),
@@ -606,7 +606,11 @@ impl Aligner<'_> {
         {
             if mode.partial {
                 // A prefix of "pending" is not a value (rule 14).
-                return Err(mismatch("partial", pointer, "unfinished enum value"));
+                return Err(mismatch(
+                    ParseReason::Partial,
+                    pointer,
+                    "unfinished enum value",
+                ));
             }
         }
         if options.contains(&exact) {
@@ -637,7 +641,7 @@ impl Aligner<'_> {
             }
         }
         Err(mismatch(
-            "not_in_enum",
+            ParseReason::NotInEnum,
             pointer,
             format!("{} is not one of {}", exact, Json::Array(options.to_vec())),
         ))
@@ -674,7 +678,7 @@ impl Aligner<'_> {
         }
         if !mode.coerce {
             return Err(mismatch(
-                "type_mismatch",
+                ParseReason::TypeMismatch,
                 pointer,
                 "no branch of the union matches exactly",
             ));
@@ -693,7 +697,13 @@ impl Aligner<'_> {
                 Err(e) => last = Some(e),
             }
         }
-        Err(last.unwrap_or_else(|| mismatch("type_mismatch", pointer, "the union has no branch")))
+        Err(last.unwrap_or_else(|| {
+            mismatch(
+                ParseReason::TypeMismatch,
+                pointer,
+                "the union has no branch",
+            )
+        }))
     }
 
     fn array<'t>(
@@ -709,7 +719,7 @@ impl Aligner<'_> {
             Value::Arr { items, .. } => items,
             Value::Null => {
                 return Err(mismatch(
-                    "type_mismatch",
+                    ParseReason::TypeMismatch,
                     pointer,
                     "expected an array, found null",
                 ))
@@ -726,7 +736,7 @@ impl Aligner<'_> {
             }
             _ => {
                 return Err(mismatch(
-                    "type_mismatch",
+                    ParseReason::TypeMismatch,
                     pointer,
                     format!("expected an array, found {}", describe(value)),
                 ))
@@ -741,7 +751,7 @@ impl Aligner<'_> {
             };
             let aligned = match item_schema {
                 Some(s) => match self.align(item, s, &item_pointer, mode, depth + 1) {
-                    Err(e) if mode.partial && e.reason == "partial" => None,
+                    Err(e) if mode.partial && e.reason == ParseReason::Partial => None,
                     other => other?,
                 },
                 None => self.align(item, &Json::Bool(true), &item_pointer, mode, depth + 1)?,
@@ -794,14 +804,14 @@ impl Aligner<'_> {
                     }
                 }
                 return Err(mismatch(
-                    "type_mismatch",
+                    ParseReason::TypeMismatch,
                     pointer,
                     "expected an object, found an array",
                 ));
             }
             _ => {
                 return Err(mismatch(
-                    "type_mismatch",
+                    ParseReason::TypeMismatch,
                     pointer,
                     format!("expected an object, found {}", describe(value)),
                 ))
@@ -820,7 +830,7 @@ impl Aligner<'_> {
                         continue;
                     }
                     return Err(mismatch(
-                        "extra_key",
+                        ParseReason::ExtraKey,
                         &item_pointer,
                         format!("unexpected key `{key}`"),
                     ));
@@ -837,7 +847,7 @@ impl Aligner<'_> {
                     continue;
                 }
                 return Err(mismatch(
-                    "type_mismatch",
+                    ParseReason::TypeMismatch,
                     &item_pointer,
                     "null for a property that does not admit null",
                 ));
@@ -847,7 +857,7 @@ impl Aligner<'_> {
                     out.insert(key.clone(), v);
                 }
                 Ok(None) => {}
-                Err(e) if mode.partial && e.reason == "partial" => {}
+                Err(e) if mode.partial && e.reason == ParseReason::Partial => {}
                 Err(e) => return Err(e),
             }
         }
@@ -865,7 +875,7 @@ impl Aligner<'_> {
                     out.insert(Cow::Owned((*name).to_string()), Aligned::Json(Json::Null));
                 } else {
                     return Err(mismatch(
-                        "missing_required",
+                        ParseReason::MissingRequired,
                         &item_pointer,
                         format!("required property `{name}` is missing"),
                     ));

@@ -29,17 +29,35 @@ pub struct Refusal {
     /// Byte offsets of the candidate in the text.
     pub start: usize,
     pub end: usize,
-    pub reason: &'static str,
+    pub reason: ParseReason,
     pub pointer: String,
     pub message: String,
+}
+
+crate::codes! {
+    /// `StructuredParseError.reason`: why no reading of a reply fits its schema.
+    pub enum ParseReason {
+        /// No JSON value (or prose reading) in the reply.
+        NoJson = "no_json",
+        TypeMismatch = "type_mismatch",
+        NotInEnum = "not_in_enum",
+        MissingRequired = "missing_required",
+        ExtraKey = "extra_key",
+        /// Several readings fit, differently.
+        Ambiguous = "ambiguous",
+        TooDeep = "too_deep",
+        /// The reply ends before the value does.
+        Partial = "partial",
+        /// Reading it needs a repair the options do not allow.
+        FixNotAllowed = "fix_not_allowed",
+    }
 }
 
 /// Why no value of the schema could be read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{message}")]
 pub struct ParseFailure {
-    /// `no_json`, `type_mismatch`, `not_in_enum`, `missing_required`, `ambiguous`, `too_deep`, …
-    pub reason: &'static str,
+    pub reason: ParseReason,
     pub message: String,
     pub candidates: Vec<Refusal>,
 }
@@ -266,7 +284,7 @@ fn refusal(c: &Candidate, m: Mismatch) -> Refusal {
 }
 
 fn failure(
-    reason: &'static str,
+    reason: ParseReason,
     message: impl Into<String>,
     candidates: Vec<Refusal>,
 ) -> ParseFailure {
@@ -372,7 +390,7 @@ pub fn parse_structured_reading<'t>(
         let refusal = Refusal {
             start: 0,
             end: text.len(),
-            reason: "fix_not_allowed",
+            reason: ParseReason::FixNotAllowed,
             pointer: f.pointer.clone(),
             message: disallowed_message(f),
         };
@@ -380,7 +398,7 @@ pub fn parse_structured_reading<'t>(
             "No reading of the reply fits the schema: {} (at `{}`).",
             refusal.message, refusal.pointer
         );
-        return Err(failure("fix_not_allowed", message, vec![refusal]));
+        return Err(failure(ParseReason::FixNotAllowed, message, vec![refusal]));
     }
     Ok(parsed)
 }
@@ -426,7 +444,7 @@ fn read_structured<'t>(
                         refused.push(Refusal {
                             start: c.scanned.start,
                             end: c.scanned.end,
-                            reason: "partial",
+                            reason: ParseReason::Partial,
                             pointer: String::new(),
                             message: "the reply ended inside the value, and truncated replies are refused".into(),
                         });
@@ -447,7 +465,7 @@ fn read_structured<'t>(
                     refused.push(Refusal {
                         start: c.scanned.start,
                         end: c.scanned.end,
-                        reason: "fix_not_allowed",
+                        reason: ParseReason::FixNotAllowed,
                         pointer: f.pointer.clone(),
                         message: disallowed_message(f),
                     });
@@ -458,7 +476,7 @@ fn read_structured<'t>(
             Ok(None) => refused.push(Refusal {
                 start: c.scanned.start,
                 end: c.scanned.end,
-                reason: "partial",
+                reason: ParseReason::Partial,
                 pointer: String::new(),
                 message: "the value is unfinished".into(),
             }),
@@ -496,7 +514,7 @@ fn read_structured<'t>(
             // Rule 3: several values that each fit the item schema of an array schema.
             if root_type != Some("array") {
                 return Err(failure(
-                    "ambiguous",
+                    ParseReason::Ambiguous,
                     format!(
                         "The reply holds {} different values that fit the schema.",
                         accepted.len()
@@ -560,7 +578,7 @@ fn read_structured<'t>(
     }
     if accepted_count > 0 {
         return Err(failure(
-            "ambiguous",
+            ParseReason::Ambiguous,
             format!("The reply holds {accepted_count} different values that fit the schema."),
             refused,
         ));
@@ -597,7 +615,7 @@ fn read_structured<'t>(
         return Err(failure(first.reason, message, refused));
     }
     Err(failure(
-        "no_json",
+        ParseReason::NoJson,
         "The reply holds no JSON value.",
         refused,
     ))
@@ -744,7 +762,7 @@ fn scalar_in_prose(
             }))
         }
         n => Some(Err(failure(
-            "ambiguous",
+            ParseReason::Ambiguous,
             format!(
                 "The reply states {n} different values that fit the schema: {}.",
                 values
@@ -783,12 +801,12 @@ fn enum_in_prose(
             fixes: vec![fix("enum_from_prose", hits[0].to_string())],
         }),
         0 => Err(failure(
-            "no_json",
+            ParseReason::NoJson,
             "The reply names none of the enum values.",
             refused,
         )),
         _ => Err(failure(
-            "ambiguous",
+            ParseReason::Ambiguous,
             format!(
                 "The reply names several enum values: {}.",
                 hits.iter()
@@ -908,7 +926,7 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
                 fixes,
             })
         }
-        Err(m) if m.reason == "partial" => Ok(PartialParsed {
+        Err(m) if m.reason == ParseReason::Partial => Ok(PartialParsed {
             value: None,
             complete: false,
             fixes: Vec::new(),

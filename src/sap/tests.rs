@@ -64,7 +64,7 @@ fn kinds(text: &str, schema: Json) -> Vec<&'static str> {
 fn err(text: &str, schema: Json) -> &'static str {
     match parse_structured(text, &schema) {
         Ok(p) => panic!("{text:?} parsed as {}", p.value),
-        Err(e) => e.reason,
+        Err(e) => e.reason.as_str(),
     }
 }
 

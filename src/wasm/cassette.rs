@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 
 use super::engine_error;
 use crate::doubles::cassette::{
-    self as rules, Cassette, CassetteError, Matcher, Mismatch, Outcome, Pattern, PatternHost,
-    Redaction, REDACTED,
+    self as rules, Cassette, CassetteError, CassetteReason, Matcher, Mismatch, Outcome, Pattern,
+    PatternHost, Redaction, REDACTED,
 };
 
 /// Redaction patterns run by the host's `RegExp` (`checkPatterns` / `redactTexts` in
@@ -127,7 +127,7 @@ fn cassette_error(e: &CassetteError) -> JsValue {
         "InvalidCassetteError",
         &e.message,
         &[
-            ("reason", JsValue::from_str(e.reason)),
+            ("reason", JsValue::from_str(e.reason.as_str())),
             ("pointer", JsValue::from_str(&e.pointer)),
         ],
     )
@@ -269,7 +269,7 @@ impl CassetteReplay {
     pub fn new(text: &str) -> Result<CassetteReplay, JsValue> {
         let doc = serde_json::from_str(text).map_err(|e| {
             cassette_error(&CassetteError {
-                reason: "invalid_cassette",
+                reason: CassetteReason::InvalidCassette,
                 pointer: String::new(),
                 message: format!("Invalid cassette: not JSON ({e})."),
             })
@@ -364,7 +364,10 @@ fn plan_error(e: &crate::doubles::cassette::PlanError) -> JsValue {
             "CassetteMissingError",
             &e.to_string(),
             &[
-                ("reason", JsValue::from_str("missing")),
+                (
+                    "reason",
+                    JsValue::from_str(CassetteReason::Missing.as_str()),
+                ),
                 ("pointer", JsValue::from_str("")),
                 ("path", JsValue::from_str(path)),
             ],
@@ -422,7 +425,7 @@ pub fn cassette_pii_patterns() -> Array {
 #[wasm_bindgen(js_name = cassetteUnencodableError)]
 pub fn cassette_unencodable_error() -> JsValue {
     cassette_error(&CassetteError {
-        reason: "invalid_cassette",
+        reason: CassetteReason::InvalidCassette,
         pointer: String::new(),
         message: "Invalid cassette: the object is cyclic or nested too deeply to be JSON.".into(),
     })

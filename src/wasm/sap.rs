@@ -89,7 +89,7 @@ fn failure(e: ParseFailure) -> JsValue {
         "StructuredParseError",
         &e.message,
         &[
-            ("reason", JsValue::from_str(e.reason)),
+            ("reason", JsValue::from_str(e.reason.as_str())),
             ("candidates", candidates),
         ],
     )
