@@ -15,8 +15,10 @@ use crate::json::{Doc, Id, Node};
 
 /// Deepest schema nesting accepted, physically and logically.
 pub const MAX_DEPTH: usize = 100;
-/// Deepest value nesting `normalize_input` descends through.
-pub const MAX_VALUE_DEPTH: usize = 1000;
+/// Deepest value nesting `normalize_input` descends through. Deeper than
+/// [`super::MAX_VALUE_DEPTH`] (validation, null stripping): the reference's `normalizeInput`
+/// descends without a limit, so this only bounds the stack, well past any value it handles.
+pub const MAX_NORMALIZE_DEPTH: usize = 1000;
 
 pub const DEPTH_MESSAGE: &str =
     "JSON schema is too deeply nested to process safely. Simplify or flatten the schema, or disable strict mode.";
@@ -1200,9 +1202,9 @@ impl Prepared {
         value: Id,
         depth: usize,
     ) -> std::result::Result<Id, NormalizeError> {
-        if depth > MAX_VALUE_DEPTH {
+        if depth > MAX_NORMALIZE_DEPTH {
             return Err(NormalizeError::TooDeep {
-                max: MAX_VALUE_DEPTH,
+                max: MAX_NORMALIZE_DEPTH,
             });
         }
         if matches!(vd.node(value), Node::Undefined) {
