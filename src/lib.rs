@@ -6,7 +6,6 @@
 pub mod codes;
 pub mod doubles;
 pub mod error;
-pub mod json;
 pub mod map;
 pub mod sap;
 pub mod schema;

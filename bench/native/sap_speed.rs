@@ -22,11 +22,11 @@ fn main() {
     );
     let t = Instant::now();
     for _ in 0..5 {
-        std::hint::black_box(understudy::sap::fast::conforms_as_is(&text, &schema));
+        std::hint::black_box(understudy::sap::as_is::conforms_as_is(&text, &schema));
     }
     println!(
         "fast path check ({}): {:.1} MB/s",
-        understudy::sap::fast::conforms_as_is(&text, &schema),
+        understudy::sap::as_is::conforms_as_is(&text, &schema),
         mb * 5.0 / t.elapsed().as_secs_f64()
     );
     let v = parse_structured(&text, &schema).unwrap().value;

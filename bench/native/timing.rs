@@ -1,6 +1,6 @@
 //! Native timing of the engine's phases on one schema: `cargo run --release --example timing -- FILE [N] [phase]`.
 use std::time::Instant;
-use understudy::json;
+use understudy::schema::json;
 use understudy::schema::strict::{prepare, Mode};
 fn main() {
     let args: Vec<String> = std::env::args().collect();

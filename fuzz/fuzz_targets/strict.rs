@@ -3,7 +3,7 @@
 //! without bound.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use understudy::json;
+use understudy::schema::json;
 use understudy::schema::strict::{assert_preserves_open_objects, prepare, Mode};
 
 fuzz_target!(|data: &[u8]| {

@@ -403,7 +403,7 @@ export function stripStrictNulls(schema: unknown, value: unknown): unknown {
   return text !== undefined && text.includes(UNDEFINED_TAG) ? reviveUndefined(JSON.parse(text)) : decode(text);
 }
 
-/** The tagged encoding's `undefined` (src/json.rs), as JSON text. */
+/** The tagged encoding's `undefined` (src/schema/json.rs), as JSON text. */
 const UNDEFINED_TAG = '{"\\u0000understudy":"undefined"}';
 
 /** Replaces the tagged encoding's `undefined` objects in a decoded value by `undefined`. */

@@ -179,7 +179,7 @@ pub const PII_PATTERNS: [&str; 4] = [
     r"\b(?:\d[ \-]?){12,18}\d\b",
 ];
 
-/// The key of the facade's tagged encoding (`crate::json::TAG_KEY`): a value JSON cannot carry.
+/// The key of the facade's tagged encoding (`crate::schema::json::TAG_KEY`): a value JSON cannot carry.
 const TAG_KEY: &str = "\u{0}understudy";
 
 crate::codes! {
@@ -624,7 +624,7 @@ impl Redaction {
                 Value::Object(map) => {
                     for (k, child) in map.iter().rev() {
                         let mut at = pointer.clone();
-                        crate::json::push_token(&mut at, k);
+                        crate::schema::json::push_token(&mut at, k);
                         let keep = matches!(child, Value::String(s) if self.allowed(s));
                         if !keep && self.redacts_key(k, child) {
                             return Some(Leak {

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use super::scan::{is_number, Value};
 use super::{Fix, ParseReason};
-use crate::json::push_token;
+use crate::schema::json::push_token;
 
 /// Keyword lookups on schema objects. Schema nodes hold a handful of keys, where a linear scan
 /// of serde_json's ordered map is several times faster than hashing the key (SipHash through

@@ -2,7 +2,7 @@
 //! with the schema, and report every repair (sap-rules.md).
 
 pub mod align;
-pub mod fast;
+pub mod as_is;
 pub mod repair;
 pub mod scan;
 

@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 
 use super::align::Seg;
 use super::scan::Value;
-use super::{candidates, fast, parse_structured_reading, Fix, Options, Reading};
+use super::{as_is, candidates, parse_structured_reading, Fix, Options, Reading};
 
 crate::codes! {
     /// Why a text was left as it came instead of being repaired.
@@ -227,7 +227,7 @@ pub fn decide<'t>(
     end: ResponseEnd<'_>,
     policy: &Policy,
 ) -> Decision<'t> {
-    if fast::conforms_as_is(text, schema) {
+    if as_is::conforms_as_is(text, schema) {
         return Decision::AsIs;
     }
     let may_complete = policy.may_complete(target);

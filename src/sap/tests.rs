@@ -33,7 +33,7 @@ fn same_js(a: &Json, b: &Json) -> bool {
 
 /// When the fast path takes a reply as is, the full path returns that same value, fix-free.
 fn agrees_with_fast_path(text: &str, schema: &Json) -> bool {
-    if !super::fast::conforms_as_is(text, schema) {
+    if !super::as_is::conforms_as_is(text, schema) {
         return false;
     }
     let full = parse_structured(text, schema)

@@ -3,17 +3,18 @@
 
 #[cfg(feature = "validator")]
 pub mod ecma_regex;
+pub mod json;
 pub mod nulls;
 pub mod pointer;
 pub mod provider;
-#[cfg(feature = "validator")]
-pub mod quick;
 #[cfg(feature = "validator")]
 pub mod simple_pattern;
 pub mod standard;
 pub mod strict;
 #[cfg(feature = "validator")]
 pub mod validate;
+#[cfg(feature = "validator")]
+pub mod verdict;
 
 /// How deep a value may nest for local validation and null stripping.
 pub const MAX_VALUE_DEPTH: usize = 128;

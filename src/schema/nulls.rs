@@ -17,7 +17,7 @@
 //! same recursively through properties, items and the applicators): enough to tell union
 //! branches apart the way a Zod union does, without loading the JSON Schema validator.
 
-use crate::json::{Doc, Id, Node};
+use crate::schema::json::{Doc, Id, Node};
 use crate::schema::pointer::resolve_ref;
 use crate::schema::strict::NormalizeError;
 use crate::schema::MAX_VALUE_DEPTH;
@@ -318,7 +318,7 @@ fn same(a: &Doc, x: Id, b: &Doc, y: Id) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{parse, to_string_tagged as to_string};
+    use crate::schema::json::{parse, to_string_tagged as to_string};
 
     fn strip(schema: &str, value: &str) -> String {
         let s = parse(schema).unwrap();
@@ -333,7 +333,7 @@ mod tests {
         // Zod's `z.tuple([z.string().optional(), z.number().optional()])`: no `minItems`, so
         // both positions are optional and become `undefined` (the array keeps its length).
         let tuple = r#"{"type":"array","prefixItems":[{"type":"string"},{"type":"number"}],"items":false,"maxItems":2}"#;
-        let undefined = crate::json::TAG_TEXT;
+        let undefined = crate::schema::json::TAG_TEXT;
         assert_eq!(
             strip(tuple, "[null,null]"),
             format!("[{{\"{undefined}\":\"undefined\"}},{{\"{undefined}\":\"undefined\"}}]")

@@ -1,6 +1,6 @@
 //! Local `$ref` resolution and JSON Pointers for error reports.
 
-use crate::json::{pointer_push, Doc, Id, Node};
+use crate::schema::json::{pointer_push, Doc, Id, Node};
 
 /// Resolves a local reference (`#`, `#/a/b`, URI-encoded) against `root` of `doc`, looking
 /// tokens up as own properties. `None` means unresolved (external, malformed or missing).
@@ -164,7 +164,7 @@ pub fn first_opaque(doc: &Doc, root: Id) -> Option<(Id, String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::parse;
+    use crate::schema::json::parse;
 
     fn doc() -> Doc {
         parse(r#"{"$defs":{"a/b":{"type":"string"},"m~n":true,"group":{"x":1}},"items":[{"k":2}]}"#)

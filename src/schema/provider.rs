@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::{Map, Value as Json};
 
 use crate::error::{StrictError, StrictReason};
-use crate::json::push_token;
+use crate::schema::json::push_token;
 use crate::schema::strict::{DEPTH_MESSAGE, MAX_DEPTH};
 
 crate::codes! {
@@ -371,7 +371,7 @@ impl<'a> Walk<'a> {
                 ))
             }
         };
-        if obj.contains_key(crate::json::TAG_KEY) {
+        if obj.contains_key(crate::schema::json::TAG_KEY) {
             return Err(self.refuse(
                 StrictReason::NotJson,
                 pointer,

@@ -11,7 +11,7 @@ type FastSet<T> = std::collections::HashSet<T, std::hash::BuildHasherDefault<cra
 
 use super::pointer::{first_opaque, resolve_ref, Locator};
 use crate::error::{StrictError, StrictReason};
-use crate::json::{Doc, Id, Node};
+use crate::schema::json::{Doc, Id, Node};
 
 /// Deepest schema nesting accepted, physically and logically.
 pub const MAX_DEPTH: usize = 100;
@@ -1270,7 +1270,7 @@ impl Prepared {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{parse, to_string};
+    use crate::schema::json::{parse, to_string};
 
     #[test]
     fn keyword_matchers_agree_with_the_lists() {
@@ -1792,9 +1792,11 @@ pub fn check_as_sent(schema: &Doc, tool: &str) -> Result<()> {
     };
     let strict = prepare(schema, schema.root(), Mode::Convert).map_err(named)?;
     let as_sent: serde_json::Value =
-        serde_json::from_str(&crate::json::to_string(schema, schema.root())).unwrap_or_default();
+        serde_json::from_str(&crate::schema::json::to_string(schema, schema.root()))
+            .unwrap_or_default();
     let strict_form: serde_json::Value =
-        serde_json::from_str(&crate::json::to_string(&strict.doc, strict.root)).unwrap_or_default();
+        serde_json::from_str(&crate::schema::json::to_string(&strict.doc, strict.root))
+            .unwrap_or_default();
     match crate::doubles::cassette::first_difference(&as_sent, &strict_form) {
         None => Ok(()),
         Some(d) => {
@@ -1822,7 +1824,7 @@ mod as_sent_tests {
     use super::*;
 
     fn check(schema: &str) -> Result<()> {
-        check_as_sent(&crate::json::parse(schema).unwrap(), "weather")
+        check_as_sent(&crate::schema::json::parse(schema).unwrap(), "weather")
     }
 
     #[test]

@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use crate::error::InvalidSchemaError;
-use crate::json::{self, Doc, Id, Node};
-use crate::schema::quick::Plan;
+use crate::schema::json::{self, Doc, Id, Node};
+use crate::schema::verdict::Plan;
 
 /// Deepest value `validate` accepts (the same bound `serde_json` puts on `validateJson` text).
 pub use super::MAX_VALUE_DEPTH;

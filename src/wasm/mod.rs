@@ -2,7 +2,7 @@
 //!
 //! Conventions:
 //! - schemas and values arrive as JSON text in the facade's tagged encoding (see
-//!   `crate::json::TAG_KEY`) and leave as JSON text; the facade uses the host's native
+//!   `crate::schema::json::TAG_KEY`) and leave as JSON text; the facade uses the host's native
 //!   `JSON.stringify` / `JSON.parse`, which are far faster than walking objects across the
 //!   boundary;
 //! - every failure is a plain object `{ [ENGINE_ERROR]: true, name, message, …fields }` made by
@@ -41,7 +41,7 @@ use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "validator")]
 use crate::error::InvalidSchemaError;
-use crate::json::{self, Doc};
+use crate::schema::json::{self, Doc};
 
 /// Property that marks an engine error object.
 const ENGINE_ERROR: &str = "__understudyError";

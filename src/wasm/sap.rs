@@ -172,7 +172,7 @@ fn parse_with(
     standard: Option<&JsValue>,
     options: &Options,
 ) -> Result<JsValue, JsValue> {
-    if sap::fast::conforms_as_is(text, json_schema) {
+    if sap::as_is::conforms_as_is(text, json_schema) {
         // The reply is its own value, repair-free: the host's JSON.parse reads it.
         let Some(schema) = standard else {
             return Ok(JsValue::UNDEFINED);

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{encoding_error, engine_error, js, parse_schema, with_input, Live};
 use crate::error::{StandardSchemaError, StrictError};
-use crate::json;
+use crate::schema::json;
 use crate::schema::provider::{self, Provider};
 use crate::schema::strict::{self, Mode, NormalizeError, Prepared};
 

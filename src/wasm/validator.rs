@@ -12,9 +12,9 @@ use super::{
     encoding_error, engine_error, invalid_schema_error, js, parse_schema, with_input, Live,
 };
 use crate::error::InvalidSchemaError;
-use crate::json;
 use crate::map::FastMap;
 use crate::schema::ecma_regex::{self, EcmaRegex};
+use crate::schema::json;
 use crate::schema::simple_pattern::SimplePattern;
 use crate::schema::validate::{self, Compiled};
 

@@ -1,5 +1,5 @@
-//! The valid-text fast path of `validateJson`: most texts a program validates are valid, and
-//! proving that needs no value tree. [`Plan::compile`] turns the schema into nodes once (at
+//! The verdict on a text without its value: the fast path of `validateJson`. Most texts a
+//! program validates are valid, and proving that needs no value tree. [`Plan::compile`] turns the schema into nodes once (at
 //! `compileJsonSchema` time); [`Plan::proves_valid`] then walks the text a single time with
 //! serde_json's streaming deserializer, checking each value against its node as it goes and
 //! allocating nothing for values.

@@ -1,4 +1,4 @@
-//! The clean-reply fast path: a reply that is exactly one strict JSON value (surrounding
+//! Whether a reply conforms as written (the clean-reply fast path): a reply that is exactly one strict JSON value (surrounding
 //! whitespace aside) which already conforms to the schema needs no repair, so its value is the
 //! text itself and the host can hand it to its native `JSON.parse`.
 //!
