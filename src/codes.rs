@@ -1,45 +1,8 @@
-//! Stable codes: the `reason` of each error kind and the repair kinds of schema-aligned
-//! parsing. Each list is defined once here or with its enum (through [`codes!`](crate::codes!)), and the
-//! TypeScript unions of the package are generated from them: `pkg-template/src/codes.ts` is
+//! Every list of stable codes: the `reason` of each error kind (enums made with
+//! [`codes!`](crate::codes!), each next to the rules that raise it), the repair kinds of
+//! schema-aligned parsing (`sap::FIX_KINDS`), …, and the TypeScript unions of the package generated from them: `pkg-template/src/codes.ts` is
 //! checked against [`typescript`] by a test (`UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`
 //! rewrites it).
-
-/// Declares a fieldless enum whose variants each have a stable snake_case code: the enum,
-/// `as_str`, and `ALL` (every variant, in declaration order).
-#[macro_export]
-macro_rules! codes {
-    ($(#[$meta:meta])* $vis:vis enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $code:literal,)+ }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        $vis enum $name {
-            $($(#[$vmeta])* $variant,)+
-        }
-
-        impl $name {
-            /// Every variant, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)+];
-
-            /// The stable code.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $code,)+
-                }
-            }
-        }
-
-        impl PartialEq<&str> for $name {
-            fn eq(&self, code: &&str) -> bool {
-                self.as_str() == *code
-            }
-        }
-
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-    };
-}
 
 /// Each generated union: its TypeScript name, its doc comment and its codes.
 pub fn lists() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {

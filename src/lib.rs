@@ -3,6 +3,7 @@
 //! The engine is plain Rust and knows nothing of JavaScript; `wasm` (built for wasm32 only)
 //! is the one module that names `JsValue`.
 
+mod code_enum;
 pub mod codes;
 pub mod doubles;
 pub mod error;

@@ -3,6 +3,7 @@
 
 pub mod align;
 pub mod as_is;
+pub mod path;
 pub mod repair;
 pub mod scan;
 
@@ -11,7 +12,8 @@ use serde_json::Value as Json;
 use std::borrow::Cow;
 
 pub use align::Aligned;
-use align::{Aligner, Kw, Mismatch, Mode, Path, Seg};
+use align::{Aligner, Kw, Mismatch, Mode};
+use path::{Path, Seg};
 use scan::{scan_value, Scanned, Value};
 
 /// One repair, at a JSON Pointer into the result.

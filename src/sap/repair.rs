@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::Value as Json;
 
-use super::align::Seg;
+use super::path::Seg;
 use super::scan::Value;
 use super::{as_is, candidates, parse_structured_reading, Fix, Options, Reading};
 

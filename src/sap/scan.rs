@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use super::align::Seg;
+use super::path::Seg;
 
 /// Deepest nesting of arrays and objects the scanner accepts.
 pub const MAX_NESTING: usize = 256;

@@ -1,0 +1,39 @@
+//! [`codes!`](crate::codes!): enums of stable codes. Each enum lives with the rules that raise
+//! its codes; `codes.rs` gathers them for the TypeScript unions.
+
+/// Declares a fieldless enum whose variants each have a stable snake_case code: the enum,
+/// `as_str`, and `ALL` (every variant, in declaration order).
+#[macro_export]
+macro_rules! codes {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $code:literal,)+ }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        $vis enum $name {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        impl $name {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)+];
+
+            /// The stable code.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $code,)+
+                }
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, code: &&str) -> bool {
+                self.as_str() == *code
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    };
+}
