@@ -2,7 +2,7 @@
 // arethetypeswrong (types for every entry under node16 resolution, from ESM and CommonJS).
 // `./vitest` is ES modules only (vitest is), and `./wasm/*` are assets without types.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'node:test';
 import { packed, root, sh } from './pack.mjs';
@@ -30,5 +30,26 @@ test('publint and arethetypeswrong are clean on the packed tarball; LICENSE and 
     assert.ok(existsSync(pack.tarball));
   } finally {
     pack.dispose();
+  }
+});
+
+test("the facade's modules import one another without a cycle (ES modules and type declarations)", () => {
+  for (const dir of ['esm', 'cjs']) {
+    const base = join(root, 'build', 'npm', dir);
+    const files = readdirSync(base).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'));
+    const edges = new Map(files.map((f) => {
+      const text = readFileSync(join(base, f), 'utf8');
+      const targets = [...text.matchAll(/(?:\bfrom\s*|\brequire\(\s*|\bimport\(\s*)["']\.\/([^"']+)["']/g)].map((m) => m[1].replace(/\.js$/, f.endsWith('.d.ts') ? '.d.ts' : '.js'));
+      return [f, targets];
+    }));
+    assert.ok(files.length > 20, `${dir}: ${files.length} files`);
+    const done = new Set();
+    const visit = (file, path) => {
+      assert.ok(!path.includes(file), `${dir}: import cycle ${[...path, file].join(' -> ')}`);
+      if (done.has(file)) return;
+      for (const next of edges.get(file) ?? []) visit(next, [...path, file]);
+      done.add(file);
+    };
+    for (const file of files) visit(file, []);
   }
 });

@@ -15,30 +15,16 @@ import { UserError, fromEngine, registerEngineErrors } from './errors.js';
 import type { InvalidCassetteReason } from './codes.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { takeCassetteSlot } from './test-names.js';
-import { ScriptedModel, modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelOptions } from './scripted-model.js';
+import { ScriptedModel, installCassetteReplay, modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelOptions } from './scripted-model.js';
+import type { Cassette, CassetteStep, ReplayOptions } from './cassette-format.js';
 
 export type { InvalidCassetteReason } from './codes.js';
+export type { Cassette, CassetteStep, ReplayOptions } from './cassette-format.js';
 
 /** Another spelling of `UNDERSTUDY_CASSETTES=record` (`1` or `true`). */
 export const RECORD_ENV = 'UNDERSTUDY_RECORD';
 
-/** A cassette document (format `understudy-cassette`, version 1). */
-export interface Cassette {
-  format: 'understudy-cassette';
-  version: 1;
-  redaction: { keys: string[]; patterns: string[] };
-  steps: CassetteStep[];
-}
 
-/** One recorded call: the normalized request, its hash, and the response, events or error. */
-export interface CassetteStep {
-  streamed: boolean;
-  hash: string;
-  request: Record<string, unknown>;
-  response?: Record<string, unknown>;
-  events?: unknown[];
-  error?: { name: string; message: string };
-}
 
 /**
  * What is redacted besides the defaults: values under credential keys (`authorization`,
@@ -70,13 +56,6 @@ export interface RecordingOptions extends RedactionOptions {
   path?: string;
 }
 
-/** Options of `ScriptedModel.fromCassette`. */
-export interface ReplayOptions {
-  /** `'order'` (default): steps in recorded order. `'request'`: the step whose normalized request equals the live one. */
-  match?: 'order' | 'request';
-  /** Check every request's function tools as `new ScriptedModel(steps, { strictTools })` does (`true`, a provider, or several). */
-  strictTools?: ScriptedModelOptions['strictTools'];
-}
 
 /** Options of {@link cassette}. */
 export interface CassetteOptions extends RedactionOptions, ReplayOptions {
@@ -359,6 +338,8 @@ export function replayCassette(source: string | Cassette, options: ReplayOptions
   );
   return new ScriptedModel(responders, { strictTools: options.strictTools });
 }
+
+installCassetteReplay(replayCassette);
 
 /** The environment variable that picks the cassette mode: `auto` (default), `record`, `replay`, `off`. */
 export const CASSETTES_ENV = 'UNDERSTUDY_CASSETTES';

@@ -25,7 +25,7 @@ import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
 import { doubleErrorMessage, registerEngineErrors } from './errors.js';
 import { peers } from './peers.js';
-import { replayCassette, type Cassette, type ReplayOptions } from './cassette.js';
+import type { Cassette, ReplayOptions } from './cassette-format.js';
 
 export type { InvalidScriptedModelStepReason } from './codes.js';
 
@@ -228,6 +228,17 @@ function snapshotCall(record: RecordedModelCall): RecordedModelCall {
   return Object.freeze({ index: record.index, streamed: record.streamed, request: frozenSnapshot(record.request) });
 }
 
+/** @internal The replay behind `ScriptedModel.fromCassette`, installed by `cassette.ts`. */
+let cassetteReplay: ((source: string | Cassette, options?: ReplayOptions) => ScriptedModel) | undefined;
+
+/**
+ * @internal Installs `ScriptedModel.fromCassette`'s replay: `cassette.ts` imports this module,
+ * so this module does not import it back.
+ */
+export function installCassetteReplay(replay: (source: string | Cassette, options?: ReplayOptions) => ScriptedModel): void {
+  cassetteReplay = replay;
+}
+
 /** Options of `new ScriptedModel(steps, options)` (the reference takes none). */
 export interface ScriptedModelOptions {
   /**
@@ -295,7 +306,8 @@ export class ScriptedModel implements Model {
    * equals the live one, raising `CassetteMismatchError` with the first differing field.
    */
   static fromCassette(source: string | Cassette, options?: ReplayOptions): ScriptedModel {
-    return replayCassette(source, options);
+    if (cassetteReplay === undefined) throw new Error('understudy: cassette replay is not loaded (import ScriptedModel from an entry of the package).');
+    return cassetteReplay(source, options);
   }
 
   /** All calls recorded by this model in invocation order (fresh frozen snapshots on every read). */

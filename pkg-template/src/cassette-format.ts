@@ -1,0 +1,30 @@
+// The cassette document and the replay options: types only, shared by `cassette.ts` and
+// `scripted-model.ts` (`ScriptedModel.fromCassette`) without either importing the other's code
+// back.
+import type { SchemaProvider } from './codes.js';
+
+/** A cassette document (format `understudy-cassette`, version 1). */
+export interface Cassette {
+  format: 'understudy-cassette';
+  version: 1;
+  redaction: { keys: string[]; patterns: string[] };
+  steps: CassetteStep[];
+}
+
+/** One recorded call: the normalized request, its hash, and the response, events or error. */
+export interface CassetteStep {
+  streamed: boolean;
+  hash: string;
+  request: Record<string, unknown>;
+  response?: Record<string, unknown>;
+  events?: unknown[];
+  error?: { name: string; message: string };
+}
+
+/** Options of `ScriptedModel.fromCassette`. */
+export interface ReplayOptions {
+  /** `'order'` (default): steps in recorded order. `'request'`: the step whose normalized request equals the live one. */
+  match?: 'order' | 'request';
+  /** Check every request's function tools as `new ScriptedModel(steps, { strictTools })` does (`true`, a provider, or several). */
+  strictTools?: boolean | SchemaProvider | readonly SchemaProvider[];
+}
