@@ -1,18 +1,19 @@
 //! The verdict on a text without its value: the fast path of `validateJson`. Most texts a
-//! program validates are valid, and proving that needs no value tree. [`Plan::compile`] turns the schema into nodes once (at
-//! `compileJsonSchema` time); [`Plan::proves_valid`] then walks the text a single time with
-//! serde_json's streaming deserializer, checking each value against its node as it goes and
-//! allocating nothing for values.
+//! program validates are valid, and proving that needs no value tree. [`Plan::compile`] turns
+//! the schema into nodes once (at `compileJsonSchema` time); [`Plan::verdict`] then walks the
+//! text a single time with serde_json's streaming deserializer, checking each value against its
+//! node as it goes and allocating nothing for values.
 //!
 //! Each check answers valid, invalid or "don't know". It models a subset of keywords exactly
 //! (invalid is needed too: `oneOf`, `not` and `if` turn a sub-verdict around); every other
 //! keyword, draft or construct makes its node opaque, and a value reaching it gets "don't
-//! know". Anything but "valid" at the top sends the text to the full validator, which also
-//! writes the issues. So a gap in the subset costs speed, never a wrong verdict; `tests` and
-//! the `validate` fuzz target check that every "valid" here is valid for `jsonschema` too.
-//! `pattern` and the key patterns of `patternProperties` are matched by `jsonschema` itself
-//! (a one-keyword validator per pattern), so regular expressions mean exactly what they mean
-//! on the full path.
+//! know", which sends the text to the full validator. A "valid" or "invalid" at the top is the
+//! full validator's verdict (`isValidJson` answers it); the issues of an invalid text are the
+//! full validator's, or, for the first one only, [`explain`]'s. So a gap in the subset costs
+//! speed, never a wrong verdict; `tests` and the `validate` fuzz target check every verdict
+//! against `jsonschema`. `pattern` and the key patterns of `patternProperties` are matched by
+//! the same compiled pattern the full path uses (natively, a one-keyword `jsonschema`
+//! validator), so regular expressions mean exactly what they mean there.
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
@@ -640,21 +641,15 @@ impl<'s> Builder<'s> {
                 "pattern" => node.pattern = Some(Pattern::new(self.draft, value)?),
                 "minItems" => node.min_items = count(value)?,
                 "maxItems" => node.max_items = count(value)?,
-                "minimum" => {
-                    node.minimum = bound(value)?;
-                    node.limits.get_or_insert_with(Box::default)[0] = Some(value.clone());
-                }
-                "maximum" => {
-                    node.maximum = bound(value)?;
-                    node.limits.get_or_insert_with(Box::default)[1] = Some(value.clone());
-                }
-                "exclusiveMinimum" => {
-                    node.exclusive_minimum = bound(value)?;
-                    node.limits.get_or_insert_with(Box::default)[2] = Some(value.clone());
-                }
-                "exclusiveMaximum" => {
-                    node.exclusive_maximum = bound(value)?;
-                    node.limits.get_or_insert_with(Box::default)[3] = Some(value.clone());
+                k if explain::BOUNDS.contains(&k) => {
+                    let which = explain::BOUNDS.iter().position(|b| *b == k)?;
+                    *[
+                        &mut node.minimum,
+                        &mut node.maximum,
+                        &mut node.exclusive_minimum,
+                        &mut node.exclusive_maximum,
+                    ][which] = bound(value)?;
+                    node.limits.get_or_insert_with(Box::default)[which] = Some(value.clone());
                 }
                 "required" => {
                     node.required = value
