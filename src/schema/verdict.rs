@@ -9,7 +9,7 @@
 //! keyword, draft or construct makes its node opaque, and a value reaching it gets "don't
 //! know", which sends the text to the full validator. A "valid" or "invalid" at the top is the
 //! full validator's verdict (`isValidJson` answers it); the issues of an invalid text are the
-//! full validator's, or, for the first one only, [`explain`]'s. So a gap in the subset costs
+//! full validator's, or, for the first one only, [`Plan::explain`]'s. So a gap in the subset costs
 //! speed, never a wrong verdict; `tests` and the `validate` fuzz target check every verdict
 //! against `jsonschema`. `pattern` and the key patterns of `patternProperties` are matched by
 //! the same compiled pattern the full path uses (natively, a one-keyword `jsonschema`
