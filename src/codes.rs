@@ -1,12 +1,11 @@
-//! Every list of stable codes: the `reason` of each error kind (enums made with
-//! [`codes!`](crate::codes!), each next to the rules that raise it), the repair kinds of
-//! schema-aligned parsing (`sap::FIX_KINDS`), …, and the TypeScript unions of the package generated from them: `pkg-template/src/codes.ts` is
-//! checked against [`typescript`] by a test (`UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`
-//! rewrites it).
+//! Every list of stable codes: the `reason` of each error kind and the repair kinds of
+//! schema-aligned parsing, enums made with [`codes!`](crate::codes!) next to the rules that
+//! use them, and the TypeScript unions of the package generated from them:
+//! `pkg-template/src/codes.ts` is checked against [`typescript`] by a test
+//! (`UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes` rewrites it).
 
 /// Each generated union: its TypeScript name, its doc comment and its codes.
 pub fn lists() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
-    let codes = |all: &[&'static str]| all.to_vec();
     vec![
         (
             "StrictSchemaErrorReason",
@@ -27,7 +26,10 @@ pub fn lists() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
         (
             "ParseFixKind",
             "Repair kinds a `ParseFix.kind` can have (what `allowFixes` may name).",
-            codes(&crate::sap::FIX_KINDS),
+            crate::sap::FixKind::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect(),
         ),
         (
             "SchemaProvider",

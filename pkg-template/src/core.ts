@@ -796,7 +796,7 @@ function structuredAnswer<T>(text: string, out: unknown): StructuredResult<T> {
   for (let kindEnd = out.indexOf('\0', at); kindEnd !== -1; kindEnd = out.indexOf('\0', at)) {
     const pointerEnd = out.indexOf('\0', kindEnd + 1);
     const detailEnd = out.indexOf('\0', pointerEnd + 1);
-    // The engine writes only the codes of `ParseFixKind` (src/sap/mod.rs `FIX_KINDS`).
+    // The engine writes only the codes of `ParseFixKind` (src/sap/fixes.rs `FixKind`).
     fixes.push({ kind: out.slice(at, kindEnd) as ParseFixKind, pointer: out.slice(kindEnd + 1, pointerEnd), detail: out.slice(pointerEnd + 1, detailEnd) });
     at = detailEnd + 1;
   }

@@ -5,6 +5,7 @@
 use serde_json::{Map, Number, Value as Json};
 use std::borrow::Cow;
 
+use super::fixes::FixKind;
 use super::path::{Path, Seg};
 use super::scan::{is_number, Value};
 use super::{Fix, ParseReason};
@@ -296,12 +297,7 @@ fn describe(value: &Value) -> &'static str {
 }
 
 impl Aligner<'_> {
-    fn fix(
-        &mut self,
-        kind: &'static str,
-        pointer: &Path<'_>,
-        detail: impl Into<Cow<'static, str>>,
-    ) {
+    fn fix(&mut self, kind: FixKind, pointer: &Path<'_>, detail: impl Into<Cow<'static, str>>) {
         self.fixes.push(Fix {
             kind,
             pointer: pointer.to_pointer(),
@@ -424,11 +420,11 @@ impl Aligner<'_> {
         match value {
             Value::Str { text, .. } => Ok(Some(Aligned::Str(text.clone()))),
             Value::Num { text, .. } if mode.coerce => {
-                self.fix("number_to_string", pointer, text.to_string());
+                self.fix(FixKind::NumberToString, pointer, text.to_string());
                 Ok(Some(Aligned::Str(Cow::Borrowed(text))))
             }
             Value::Bool(b) if mode.coerce => {
-                self.fix("boolean_to_string", pointer, b.to_string());
+                self.fix(FixKind::BooleanToString, pointer, b.to_string());
                 Ok(Some(Aligned::Str(Cow::Borrowed(if *b {
                     "true"
                 } else {
@@ -462,7 +458,7 @@ impl Aligner<'_> {
                 (parse_number_text(text), true)
             }
             Value::Arr { items, .. } if mode.coerce && items.len() == 1 => {
-                self.fix("array_to_single", pointer, "one-element array");
+                self.fix(FixKind::ArrayToSingle, pointer, "one-element array");
                 return self.align(&items[0], schema, pointer, mode, depth + 1);
             }
             _ => {
@@ -488,7 +484,7 @@ impl Aligner<'_> {
             ));
         }
         if coerced {
-            self.fix("string_to_number", pointer, f.to_string());
+            self.fix(FixKind::StringToNumber, pointer, f.to_string());
         }
         Ok(num_json(f).map(Aligned::Json))
     }
@@ -509,11 +505,11 @@ impl Aligner<'_> {
                 }
                 match text.trim().to_lowercase().as_str() {
                     "true" => {
-                        self.fix("string_to_boolean", pointer, text.to_string());
+                        self.fix(FixKind::StringToBoolean, pointer, text.to_string());
                         Ok(Some(Aligned::Json(Json::Bool(true))))
                     }
                     "false" => {
-                        self.fix("string_to_boolean", pointer, text.to_string());
+                        self.fix(FixKind::StringToBoolean, pointer, text.to_string());
                         Ok(Some(Aligned::Json(Json::Bool(false))))
                     }
                     _ => Err(mismatch(
@@ -524,7 +520,7 @@ impl Aligner<'_> {
                 }
             }
             Value::Arr { items, .. } if mode.coerce && items.len() == 1 => {
-                self.fix("array_to_single", pointer, "one-element array");
+                self.fix(FixKind::ArrayToSingle, pointer, "one-element array");
                 self.align(&items[0], schema, pointer, mode, depth + 1)
             }
             _ => Err(mismatch(
@@ -578,7 +574,11 @@ impl Aligner<'_> {
                     })
                     .collect();
                 if matches.len() == 1 {
-                    self.fix("enum_case", pointer, format!("{text:?} -> {}", matches[0]));
+                    self.fix(
+                        FixKind::EnumCase,
+                        pointer,
+                        format!("{text:?} -> {}", matches[0]),
+                    );
                     return Ok(matches[0].clone());
                 }
             }
@@ -674,7 +674,7 @@ impl Aligner<'_> {
                     Some(s) => self.align(value, s, &element_pointer, mode, depth + 1)?,
                     None => Some(Aligned::Json(plain(value, mode.partial))),
                 };
-                self.fix("single_to_array", pointer, describe(value));
+                self.fix(FixKind::SingleToArray, pointer, describe(value));
                 return Ok(Some(Aligned::Arr(element.into_iter().collect())));
             }
             _ => {
@@ -726,7 +726,7 @@ impl Aligner<'_> {
             Value::Arr { items, .. } if mode.coerce => {
                 // A one-element array holding the object (rule 7) …
                 if items.len() == 1 && matches!(items[0], Value::Obj { .. }) {
-                    self.fix("array_to_single", pointer, "one-element array");
+                    self.fix(FixKind::ArrayToSingle, pointer, "one-element array");
                     return self.align(&items[0], schema, pointer, mode, depth + 1);
                 }
                 // … or a bare array for an object with exactly one array property.
@@ -737,7 +737,7 @@ impl Aligner<'_> {
                         if type_names(prop).contains(&"array") || prop.kw("items").is_some() {
                             let inner = pointer.child(Seg::Key(name));
                             let aligned = self.align(value, prop, &inner, mode, depth + 1)?;
-                            self.fix("array_to_object", pointer, name.clone());
+                            self.fix(FixKind::ArrayToObject, pointer, name.clone());
                             let entries = aligned
                                 .map(|v| (Cow::Owned(name.clone()), v))
                                 .into_iter()
@@ -769,7 +769,7 @@ impl Aligner<'_> {
                 (Some(p), _) => p,
                 (None, Some(Json::Bool(false))) => {
                     if mode.coerce {
-                        self.fix("extra_key_dropped", &item_pointer, key.to_string());
+                        self.fix(FixKind::ExtraKeyDropped, &item_pointer, key.to_string());
                         continue;
                     }
                     return Err(mismatch(
@@ -786,7 +786,7 @@ impl Aligner<'_> {
                 && !admits_null(target, root)
             {
                 if mode.coerce {
-                    self.fix("null_dropped", &item_pointer, key.to_string());
+                    self.fix(FixKind::NullDropped, &item_pointer, key.to_string());
                     continue;
                 }
                 return Err(mismatch(
@@ -814,7 +814,7 @@ impl Aligner<'_> {
                 let prop = properties.and_then(|p| p.kw(name));
                 let item_pointer = pointer.child(Seg::Key(name));
                 if prop.is_some_and(|p| admits_null(p, root)) && mode.coerce {
-                    self.fix("null_filled", &item_pointer, (*name).to_string());
+                    self.fix(FixKind::NullFilled, &item_pointer, (*name).to_string());
                     out.insert(Cow::Owned((*name).to_string()), Aligned::Json(Json::Null));
                 } else {
                     return Err(mismatch(

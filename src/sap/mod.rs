@@ -3,7 +3,9 @@
 
 pub mod align;
 pub mod as_is;
+pub mod fixes;
 pub mod path;
+pub use fixes::FixKind;
 pub mod repair;
 pub mod scan;
 
@@ -19,7 +21,7 @@ use scan::{scan_value, Scanned, Value};
 /// One repair, at a JSON Pointer into the result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Fix {
-    pub kind: &'static str,
+    pub kind: FixKind,
     pub pointer: String,
     /// Most details are fixed texts (`,`, `text before the fence`): borrowed, not allocated.
     pub detail: Cow<'static, str>,
@@ -110,11 +112,11 @@ impl Reading<'_> {
         let fields: usize = self
             .fixes
             .iter()
-            .map(|f| 3 + f.kind.len() + f.pointer.len() + f.detail.len())
+            .map(|f| 3 + f.kind.as_str().len() + f.pointer.len() + f.detail.len())
             .sum();
         let mut out = Vec::with_capacity(fields + 128);
         for f in &self.fixes {
-            for field in [f.kind, &f.pointer, &f.detail] {
+            for field in [f.kind.as_str(), &f.pointer, &f.detail] {
                 out.push(0);
                 out.extend_from_slice(field.as_bytes());
             }
@@ -145,7 +147,7 @@ struct Candidate<'a> {
     located: Vec<Fix>,
 }
 
-fn fix(kind: &'static str, detail: impl Into<Cow<'static, str>>) -> Fix {
+fn fix(kind: FixKind, detail: impl Into<Cow<'static, str>>) -> Fix {
     Fix {
         kind,
         pointer: String::new(),
@@ -191,9 +193,9 @@ fn candidates(text: &str) -> Vec<Candidate<'_>> {
                 };
                 // Sized for the scanner's fixes too, which join these when the value is read.
                 let mut located = Vec::with_capacity(2 + scanned.fixes.len());
-                located.push(fix("fence_stripped", fence));
+                located.push(fix(FixKind::FenceStripped, fence));
                 if i > 0 && !text[..i].trim().is_empty() {
-                    located.push(fix("prose_skipped", "text before the fence"));
+                    located.push(fix(FixKind::ProseSkipped, "text before the fence"));
                 }
                 out.push(Candidate {
                     scanned,
@@ -237,7 +239,7 @@ fn candidates(text: &str) -> Vec<Candidate<'_>> {
                     let located = if whole {
                         Vec::new()
                     } else {
-                        vec![fix("prose_skipped", "text around the value")]
+                        vec![fix(FixKind::ProseSkipped, "text around the value")]
                     };
                     out.push(Candidate {
                         scanned,
@@ -306,41 +308,6 @@ fn schema_type<'a>(schema: &'a Json, root: &'a Json) -> Option<&'a str> {
     }
 }
 
-/// Every repair kind a [`Fix`] can have (what `allowFixes` may name).
-pub const FIX_KINDS: [&str; 31] = [
-    "array_to_object",
-    "array_to_single",
-    "boolean_to_string",
-    "candidate_chosen",
-    "closed_at_end",
-    "comment_removed",
-    "curly_quotes",
-    "enum_case",
-    "enum_from_prose",
-    "extra_key_dropped",
-    "fence_stripped",
-    "inner_quote_kept",
-    "invalid_escape_kept",
-    "null_dropped",
-    "null_filled",
-    "number_repaired",
-    "number_to_string",
-    "prose_skipped",
-    "python_literal",
-    "raw_control_character",
-    "scalar_from_prose",
-    "single_quotes",
-    "single_to_array",
-    "string_to_boolean",
-    "string_to_number",
-    "text_as_string",
-    "trailing_comma_removed",
-    "triple_quotes",
-    "unquoted_key",
-    "unquoted_value",
-    "values_collected",
-];
-
 /// Options of [`parse_structured_with`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
@@ -356,14 +323,17 @@ impl Options {
     /// The first repair these options do not accept.
     fn disallowed<'a>(&self, fixes: &'a [Fix]) -> Option<&'a Fix> {
         let allowed = self.allow_fixes.as_ref()?;
-        fixes.iter().find(|f| !allowed.iter().any(|a| a == f.kind))
+        fixes
+            .iter()
+            .find(|f| !allowed.iter().any(|a| a == f.kind.as_str()))
     }
 }
 
 fn disallowed_message(f: &Fix) -> String {
     format!(
         "it needs the repair `{}` ({}), which allowFixes does not include",
-        f.kind, f.detail
+        f.kind.as_str(),
+        f.detail
     )
 }
 
@@ -456,7 +426,7 @@ fn read_structured<'t>(
                     let cut = repair::cut_site(&c.scanned.value);
                     let what = cut.inside.noun();
                     let mut closed = fix(
-                        "closed_at_end",
+                        FixKind::ClosedAtEnd,
                         format!("the reply was cut off inside {what}; the value was completed where the text ends"),
                     );
                     closed.pointer = cut.pointer;
@@ -510,7 +480,10 @@ fn read_structured<'t>(
                 .rposition(|(i, _, _)| found[*i].fence.is_some() && !found[*i].scanned.cut)
             {
                 let (_, value, mut fixes) = accepted.swap_remove(pos);
-                fixes.push(fix("candidate_chosen", "the last complete fenced value"));
+                fixes.push(fix(
+                    FixKind::CandidateChosen,
+                    "the last complete fenced value",
+                ));
                 return Ok(Parsed { value, fixes }.into());
             }
             // Rule 3: several values that each fit the item schema of an array schema.
@@ -568,7 +541,7 @@ fn read_structured<'t>(
             fixes.insert(
                 0,
                 fix(
-                    "values_collected",
+                    FixKind::ValuesCollected,
                     format!("{} top-level values", values.len()),
                 ),
             );
@@ -606,7 +579,7 @@ fn read_structured<'t>(
     if found.is_empty() && !text.trim().is_empty() && admits_text(schema, schema, 0) {
         return Ok(Reading {
             value: Aligned::Str(Cow::Borrowed(text.trim())),
-            fixes: vec![fix("text_as_string", "the reply is the string")],
+            fixes: vec![fix(FixKind::TextAsString, "the reply is the string")],
         });
     }
     if let Some(first) = refused.first().cloned() {
@@ -692,7 +665,7 @@ fn item_in_prose(
         return None;
     };
     let mut fixes = one.fixes;
-    fixes.push(fix("single_to_array", "the value found in prose"));
+    fixes.push(fix(FixKind::SingleToArray, "the value found in prose"));
     Some(Ok(Parsed {
         value: Json::Array(vec![one.value]),
         fixes,
@@ -759,7 +732,7 @@ fn scalar_in_prose(
         1 => {
             let value = values.pop().expect("one");
             Some(Ok(Parsed {
-                fixes: vec![fix("scalar_from_prose", value.to_string())],
+                fixes: vec![fix(FixKind::ScalarFromProse, value.to_string())],
                 value,
             }))
         }
@@ -800,7 +773,7 @@ fn enum_in_prose(
     match hits.len() {
         1 => Ok(Parsed {
             value: hits[0].clone(),
-            fixes: vec![fix("enum_from_prose", hits[0].to_string())],
+            fixes: vec![fix(FixKind::EnumFromProse, hits[0].to_string())],
         }),
         0 => Err(failure(
             ParseReason::NoJson,

@@ -398,7 +398,7 @@ mod tests {
         let Decision::Repaired(reading) = d else {
             panic!("expected a repair, got {d:?}")
         };
-        let fixes: Vec<&str> = reading.fixes.iter().map(|f| f.kind).collect();
+        let fixes: Vec<&str> = reading.fixes.iter().map(|f| f.kind.as_str()).collect();
         assert!(fixes.contains(&"string_to_boolean"), "{fixes:?}");
         assert_eq!(
             reading.value.into_json(),

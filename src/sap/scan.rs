@@ -11,6 +11,7 @@
 
 use std::borrow::Cow;
 
+use super::fixes::FixKind;
 use super::path::Seg;
 
 /// Deepest nesting of arrays and objects the scanner accepts.
@@ -49,7 +50,7 @@ pub enum Value<'a> {
 /// One repair the scanner made, at a JSON Pointer into the value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxFix {
-    pub kind: &'static str,
+    pub kind: FixKind,
     pub pointer: String,
     pub detail: Cow<'static, str>,
 }
@@ -145,7 +146,7 @@ impl<'a> Scanner<'a> {
         self.path.pop();
     }
 
-    fn fix(&mut self, kind: &'static str, detail: impl Into<Cow<'static, str>>) {
+    fn fix(&mut self, kind: FixKind, detail: impl Into<Cow<'static, str>>) {
         let pointer = self.pointer();
         self.fixes.push(SyntaxFix {
             kind,
@@ -180,15 +181,15 @@ impl<'a> Scanner<'a> {
                 Some(b' ' | b'\t' | b'\n' | b'\r') => self.pos += 1,
                 Some(0xEF) if self.rest().starts_with('\u{FEFF}') => self.pos += 3,
                 Some(b'/') if self.rest().starts_with("//") => {
-                    self.fix("comment_removed", "//");
+                    self.fix(FixKind::CommentRemoved, "//");
                     self.skip_line();
                 }
                 Some(b'#') => {
-                    self.fix("comment_removed", "#");
+                    self.fix(FixKind::CommentRemoved, "#");
                     self.skip_line();
                 }
                 Some(b'/') if self.rest().starts_with("/*") => {
-                    self.fix("comment_removed", "/* */");
+                    self.fix(FixKind::CommentRemoved, "/* */");
                     match self.rest()[2..].find("*/") {
                         Some(i) => self.pos += 2 + i + 2,
                         None => self.pos = self.bytes.len(),
@@ -388,7 +389,7 @@ impl<'a> Scanner<'a> {
                                 self.pos += 1;
                                 self.skip_space();
                                 if self.peek() == Some(b']') {
-                                    self.fix("trailing_comma_removed", ",");
+                                    self.fix(FixKind::TrailingCommaRemoved, ",");
                                     self.pos += 1;
                                 } else {
                                     let n = items.len();
@@ -457,7 +458,7 @@ impl<'a> Scanner<'a> {
             None => return Ok(KeyStep::Cut),
             Some(b'}') => {
                 if after_comma {
-                    self.fix("trailing_comma_removed", ",");
+                    self.fix(FixKind::TrailingCommaRemoved, ",");
                 }
                 self.pos += 1;
                 let Some(Frame::Obj(entries, _)) = stack.pop() else {
@@ -490,7 +491,7 @@ impl<'a> Scanner<'a> {
                 return Ok(KeyStep::Cut);
             }
             let word: &'a str = &self.text[start..self.pos];
-            self.fix("unquoted_key", word.to_string());
+            self.fix(FixKind::UnquotedKey, word.to_string());
             Cow::Borrowed(word)
         };
         self.skip_space();
@@ -541,7 +542,7 @@ impl<'a> Scanner<'a> {
             // read as a string the aligner turns into the number (`string_to_number`).
             let written: &'a str = &self.text[start..self.pos];
             self.fix(
-                "number_repaired",
+                FixKind::NumberRepaired,
                 format!("thousands separators in {written}"),
             );
             return Ok((
@@ -564,7 +565,7 @@ impl<'a> Scanner<'a> {
         let word: &'a str = &self.text[start..self.pos];
         let at_end = self.at_end();
         if self.pos > first_word {
-            self.fix("unquoted_value", word.to_string());
+            self.fix(FixKind::UnquotedValue, word.to_string());
             return Ok((
                 Value::Str {
                     text: Cow::Borrowed(word),
@@ -575,13 +576,13 @@ impl<'a> Scanner<'a> {
         }
         if let Some(v) = literal(word) {
             if word != "true" && word != "false" && word != "null" {
-                self.fix("python_literal", word.to_string());
+                self.fix(FixKind::PythonLiteral, word.to_string());
             }
             return Ok((v, false));
         }
         if is_number(word) {
             if has_bare_point(word) {
-                self.fix("number_repaired", word.to_string());
+                self.fix(FixKind::NumberRepaired, word.to_string());
             }
             return Ok((
                 Value::Num {
@@ -598,7 +599,7 @@ impl<'a> Scanner<'a> {
         {
             return Ok((Value::CutLiteral, true));
         }
-        self.fix("unquoted_value", word.to_string());
+        self.fix(FixKind::UnquotedValue, word.to_string());
         Ok((
             Value::Str {
                 text: Cow::Borrowed(word),
@@ -616,7 +617,7 @@ impl<'a> Scanner<'a> {
         let rest = self.rest();
         for triple in ["\"\"\"", "'''"] {
             if rest.starts_with(triple) {
-                self.fix("triple_quotes", triple);
+                self.fix(FixKind::TripleQuotes, triple);
                 self.pos += 3;
                 let start = self.pos;
                 return Ok(match self.rest().find(triple) {
@@ -635,8 +636,8 @@ impl<'a> Scanner<'a> {
         let single = matches!(open, '\'' | '\u{2018}' | '\u{2019}');
         match open {
             '"' => {}
-            '\'' => self.fix("single_quotes", "'"),
-            _ => self.fix("curly_quotes", open.to_string()),
+            '\'' => self.fix(FixKind::SingleQuotes, "'"),
+            _ => self.fix(FixKind::CurlyQuotes, open.to_string()),
         }
         self.pos += open.len_utf8();
         let start = self.pos;
@@ -654,8 +655,8 @@ impl<'a> Scanner<'a> {
             }
         };
         // Each kind of repair is reported once per string, not once per character.
-        let mut reported: Vec<&'static str> = Vec::new();
-        let mut once = |this: &mut Self, kind: &'static str, detail: String| {
+        let mut reported: Vec<FixKind> = Vec::new();
+        let mut once = |this: &mut Self, kind: FixKind, detail: String| {
             if !reported.contains(&kind) {
                 reported.push(kind);
                 this.fix(kind, detail);
@@ -704,13 +705,13 @@ impl<'a> Scanner<'a> {
                     !structure
                 };
                 if is_content {
-                    once(self, "inner_quote_kept", c.to_string());
+                    once(self, FixKind::InnerQuoteKept, c.to_string());
                     keep(&mut owned, here);
                     self.pos = after;
                     continue;
                 }
                 if c != '"' && c != '\'' {
-                    once(self, "curly_quotes", c.to_string());
+                    once(self, FixKind::CurlyQuotes, c.to_string());
                 }
                 let end = self.pos;
                 self.pos = after;
@@ -763,20 +764,20 @@ impl<'a> Scanner<'a> {
                                     .push(decoded);
                             }
                             _ => {
-                                once(self, "invalid_escape_kept", "\\u".into());
+                                once(self, FixKind::InvalidEscapeKept, "\\u".into());
                                 keep(&mut owned, here);
                                 self.pos += 1;
                             }
                         }
                     } else {
                         // `"\d+"`, `"C:\Users"`: the backslash stays.
-                        once(self, "invalid_escape_kept", format!("\\{e}"));
+                        once(self, FixKind::InvalidEscapeKept, format!("\\{e}"));
                         keep(&mut owned, here);
                         self.pos += 1;
                     }
                 }
                 '\n' | '\r' | '\t' => {
-                    once(self, "raw_control_character", format!("{:?}", c));
+                    once(self, FixKind::RawControlCharacter, format!("{:?}", c));
                     keep(&mut owned, here);
                     self.pos += 1;
                 }

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 
 use super::{engine_error, standard};
 use crate::sap::repair::{self, Completion, Policy, ResponseEnd, Target};
-use crate::sap::{self, Options, ParseFailure, FIX_KINDS};
+use crate::sap::{self, FixKind, Options, ParseFailure};
 
 /// The JSON Schema that guides alignment, and whether `schema` is a Standard Schema whose
 /// `validate` must run on the result.
@@ -131,12 +131,16 @@ fn options(value: &JsValue) -> Result<Options, JsValue> {
                 let mut kinds = Vec::new();
                 for k in Array::from(&v).iter() {
                     match k.as_string() {
-                        Some(k) if FIX_KINDS.contains(&k.as_str()) => kinds.push(k),
+                        Some(k) if FixKind::ALL.iter().any(|f| f.as_str() == k) => kinds.push(k),
                         _ => {
                             return Err(option_error(format!(
                                 "parseStructured option `allowFixes` has an unknown repair kind {}; the kinds are {}.",
                                 super::js::string_of(&k),
-                                FIX_KINDS.join(", ")
+                                FixKind::ALL
+                                    .iter()
+                                    .map(|f| f.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
                             )))
                         }
                     }
