@@ -133,6 +133,16 @@ impl Parser<'_, '_> {
         self.chars.get(self.pos).copied()
     }
 
+    /// The characters up to `end`, which is consumed; `None` when the pattern ends first.
+    fn until(&mut self, end: char) -> Option<String> {
+        let start = self.pos;
+        while self.peek().is_some_and(|c| c != end) {
+            self.pos += 1;
+        }
+        let name: String = self.chars[start..self.pos].iter().collect();
+        self.eat(end).then_some(name)
+    }
+
     fn eat(&mut self, c: char) -> bool {
         if self.peek() == Some(c) {
             self.pos += 1;
@@ -228,14 +238,10 @@ impl Parser<'_, '_> {
                 if !self.eat('{') {
                     return err("invalid property escape");
                 }
-                let start = self.pos;
-                while self.peek().is_some_and(|c| c != '}') {
-                    self.pos += 1;
-                }
-                let name: String = self.chars[start..self.pos].iter().collect();
-                if !self.eat('}') || name.is_empty() {
-                    return err("invalid property escape");
-                }
+                let name = match self.until('}') {
+                    Some(name) if !name.is_empty() => name,
+                    _ => return err("invalid property escape"),
+                };
                 Escape::Property(format!("\\{c}{{{name}}}"))
             }
             c if self.legacy && c != 'c' => Escape::Char(c),
@@ -398,14 +404,9 @@ impl Parser<'_, '_> {
                         if !self.eat('<') {
                             return err("invalid named reference");
                         }
-                        let start = self.pos;
-                        while self.peek().is_some_and(|c| c != '>') {
-                            self.pos += 1;
-                        }
-                        let name: String = self.chars[start..self.pos].iter().collect();
-                        if !self.eat('>') {
+                        let Some(name) = self.until('>') else {
                             return err("invalid named reference");
-                        }
+                        };
                         self.backrefs = true;
                         self.pending_names.push(name.clone());
                         // Resolved once every group is known; 0 until then.
@@ -552,14 +553,10 @@ impl Parser<'_, '_> {
             None
         } else if rest(self, "?<") {
             self.pos += 2;
-            let start = self.pos;
-            while self.peek().is_some_and(|c| c != '>') {
-                self.pos += 1;
-            }
-            let name: String = self.chars[start..self.pos].iter().collect();
-            if !self.eat('>') || name.is_empty() {
-                return err("invalid group name");
-            }
+            let name = match self.until('>') {
+                Some(name) if !name.is_empty() => name,
+                _ => return err("invalid group name"),
+            };
             self.groups += 1;
             self.names.push((name, self.groups));
             Some(self.groups)
