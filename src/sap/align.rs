@@ -40,6 +40,20 @@ impl Kw for Json {
     }
 }
 
+/// The type a schema object implies: the `type` it names (`named`), else `object` beside
+/// `properties` and `array` beside `items`. The clean-reply check (`as_is`) reads schemas so too.
+pub fn implied_type<'a>(obj: &Map<String, Json>, named: Option<&'a str>) -> Option<&'a str> {
+    named.or_else(|| {
+        if obj.contains_key("properties") {
+            Some("object")
+        } else if obj.contains_key("items") {
+            Some("array")
+        } else {
+            None
+        }
+    })
+}
+
 /// Deepest schema/value nesting alignment follows (the scanner bounds values at 256).
 const MAX_ALIGN_DEPTH: usize = 300;
 
@@ -377,16 +391,7 @@ impl Aligner<'_> {
                 .collect();
             return self.union(value, &branches, pointer, mode, depth);
         }
-        let ty = first.or_else(|| {
-            if obj.contains_key("properties") {
-                Some("object")
-            } else if obj.contains_key("items") {
-                Some("array")
-            } else {
-                None
-            }
-        });
-        match ty {
+        match implied_type(obj, first) {
             None => Ok(Some(Aligned::Json(plain(value, mode.partial)))),
             Some("null") => match value {
                 Value::Null => Ok(Some(Aligned::Json(Json::Null))),

@@ -14,7 +14,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-use super::align::{admits_null, resolve, Kw};
+use super::align::{admits_null, implied_type, resolve, Kw};
 
 /// Deepest nesting the fast path follows (serde_json stops at 128 by itself); deeper replies
 /// take the full path, which bounds nesting at 256 with a typed error.
@@ -99,16 +99,7 @@ fn shape<'s>(schema: &'s Json, root: &'s Json) -> Shape<'s> {
     if types.len() > 1 {
         return Shape::Types(schema, types);
     }
-    let ty = types.first().copied().or_else(|| {
-        if obj.contains_key("properties") {
-            Some("object")
-        } else if obj.contains_key("items") {
-            Some("array")
-        } else {
-            None
-        }
-    });
-    match ty {
+    match implied_type(obj, types.first().copied()) {
         None => Shape::Any,
         Some("null") => Shape::Null,
         Some("string") => Shape::String,
