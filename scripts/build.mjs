@@ -6,8 +6,10 @@
 //               prints what each crate contributes to each module
 //   bindgen     wasm-bindgen for each module and target (nodejs -> pkg/node, web -> pkg/web)
 //   wasm-opt    binaryen's wasm-opt with the passes and features of wasm-pack.toml
-//   tsc         the TypeScript facade, as ES modules and as CommonJS
-//   package     build/npm: package.json, README, wasm, facade; linked as node_modules/@understudy/agents
+//   tsc         the TypeScript facade, as ES modules and as CommonJS, with the entry files
+//               scripts/entries.mjs writes from its table
+//   package     build/npm: package.json (exports, sideEffects from entries.mjs), README, wasm,
+//               facade; linked as node_modules/@understudy/agents
 //   playground  build/www/vendor: @openai/agents-core bundled as one browser ES module (esbuild)
 //               for the playground's scripted run, so the page works offline with the real SDK
 //   sizes       raw, gzip and brotli size of each module's .wasm against its budget
@@ -19,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { crateSizes, formatCrateSizes } from './wasm-crates.mjs';
+import { entryFiles, manifestFields, programFiles } from './entries.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const npmDir = join(root, 'build', 'npm');
@@ -122,8 +125,12 @@ export const steps = {
     for (const dir of ['esm', 'cjs']) rmSync(join(npmDir, dir), { recursive: true, force: true });
     mkdirSync(stageDir, { recursive: true });
     cpSync(join(root, 'pkg-template', 'src'), join(stageDir, 'src'), { recursive: true });
-    for (const file of ['tsconfig.base.json', 'tsconfig.esm.json', 'tsconfig.cjs.json']) {
-      cpSync(join(root, 'pkg-template', file), join(stageDir, file));
+    cpSync(join(root, 'pkg-template', 'tsconfig.base.json'), join(stageDir, 'tsconfig.base.json'));
+    // The entries' files and each program's roots come from the table in entries.mjs.
+    for (const [name, source] of entryFiles()) writeFileSync(join(stageDir, 'src', name), source);
+    for (const format of ['esm', 'cjs']) {
+      const config = JSON.parse(readFileSync(join(root, 'pkg-template', `tsconfig.${format}.json`), 'utf8'));
+      writeFileSync(join(stageDir, `tsconfig.${format}.json`), JSON.stringify({ ...config, files: programFiles(format) }, null, 2));
     }
     // The facade imports the glue by its place in the finished package (../wasm/<target>).
     cpSync(join(root, 'pkg', 'node'), join(stageDir, 'wasm', 'node'), { recursive: true });
@@ -167,7 +174,7 @@ export const steps = {
     }
     // The nodejs glue is CommonJS inside a "type": "module" package.
     writeFileSync(join(npmDir, 'wasm', 'node', 'package.json'), '{ "type": "commonjs" }\n');
-    const manifest = JSON.parse(readFileSync(join(root, 'pkg-template', 'package.json'), 'utf8'));
+    const manifest = { ...JSON.parse(readFileSync(join(root, 'pkg-template', 'package.json'), 'utf8')), ...manifestFields() };
     writeFileSync(join(npmDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     cpSync(join(root, 'pkg-template', 'README.md'), join(npmDir, 'README.md'));
     cpSync(join(root, 'LICENSE'), join(npmDir, 'LICENSE'));
