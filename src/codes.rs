@@ -112,6 +112,14 @@ pub fn typescript() -> String {
         out.pop();
         out.push_str(";\n");
     }
+    out.push_str(
+        "\n/** What `standardCall` (walks.ts) found in a `~standard.validate` result; the engine's `schema::standard::Outcome`. */\n\
+         export const StandardOutcome = {\n",
+    );
+    for (outcome, name) in crate::schema::standard::Outcome::ALL {
+        out.push_str(&format!("  {name}: {},\n", outcome as u32));
+    }
+    out.push_str("} as const;\n");
     out
 }
 

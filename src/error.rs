@@ -53,7 +53,7 @@ crate::codes! {
 /// A schema strict mode refuses. `message` is the reference's text; `pointer` is the JSON
 /// Pointer (RFC 6901) of the offending node in the caller's schema; `keyword` names the
 /// keyword at fault where there is one.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
 #[error("{message}")]
 pub struct StrictError {
     pub reason: StrictReason,
@@ -69,7 +69,7 @@ impl StrictError {
 }
 
 /// A JSON Schema that cannot be compiled for validation.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
 #[error("{message}")]
 pub struct InvalidSchemaError {
     /// Pointer to the offending node in the schema.
@@ -78,17 +78,198 @@ pub struct InvalidSchemaError {
 }
 
 /// Failures of the Standard Schema bridge. The messages are the reference's.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+///
+/// None has fields of its own: `StandardSchemaValidationError.issues` is the validator's own
+/// array, which the binding hands over as it came.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
+#[serde(untagged)]
 pub enum StandardSchemaError {
     #[error("Standard Schema values must provide both `~standard.validate` and `~standard.jsonSchema` conversion. Upgrade the schema library or use its Standard JSON Schema adapter.")]
     Unsupported,
     #[error("Unable to convert the provided Standard Schema to JSON Schema.{}", detail.as_ref().map(|d| format!(" {d}")).unwrap_or_default())]
-    Conversion { detail: Option<String> },
+    Conversion {
+        #[serde(skip)]
+        detail: Option<String>,
+    },
     #[error("{surface} Standard Schema must produce a JSON Schema with `type: \"object\"` at the root. Wrap the schema in an object schema.")]
-    NonObjectRoot { surface: String },
+    NonObjectRoot {
+        #[serde(skip)]
+        surface: String,
+    },
     #[error("Standard Schema validation returned a Promise. Async Standard Schema validation is not supported.")]
     AsyncValidation,
     /// The value failed validation; the message joins the issues as the reference does.
     #[error("{message}")]
-    Validation { message: String },
+    Validation {
+        #[serde(skip)]
+        message: String,
+    },
+}
+
+/// An error the engine raises, as data: `kind` names the facade's class, `Display` is the
+/// message, and `Serialize` writes the fields under the names the facade's class gives them.
+/// Every kind crosses to JavaScript in the one form [`error_data`] writes.
+pub trait Raise: serde::Serialize + std::fmt::Display {
+    /// The facade's class for this error.
+    fn kind(&self) -> &'static str;
+}
+
+/// `{"kind":…,"message":…,…fields}` as JSON text: the form in which every engine error
+/// crosses (one string, read by the facade's `engineErrorObject`). An absent (`None`) field is
+/// written as `null`, which the facade reads as absent.
+pub fn error_data(e: &impl Raise) -> String {
+    let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let mut out = format!(
+        "{{\"kind\":{},\"message\":{}",
+        text(e.kind()),
+        text(&e.to_string())
+    );
+    // A kind with fields serializes as a map (a unit kind as `null`): its members follow.
+    let fields = serde_json::to_string(e).unwrap_or_default();
+    if let Some(members) = fields.strip_prefix('{').and_then(|f| f.strip_suffix('}')) {
+        if !members.is_empty() {
+            out.push(',');
+            out.push_str(members);
+        }
+    }
+    out.push('}');
+    out
+}
+
+/// A configuration problem described by its message alone (the facade's `UserError`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
+#[error("{0}")]
+pub struct UserError(#[serde(skip)] pub String);
+
+impl UserError {
+    pub fn new(message: impl Into<String>) -> Self {
+        UserError(message.into())
+    }
+}
+
+impl Raise for UserError {
+    fn kind(&self) -> &'static str {
+        "UserError"
+    }
+}
+
+/// A value `JSON.stringify` cannot follow (cyclic, or nested deeper than the host's stack): a
+/// `UserError` at the root (`pointer` `''`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("Cannot read a value that is cyclic or nested deeper than JSON.stringify can follow. Pass plain JSON data.")]
+pub struct Unencodable;
+
+impl serde::Serialize for Unencodable {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("pointer", "")?;
+        map.end()
+    }
+}
+
+/// A value that fails the original schema of a provider conversion
+/// (`ProviderOutputValidationError`; its `issues` are `compileJsonSchema`'s, handed over as
+/// they came).
+#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
+#[error("{message}")]
+pub struct ProviderOutputError {
+    pub provider: crate::schema::provider::Provider,
+    #[serde(skip)]
+    pub message: String,
+}
+
+impl Raise for ProviderOutputError {
+    fn kind(&self) -> &'static str {
+        "ProviderOutputValidationError"
+    }
+}
+
+impl Raise for Unencodable {
+    fn kind(&self) -> &'static str {
+        "UserError"
+    }
+}
+
+impl Raise for StrictError {
+    fn kind(&self) -> &'static str {
+        if self.is_depth() {
+            "SchemaDepthError"
+        } else {
+            "StrictSchemaError"
+        }
+    }
+}
+
+impl Raise for InvalidSchemaError {
+    fn kind(&self) -> &'static str {
+        "InvalidJsonSchemaError"
+    }
+}
+
+impl Raise for StandardSchemaError {
+    fn kind(&self) -> &'static str {
+        match self {
+            StandardSchemaError::Unsupported => "UnsupportedStandardSchemaError",
+            StandardSchemaError::AsyncValidation => "AsyncStandardSchemaValidationError",
+            StandardSchemaError::Conversion { .. } | StandardSchemaError::NonObjectRoot { .. } => {
+                "UserError"
+            }
+            StandardSchemaError::Validation { .. } => "StandardSchemaValidationError",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The data as the facade reads it: `null` is absent.
+    fn data(e: &impl Raise) -> serde_json::Value {
+        let mut v: serde_json::Value = serde_json::from_str(&error_data(e)).unwrap();
+        v.as_object_mut().unwrap().retain(|_, v| !v.is_null());
+        v
+    }
+
+    #[test]
+    fn errors_cross_as_kind_message_and_named_fields() {
+        let strict = StrictError {
+            reason: StrictReason::RefSibling,
+            pointer: "/properties/a".into(),
+            keyword: None,
+            message: "no".into(),
+        };
+        assert_eq!(
+            data(&strict),
+            serde_json::json!({"kind": "StrictSchemaError", "message": "no", "reason": "ref_sibling", "pointer": "/properties/a"})
+        );
+        let depth = StrictError {
+            reason: StrictReason::Depth,
+            keyword: Some("$ref".into()),
+            ..strict
+        };
+        assert_eq!(data(&depth)["kind"], "SchemaDepthError");
+        assert_eq!(data(&depth)["keyword"], "$ref");
+        assert_eq!(
+            data(&UserError::new("bad")),
+            serde_json::json!({"kind": "UserError", "message": "bad"})
+        );
+        let standard = StandardSchemaError::NonObjectRoot {
+            surface: "Tool".into(),
+        };
+        let d = data(&standard);
+        assert_eq!(d["kind"], "UserError");
+        assert!(d["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Tool Standard Schema"));
+        assert_eq!(d.as_object().unwrap().len(), 2, "{d}");
+        assert_eq!(
+            data(&InvalidSchemaError {
+                pointer: "/type".into(),
+                message: "m".into()
+            }),
+            serde_json::json!({"kind": "InvalidJsonSchemaError", "message": "m", "pointer": "/type"})
+        );
+    }
 }

@@ -133,3 +133,10 @@ export type InvalidCassetteReason =
   | 'invalid_pattern'
   | 'missing'
   | 'credential';
+
+/** What `standardCall` (walks.ts) found in a `~standard.validate` result; the engine's `schema::standard::Outcome`. */
+export const StandardOutcome = {
+  Value: 0,
+  Thenable: 1,
+  Issues: 2,
+} as const;

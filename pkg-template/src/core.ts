@@ -6,11 +6,12 @@
  */
 import { describeValue, expectKnownOptions, expectString } from './args.js';
 import type { CutInside, ParseFixKind, RepairRefusalReason, RequestLimit, SchemaChangeKind, SchemaProvider } from './codes.js';
+import { StandardOutcome } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
 import { engineErrorObject, fromEngine, UserError } from './errors.js';
 import { textCodec } from './host.js';
-import { PatternTable, STANDARD_VALUE, checkPatterns, findSecret, issueTexts, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
+import { PatternTable, checkPatterns, findSecret, issueTexts, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
 import type { StandardSchemaIssue } from './errors.js';
 
 /** @internal The wasm bindings' module type. */
@@ -677,7 +678,7 @@ export function validateStandardSchema<S extends StandardSchemaWithJSON>(schema:
   // only a result that is not a value crosses into the engine, which decides what it means.
   const kind = standardCall(schema, value);
   const payload = takeStandardPayload();
-  if (kind === STANDARD_VALUE) return payload as StandardSchemaOutput<S>;
+  if (kind === StandardOutcome.Value) return payload as StandardSchemaOutput<S>;
   return call((e) => e.standardSchemaOutcome(kind, payload)) as StandardSchemaOutput<S>;
 }
 

@@ -121,68 +121,60 @@ export class ProviderOutputValidationError extends Error {
 const ENGINE_ERROR = '__understudyError';
 
 /**
- * @internal The engine's error object, built in one crossing (src/wasm/mod.rs `engine_error`):
- * `keys` names the values that follow, joined by commas.
+ * @internal The engine's error, built in one crossing (src/wasm/mod.rs `raise`): `data` is the
+ * JSON text `{"kind", "message", …fields}` every engine error crosses as; `issues`, when
+ * defined, is a host value the error carries as it came (a validator's issues).
  */
-export function engineErrorObject(name: string, message: string, keys: string, ...values: unknown[]): Record<string, unknown> {
-  const error: Record<string, unknown> = { [ENGINE_ERROR]: true, name, message };
-  if (keys !== '') keys.split(',').forEach((key, i) => (error[key] = values[i]));
+export function engineErrorObject(data: string, issues: unknown): Record<string, unknown> {
+  // An absent field is written as `null`; engine errors hold no other `null`.
+  const error: Record<string, unknown> = JSON.parse(data, (_key, value) => (value === null ? undefined : value));
+  error[ENGINE_ERROR] = true;
+  if (issues !== undefined) error.issues = issues;
   return error;
 }
 
-const classes: Record<string, new (message: string, fields: any) => Error> = {
-  UserError,
-  StrictSchemaError,
-  SchemaDepthError,
-  InvalidJsonSchemaError,
-  UnsupportedStandardSchemaError,
-  AsyncStandardSchemaValidationError,
-  StandardSchemaValidationError,
-  StructuredParseError,
-  ProviderOutputValidationError,
+/** Builds the error of one engine kind from the engine's message and fields. */
+type Make = (message: string, fields: any) => Error;
+
+/** A class whose constructor takes `(message, fields)`. */
+const typed =
+  (Class: new (message: string, fields: any) => Error): Make =>
+  (message, fields) =>
+    new Class(message, fields);
+
+/** A class with the reference's `(message)` constructor; the fields are assigned. */
+const assigned =
+  (Class: new (message: string) => Error): Make =>
+  (message, fields) =>
+    Object.assign(new Class(message), fields);
+
+/** How each engine error kind becomes its class, by the kind the engine names. */
+const makers: Record<string, Make> = {
+  UserError: assigned(UserError),
+  StrictSchemaError: typed(StrictSchemaError),
+  SchemaDepthError: typed(SchemaDepthError),
+  InvalidJsonSchemaError: typed(InvalidJsonSchemaError),
+  UnsupportedStandardSchemaError: assigned(UnsupportedStandardSchemaError),
+  AsyncStandardSchemaValidationError: assigned(AsyncStandardSchemaValidationError),
+  StandardSchemaValidationError: typed(StandardSchemaValidationError),
+  StructuredParseError: typed(StructuredParseError),
+  ProviderOutputValidationError: typed(ProviderOutputValidationError),
 };
 
-const withFields = new Set<unknown>([StrictSchemaError, SchemaDepthError, InvalidJsonSchemaError, StandardSchemaValidationError, StructuredParseError, ProviderOutputValidationError]);
-
-/** Engine error kinds whose classes build themselves from their fields (the test doubles'). */
-const factories: Record<string, (message: string, fields: any) => Error> = {};
-
-/** @internal Lets an entry (`./testing`) register the classes of the errors its engine part raises. */
-export function registerEngineErrors(more: Record<string, (message: string, fields: any) => Error>): void {
-  Object.assign(factories, more);
-}
-
-/** The engine's message for the error a factory is building right now. */
-let engineMessage: string | undefined;
-
 /**
- * @internal The message of a test double's error: while the engine's own error is being built
- * (by {@link fromEngine}), the engine's message, used once; for one built by user code
- * (`new UnconsumedModelStepsError(2)`, as the reference allows), `compute` asks the engine.
+ * @internal Lets an entry (`./testing`) register how the errors its engine part raises become
+ * their classes (the doubles' classes have the reference's constructors).
  */
-export function doubleErrorMessage(compute: () => string): string {
-  const message = engineMessage;
-  engineMessage = undefined;
-  return message ?? compute();
+export function registerEngineErrors(more: Record<string, Make>): void {
+  Object.assign(makers, more);
 }
 
 /** Turns an engine error object into its class; anything else is returned unchanged. */
 export function fromEngine(thrown: unknown): unknown {
   if (typeof thrown !== 'object' || thrown === null || !(ENGINE_ERROR in thrown)) return thrown;
-  const { name, message, [ENGINE_ERROR]: _marker, ...fields } = thrown as Record<string, any>;
-  const factory = factories[name];
-  if (factory !== undefined) {
-    // The class's own constructor runs (its fields in the reference's order) with this message.
-    engineMessage = message;
-    try {
-      return factory(message, fields);
-    } finally {
-      engineMessage = undefined;
-    }
-  }
-  const Class = classes[name];
-  // Every kind the engine raises has a class here; a missing one is this library's bug, said so.
-  if (Class === undefined) return new Error(`understudy: the engine raised an error of unknown kind ${String(name)}: ${message}`);
-  // Classes with typed fields take them in their constructor; the others get them assigned.
-  return withFields.has(Class) ? new Class(message, fields) : Object.assign(new (Class as any)(message), fields);
+  const { kind, message, [ENGINE_ERROR]: _marker, ...fields } = thrown as Record<string, any>;
+  const make = makers[kind];
+  // Every kind the engine raises has a class; a missing one is this library's bug, said so.
+  if (make === undefined) return new Error(`understudy: the engine raised an error of unknown kind ${String(kind)}: ${message}`);
+  return make(message, fields);
 }

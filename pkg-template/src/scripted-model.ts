@@ -23,7 +23,7 @@ import { describeValue, expectKnownOptions } from './args.js';
 import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
-import { doubleErrorMessage, registerEngineErrors } from './errors.js';
+import { registerEngineErrors } from './errors.js';
 import { peers } from './peers.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
 
@@ -104,7 +104,7 @@ export class UnexpectedModelCallError extends Error {
   readonly callIndex: number;
   readonly streamed: boolean;
   constructor(call: RecordedModelCall) {
-    super(doubleErrorMessage(() => engine((e) => e.modelErrorMessage('UnexpectedModelCallError', call))));
+    super(engine((e) => e.modelErrorMessage('UnexpectedModelCallError', call)));
     this.name = 'UnexpectedModelCallError';
     this.callIndex = call.index;
     this.streamed = call.streamed;
@@ -115,7 +115,7 @@ export class UnexpectedModelCallError extends Error {
 export class UnconsumedModelStepsError extends Error {
   readonly remainingSteps: number;
   constructor(remainingSteps: number) {
-    super(doubleErrorMessage(() => engine((e) => e.modelErrorMessage('UnconsumedModelStepsError', { remainingSteps }))));
+    super(engine((e) => e.modelErrorMessage('UnconsumedModelStepsError', { remainingSteps })));
     this.name = 'UnconsumedModelStepsError';
     this.remainingSteps = remainingSteps;
   }
@@ -150,7 +150,7 @@ export class ScriptedModelRequestAbortedError extends Error {
   /** The zero-based position of a call in `ScriptedModel.calls`. */
   readonly callIndex?: number;
   constructor(callIndex?: number) {
-    super(doubleErrorMessage(() => engine((e) => e.modelErrorMessage('ScriptedModelRequestAbortedError', {}))));
+    super(engine((e) => e.modelErrorMessage('ScriptedModelRequestAbortedError', {})));
     this.name = 'AbortError';
     this.callIndex = callIndex;
   }

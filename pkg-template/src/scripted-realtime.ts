@@ -18,7 +18,7 @@ import type {
   TransportToolCallEvent,
 } from '@openai/agents-realtime';
 import { call as engine, type Bindings } from './core.js';
-import { doubleErrorMessage, fromEngine, registerEngineErrors } from './errors.js';
+import { fromEngine, registerEngineErrors } from './errors.js';
 import { frozenSnapshot, snapshotValue } from './walks.js';
 
 type RealtimeUserInput = Parameters<RealtimeTransportLayer['sendMessage']>[0];
@@ -77,7 +77,7 @@ export type PendingRealtimeFailure = Readonly<{ method: RealtimeTransportMethod;
 
 type Status = 'connected' | 'disconnected' | 'connecting' | 'disconnecting';
 
-const message = (cls: string, ...args: unknown[]) => doubleErrorMessage(() => engine((e) => e.realtimeErrorMessage(cls, args)));
+const message = (cls: string, ...args: unknown[]) => engine((e) => e.realtimeErrorMessage(cls, args));
 
 /** The next expected call was of another method. */
 export class UnexpectedRealtimeCallError extends Error {

@@ -10,7 +10,7 @@
 import type { SandboxSession } from '@openai/agents-core/sandbox';
 import { call as engine } from './core.js';
 import { peers } from './peers.js';
-import { doubleErrorMessage, registerEngineErrors } from './errors.js';
+import { registerEngineErrors } from './errors.js';
 import type { InvalidScriptedSandboxStepReason } from './codes.js';
 
 export type { InvalidScriptedSandboxStepReason } from './codes.js';
@@ -109,7 +109,7 @@ export class UnexpectedSandboxCallError extends Error {
   readonly expectedMethod?: string;
   readonly remainingSteps: number;
   constructor(options: { callIndex: number; actualMethod: string; expectedMethod?: string; remainingSteps: number }) {
-    super(doubleErrorMessage(() => engine((e) => e.sandboxErrorMessage('UnexpectedSandboxCallError', options))));
+    super(engine((e) => e.sandboxErrorMessage('UnexpectedSandboxCallError', options)));
     this.name = 'UnexpectedSandboxCallError';
     this.callIndex = options.callIndex;
     this.actualMethod = options.actualMethod;
@@ -124,7 +124,7 @@ export class SandboxCallMatcherError extends Error {
   readonly callIndex: number;
   readonly method: string;
   constructor(call: RecordedSandboxCall) {
-    super(doubleErrorMessage(() => engine((e) => e.sandboxErrorMessage('SandboxCallMatcherError', call))));
+    super(engine((e) => e.sandboxErrorMessage('SandboxCallMatcherError', call)));
     this.name = 'SandboxCallMatcherError';
     this.callIndex = call.index;
     this.method = call.method;
@@ -136,7 +136,7 @@ export class UnconsumedSandboxStepsError extends Error {
   readonly remainingSteps: number;
   readonly pendingMethods: readonly string[];
   constructor(pendingMethods: readonly string[]) {
-    super(doubleErrorMessage(() => engine((e) => e.sandboxErrorMessage('UnconsumedSandboxStepsError', { pendingMethods }))));
+    super(engine((e) => e.sandboxErrorMessage('UnconsumedSandboxStepsError', { pendingMethods })));
     this.name = 'UnconsumedSandboxStepsError';
     this.remainingSteps = pendingMethods.length;
     this.pendingMethods = Object.freeze([...pendingMethods]);

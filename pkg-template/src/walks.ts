@@ -4,33 +4,31 @@
  * property cost more than the work itself. They decide nothing; the engine calls them and
  * decides what their results mean. `installEngine` hands them to the engine.
  */
+import { StandardOutcome } from './codes.js';
 import { textCodec } from './host.js';
 
 // --- Standard Schema call ------------------------------------------------------------------
 
 let standardPayload: unknown;
 
-/** `standardCall`'s answer for a value (the engine's `STANDARD_VALUE`, src/wasm/standard.rs). */
-export const STANDARD_VALUE = 0;
-
 /**
  * Runs the reference's own expression (so a wrong schema gets its TypeError word for word) and
- * reads the result: 0 value, 1 thenable, 2 issues (the engine's `STANDARD_*` codes); the value,
- * the thenable or the issues wait for {@link takeStandardPayload}.
+ * reads the result as a {@link StandardOutcome}; the value, the thenable or the issues wait for
+ * {@link takeStandardPayload}.
  */
 export function standardCall(schema: any, value: unknown): number {
   const result = schema['~standard'].validate(value);
   if ((typeof result === 'object' || typeof result === 'function') && result !== null && typeof result.then === 'function') {
     standardPayload = result;
-    return 1;
+    return StandardOutcome.Thenable;
   }
   const issues = result.issues;
   if (issues) {
     standardPayload = issues;
-    return 2;
+    return StandardOutcome.Issues;
   }
   standardPayload = result.value;
-  return 0;
+  return StandardOutcome.Value;
 }
 
 export function takeStandardPayload(): unknown {

@@ -197,8 +197,8 @@ crate::codes! {
     }
 }
 
-/// Why a cassette or a recording option is refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a cassette or a recording option is refused (`InvalidCassetteError`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CassetteError {
     pub reason: CassetteReason,
     /// JSON Pointer into the cassette (or the options) of the offending member.
@@ -989,6 +989,61 @@ fn excerpt(v: &Option<Value>) -> String {
             } else {
                 text
             }
+        }
+    }
+}
+
+impl crate::error::Raise for CassetteError {
+    fn kind(&self) -> &'static str {
+        "InvalidCassetteError"
+    }
+}
+
+/// `CassetteMismatchError`'s fields: the closest step flattened, `recorded` and `live` as JSON
+/// text.
+impl serde::Serialize for Mismatch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("callIndex", &self.call_index)?;
+        map.serialize_entry("hash", &self.hash)?;
+        if let Some((step, d)) = &self.closest {
+            map.serialize_entry("closestStep", step)?;
+            map.serialize_entry("pointer", &d.pointer)?;
+            let text = |v: &Option<Value>| v.as_ref().map(Value::to_string);
+            map.serialize_entry("recorded", &text(&d.recorded))?;
+            map.serialize_entry("live", &text(&d.live))?;
+        }
+        map.end()
+    }
+}
+
+impl crate::error::Raise for Mismatch {
+    fn kind(&self) -> &'static str {
+        "CassetteMismatchError"
+    }
+}
+
+/// `CassetteMissingError` (an `InvalidCassetteError` with reason `missing` and the file's
+/// path); an unknown mode is a `UserError`.
+impl serde::Serialize for PlanError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        if let PlanError::Missing { path, .. } = self {
+            map.serialize_entry("reason", &CassetteReason::Missing)?;
+            map.serialize_entry("pointer", "")?;
+            map.serialize_entry("path", path)?;
+        }
+        map.end()
+    }
+}
+
+impl crate::error::Raise for PlanError {
+    fn kind(&self) -> &'static str {
+        match self {
+            PlanError::Missing { .. } => "CassetteMissingError",
+            PlanError::UnknownMode(_) => "UserError",
         }
     }
 }

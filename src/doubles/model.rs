@@ -60,10 +60,13 @@ crate::codes! {
 
 /// Every error the scripted model raises by itself (errors scripted with `modelError` and
 /// exceptions from user callbacks pass through untouched and are not modelled here).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Its fields serialize as the facade's classes name them ([`crate::error::Raise`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
 pub enum ModelError {
     /// `InvalidScriptedModelStepError`. Queue-time errors carry `input_index`, call-time
     /// errors `call_index`.
+    #[serde(rename_all = "camelCase")]
     InvalidStep {
         reason: StepReason,
         input_index: Option<usize>,
@@ -71,12 +74,23 @@ pub enum ModelError {
         step_type: Option<String>,
     },
     /// `UnexpectedModelCallError`: a call after the script ran out.
+    #[serde(rename_all = "camelCase")]
     Unexpected { call_index: usize, streamed: bool },
     /// `UnconsumedModelStepsError`, from `assertComplete()`.
-    Unconsumed { remaining: usize },
+    Unconsumed {
+        #[serde(rename = "remainingSteps")]
+        remaining: usize,
+    },
     /// `ScriptedModelRequestAbortedError` (name `AbortError`); no call index when the request
     /// was aborted before it was recorded.
+    #[serde(rename_all = "camelCase")]
     Aborted { call_index: Option<usize> },
+}
+
+impl crate::error::Raise for ModelError {
+    fn kind(&self) -> &'static str {
+        self.class()
+    }
 }
 
 impl ModelError {

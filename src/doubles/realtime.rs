@@ -41,49 +41,71 @@ impl Status {
 }
 
 /// An expectation still waiting for its call.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Pending {
     pub order: u64,
     pub method: String,
 }
 
 /// A recorded call no expectation has taken yet.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Unconsumed {
     pub index: usize,
     pub method: String,
 }
 
 /// Injected failures still queued for a method.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PendingFailures {
     pub method: String,
     pub count: usize,
 }
 
 /// Every error the scripted transport raises by itself.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Its fields serialize as the facade's classes name them ([`crate::error::Raise`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
 pub enum RealtimeError {
     /// The next expectation named another method.
+    #[serde(rename_all = "camelCase")]
     Unexpected {
         call_index: usize,
+        #[serde(rename = "expectedMethod")]
         expected: String,
+        #[serde(rename = "actualMethod")]
         actual: String,
     },
     /// An expectation's matcher returned exactly `false`.
-    Matcher { call_index: usize, actual: String },
+    #[serde(rename_all = "camelCase")]
+    Matcher {
+        call_index: usize,
+        #[serde(rename = "actualMethod")]
+        actual: String,
+    },
     /// `assertComplete()` (or a scenario's completion check) found work left.
     Incomplete {
+        #[serde(rename = "unconsumedCalls")]
         unconsumed: Vec<Unconsumed>,
+        #[serde(rename = "pendingExpectations")]
         pending: Vec<Pending>,
+        #[serde(rename = "pendingFailures")]
         failures: Vec<PendingFailures>,
     },
     /// `runScenario` was aborted (`name` `'AbortError'`).
-    Cancelled { pending: Vec<Pending> },
+    Cancelled {
+        #[serde(rename = "pendingExpectations")]
+        pending: Vec<Pending>,
+    },
     /// `assertClosed()` while not disconnected.
     NotClosed { status: String },
     /// A lifecycle operation replaced a connect in progress.
     Superseded,
+}
+
+impl crate::error::Raise for RealtimeError {
+    fn kind(&self) -> &'static str {
+        self.class()
+    }
 }
 
 impl RealtimeError {

@@ -70,25 +70,44 @@ pub enum OutcomeProblem {
 }
 
 /// Every error the scripted sandbox raises by itself.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Its fields serialize as the facade's classes name them ([`crate::error::Raise`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
 pub enum SandboxError {
+    #[serde(rename_all = "camelCase")]
     InvalidStep {
         reason: StepReason,
         input_index: usize,
         method: Option<String>,
+        /// What is wrong with the step's outcome (in the message only).
+        #[serde(skip)]
         problem: Option<OutcomeProblem>,
     },
     /// A call of another method than the next step's, or after the script.
+    #[serde(rename_all = "camelCase")]
     Unexpected {
         call_index: usize,
+        #[serde(rename = "actualMethod")]
         actual: String,
+        #[serde(rename = "expectedMethod")]
         expected: Option<String>,
+        #[serde(rename = "remainingSteps")]
         remaining: usize,
     },
     /// The step's matcher returned exactly `false`.
+    #[serde(rename_all = "camelCase")]
     Matcher { call_index: usize, method: String },
-    /// `assertComplete()` with steps left.
-    Unconsumed { pending: Vec<String> },
+    /// `assertComplete()` with steps left (the class counts them itself).
+    Unconsumed {
+        #[serde(rename = "pendingMethods")]
+        pending: Vec<String>,
+    },
+}
+
+impl crate::error::Raise for SandboxError {
+    fn kind(&self) -> &'static str {
+        self.name()
+    }
 }
 
 impl SandboxError {

@@ -66,6 +66,12 @@ pub struct ParseFailure {
     pub candidates: Vec<Refusal>,
 }
 
+impl crate::error::Raise for ParseFailure {
+    fn kind(&self) -> &'static str {
+        "StructuredParseError"
+    }
+}
+
 /// The result of [`parse_structured`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Parsed {

@@ -83,6 +83,35 @@ pub fn assert_object_root(
     }
 }
 
+/// What the facade's `standardCall` found in a `~standard.validate` result. It crosses as the
+/// number the facade's generated `StandardOutcome` names (codes.ts, from [`Outcome::ALL`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A result with a value (no issues).
+    Value = 0,
+    /// A thenable: async validation, refused.
+    Thenable = 1,
+    /// A result with issues.
+    Issues = 2,
+}
+
+impl Outcome {
+    /// Every outcome with its name in `StandardOutcome`.
+    pub const ALL: [(Outcome, &'static str); 3] = [
+        (Outcome::Value, "Value"),
+        (Outcome::Thenable, "Thenable"),
+        (Outcome::Issues, "Issues"),
+    ];
+
+    /// The outcome a number names.
+    pub fn from_code(code: u32) -> Option<Outcome> {
+        Outcome::ALL
+            .iter()
+            .find(|(o, _)| *o as u32 == code)
+            .map(|(o, _)| *o)
+    }
+}
+
 /// One issue as the host read it: `String(segment)` for each path segment (a segment object
 /// contributes its `key`), `String(message)`, and whether the message was `null`/`undefined`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -188,6 +217,14 @@ pub fn decode_issue_texts(encoded: &str) -> Option<Vec<IssueText>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outcomes_cross_as_their_numbers() {
+        for (outcome, _) in Outcome::ALL {
+            assert_eq!(Outcome::from_code(outcome as u32), Some(outcome));
+        }
+        assert_eq!(Outcome::from_code(3), None);
+    }
 
     #[test]
     fn issue_texts_decode_from_lengths_in_utf16_units() {

@@ -1155,13 +1155,35 @@ pub fn assert_preserves_open_objects(doc: &Doc, root: Id) -> Result<()> {
     run().map_err(|f| f.locate(doc, root))
 }
 
-/// Why `normalize_input` refused a value.
+/// Why `normalize_input` refused a value (a `UserError` with the `pointer` of the value).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum NormalizeError {
     #[error("Cannot normalize a value containing a non-JSON value ({kind}) at `{pointer}`. Pass plain JSON data.")]
     NotJson { kind: String, pointer: String },
     #[error("Cannot normalize a value nested deeper than {max} levels.")]
     TooDeep { max: usize },
+}
+
+impl serde::Serialize for NormalizeError {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let pointer = match self {
+            NormalizeError::NotJson { pointer, .. } => pointer.as_str(),
+            NormalizeError::TooDeep { .. } => "",
+        };
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("pointer", pointer)?;
+        map.end()
+    }
+}
+
+impl crate::error::Raise for NormalizeError {
+    fn kind(&self) -> &'static str {
+        "UserError"
+    }
 }
 
 impl Prepared {

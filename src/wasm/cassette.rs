@@ -5,10 +5,10 @@ use js_sys::Array;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::engine_error;
+use super::{raise, user_error};
 use crate::doubles::cassette::{
-    self as rules, Cassette, CassetteError, CassetteReason, Matcher, Mismatch, Outcome, Pattern,
-    PatternHost, Redaction, REDACTED,
+    self as rules, Cassette, CassetteError, CassetteReason, Matcher, Outcome, Pattern, PatternHost,
+    Redaction, REDACTED,
 };
 
 /// Redaction patterns run by the host's `RegExp` (`checkPatterns` / `redactTexts` in
@@ -122,53 +122,8 @@ fn js_patterns() -> std::rc::Rc<dyn PatternHost> {
     std::rc::Rc::new(JsPatterns)
 }
 
-fn cassette_error(e: &CassetteError) -> JsValue {
-    engine_error(
-        "InvalidCassetteError",
-        &e.message,
-        &[
-            ("reason", JsValue::from_str(e.reason.as_str())),
-            ("pointer", JsValue::from_str(&e.pointer)),
-        ],
-    )
-}
-
-fn mismatch_error(m: &Mismatch) -> JsValue {
-    let (step, pointer, recorded, live) = match &m.closest {
-        Some((step, d)) => (
-            JsValue::from_f64(*step as f64),
-            JsValue::from_str(&d.pointer),
-            d.recorded
-                .as_ref()
-                .map_or(JsValue::UNDEFINED, |v| JsValue::from_str(&v.to_string())),
-            d.live
-                .as_ref()
-                .map_or(JsValue::UNDEFINED, |v| JsValue::from_str(&v.to_string())),
-        ),
-        None => (
-            JsValue::UNDEFINED,
-            JsValue::UNDEFINED,
-            JsValue::UNDEFINED,
-            JsValue::UNDEFINED,
-        ),
-    };
-    engine_error(
-        "CassetteMismatchError",
-        &m.to_string(),
-        &[
-            ("callIndex", JsValue::from_f64(m.call_index as f64)),
-            ("hash", JsValue::from_str(&m.hash)),
-            ("closestStep", step),
-            ("pointer", pointer),
-            ("recorded", recorded),
-            ("live", live),
-        ],
-    )
-}
-
 fn json(text: &str, what: &str) -> Result<Value, JsValue> {
-    serde_json::from_str(text)
-        .map_err(|e| engine_error("UserError", &format!("{what} is not JSON: {e}"), &[]))
+    serde_json::from_str(text).map_err(|e| user_error(format!("{what} is not JSON: {e}")))
 }
 
 fn strings(list: &Array) -> Vec<String> {
@@ -197,7 +152,7 @@ impl CassetteRecorder {
             &strings(allow),
             js_patterns(),
         )
-        .map_err(|e| cassette_error(&e))?;
+        .map_err(|e| raise(&e))?;
         Ok(CassetteRecorder {
             redaction,
             steps: Vec::new(),
@@ -248,7 +203,7 @@ impl CassetteRecorder {
     pub fn to_json(&self) -> Result<String, JsValue> {
         let cassette = rules::build(self.steps.clone(), &self.redaction);
         if let Some(leak) = self.redaction.find_leak(&cassette["steps"], "/steps") {
-            return Err(cassette_error(&leak.error()));
+            return Err(raise(&leak.error()));
         }
         Ok(serde_json::to_string_pretty(&cassette).unwrap_or_default())
     }
@@ -268,13 +223,13 @@ impl CassetteReplay {
     #[wasm_bindgen(constructor)]
     pub fn new(text: &str) -> Result<CassetteReplay, JsValue> {
         let doc = serde_json::from_str(text).map_err(|e| {
-            cassette_error(&CassetteError {
+            raise(&CassetteError {
                 reason: CassetteReason::InvalidCassette,
                 pointer: String::new(),
                 message: format!("Invalid cassette: not JSON ({e})."),
             })
         })?;
-        let cassette = rules::load(doc, js_patterns()).map_err(|e| cassette_error(&e))?;
+        let cassette = rules::load(doc, js_patterns()).map_err(|e| raise(&e))?;
         let matcher = Matcher::new(&cassette);
         Ok(CassetteReplay {
             cassette,
@@ -313,7 +268,7 @@ impl CassetteReplay {
         self.matcher
             .pick(&live, call_index as usize)
             .map(|i| i as u32)
-            .map_err(|m| mismatch_error(&m))
+            .map_err(|m| raise(m.as_ref()))
     }
 
     #[wasm_bindgen(getter, js_name = stepCount)]
@@ -351,29 +306,10 @@ impl CassetteReplay {
 /// The error for a cassette file that does not exist yet.
 #[wasm_bindgen(js_name = cassetteMissingError)]
 pub fn cassette_missing_error(path: &str) -> JsValue {
-    plan_error(&crate::doubles::cassette::PlanError::Missing {
+    raise(&crate::doubles::cassette::PlanError::Missing {
         path: path.to_owned(),
         ci: false,
     })
-}
-
-fn plan_error(e: &crate::doubles::cassette::PlanError) -> JsValue {
-    use crate::doubles::cassette::PlanError;
-    match e {
-        PlanError::Missing { path, .. } => engine_error(
-            "CassetteMissingError",
-            &e.to_string(),
-            &[
-                (
-                    "reason",
-                    JsValue::from_str(CassetteReason::Missing.as_str()),
-                ),
-                ("pointer", JsValue::from_str("")),
-                ("path", JsValue::from_str(path)),
-            ],
-        ),
-        PlanError::UnknownMode(_) => engine_error("UserError", &e.to_string(), &[]),
-    }
 }
 
 /// What `cassette()` does (`'record'`, `'replay'` or `'off'`), from the environment variables
@@ -401,7 +337,7 @@ pub fn cassette_plan(
         Ok(Plan::Record) => Ok("record".into()),
         Ok(Plan::Replay) => Ok("replay".into()),
         Ok(Plan::Off) => Ok("off".into()),
-        Err(e) => Err(plan_error(&e)),
+        Err(e) => Err(raise(&e)),
     }
 }
 
@@ -424,7 +360,7 @@ pub fn cassette_pii_patterns() -> Array {
 /// `JSON.stringify` can follow.
 #[wasm_bindgen(js_name = cassetteUnencodableError)]
 pub fn cassette_unencodable_error() -> JsValue {
-    cassette_error(&CassetteError {
+    raise(&CassetteError {
         reason: CassetteReason::InvalidCassette,
         pointer: String::new(),
         message: "Invalid cassette: the object is cyclic or nested too deeply to be JSON.".into(),

@@ -5,8 +5,8 @@
 //!   `crate::schema::json::TAG_KEY`) and leave as JSON text; the facade uses the host's native
 //!   `JSON.stringify` / `JSON.parse`, which are far faster than walking objects across the
 //!   boundary;
-//! - every failure is a plain object `{ [ENGINE_ERROR]: true, name, message, …fields }` made by
-//!   [`engine_error`]; the facade turns it into the matching `Error` subclass;
+//! - every failure is an error of the engine's (`crate::error::Raise`: kind, message, fields)
+//!   crossing as one JSON text through [`raise`]; the facade turns it into its class;
 //! - exceptions raised by user code (a throwing getter, a throwing `validate`) pass through
 //!   unchanged, as in the reference.
 
@@ -36,11 +36,11 @@ mod validator;
 #[cfg(feature = "engine")]
 pub(crate) use strict::standard_error;
 
-use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "validator")]
 use crate::error::InvalidSchemaError;
+use crate::error::{Raise, UserError};
 use crate::schema::json::{self, Doc};
 
 /// Property that marks an engine error object.
@@ -56,11 +56,7 @@ thread_local! {
 }
 
 fn input_busy() -> JsValue {
-    engine_error(
-        "UserError",
-        "The engine's input buffer is in use by a call that has not returned.",
-        &[],
-    )
+    user_error("The engine's input buffer is in use by a call that has not returned.")
 }
 
 /// The input buffer keeps up to this much room between calls; a larger buffer, grown for a
@@ -95,20 +91,11 @@ pub fn engine_memory() -> JsValue {
 pub(crate) fn with_input<T>(len: usize, f: impl FnOnce(&str) -> T) -> Result<T, JsValue> {
     INPUT.with(|buffer| {
         let buffer = buffer.try_borrow().map_err(|_| input_busy())?;
-        let bytes = buffer.get(..len).ok_or_else(|| {
-            engine_error(
-                "UserError",
-                "The text is longer than the engine's input buffer.",
-                &[],
-            )
-        })?;
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            engine_error(
-                "UserError",
-                &format!("The text is not valid UTF-8: {e}"),
-                &[],
-            )
-        })?;
+        let bytes = buffer
+            .get(..len)
+            .ok_or_else(|| user_error("The text is longer than the engine's input buffer."))?;
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| user_error(format!("The text is not valid UTF-8: {e}")))?;
         Ok(f(text))
     })
 }
@@ -121,115 +108,67 @@ pub(crate) fn take_input(len: usize) -> Result<String, JsValue> {
 
 #[wasm_bindgen]
 extern "C" {
-    /// The facade's `engineErrorObject(name, message, keys, …values)` (errors.ts).
+    /// The facade's `engineErrorObject(data, issues)` (errors.ts).
     type ErrorMaker;
     #[wasm_bindgen(method, js_name = call)]
-    #[allow(clippy::too_many_arguments)]
-    fn make(
-        this: &ErrorMaker,
-        receiver: &JsValue,
-        name: &str,
-        message: &str,
-        keys: &str,
-        a: &JsValue,
-        b: &JsValue,
-        c: &JsValue,
-        d: &JsValue,
-        e: &JsValue,
-        f: &JsValue,
-    ) -> JsValue;
+    fn make(this: &ErrorMaker, receiver: &JsValue, data: &str, issues: &JsValue) -> JsValue;
 }
-
-/// Fields the facade's error maker takes in one call; more are set one by one.
-const MAKER_FIELDS: usize = 6;
 
 thread_local! {
     static ERROR_MAKER: std::cell::RefCell<Option<ErrorMaker>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Installs the facade's error maker (every entry does it for each module it loads): an
-/// engine error is then built in one crossing, where setting its properties from here costs
-/// a crossing and a key decode each.
+/// Installs the facade's error maker (every entry does it for each module it loads).
 #[wasm_bindgen(js_name = installErrorMaker)]
 pub fn install_error_maker(maker: js_sys::Function) {
     ERROR_MAKER.with(|m| *m.borrow_mut() = Some(maker.unchecked_into()));
 }
 
-/// Builds the plain error object the facade converts into an `Error` subclass: one call of the
-/// facade's maker (the keys joined by commas; engine field names never hold one).
-pub(crate) fn engine_error(
-    name: &str,
-    message: &str,
-    fields: &[(&'static str, JsValue)],
-) -> JsValue {
+/// The one conversion of an engine error to JavaScript: its data
+/// ([`crate::error::error_data`], one string) handed to the facade's maker, which returns the
+/// marked plain object the facade turns into the error's class. `issues` is a host value the
+/// error carries as it came (a Standard Schema validator's issues), or `undefined`.
+pub(crate) fn raise_with(e: &impl Raise, issues: &JsValue) -> JsValue {
+    let data = crate::error::error_data(e);
     let made = ERROR_MAKER.with(|m| {
         let m = m.borrow();
-        let maker = m.as_ref()?;
-        let keys = fields
-            .iter()
-            .take(MAKER_FIELDS)
-            .map(|(k, _)| *k)
-            .collect::<Vec<_>>()
-            .join(",");
-        let undefined = JsValue::UNDEFINED;
-        let value = |i: usize| fields.get(i).map_or(&undefined, |(_, v)| v);
-        Some(maker.make(
-            &JsValue::UNDEFINED,
-            name,
-            message,
-            &keys,
-            value(0),
-            value(1),
-            value(2),
-            value(3),
-            value(4),
-            value(5),
-        ))
+        Some(m.as_ref()?.make(&JsValue::UNDEFINED, &data, issues))
     });
     // Without the facade (the wasm files loaded directly) the object is built here.
-    let (obj, rest) = match made {
-        Some(obj) => (obj, fields.get(MAKER_FIELDS..).unwrap_or_default()),
-        None => {
-            let obj: JsValue = Object::new().into();
-            js::set(&obj, ENGINE_ERROR, &JsValue::TRUE);
-            js::set(&obj, "name", &JsValue::from_str(name));
-            js::set(&obj, "message", &JsValue::from_str(message));
-            (obj, fields)
+    made.unwrap_or_else(|| {
+        let obj = js_sys::JSON::parse(&data).unwrap_or_else(|_| js::object());
+        js::set(&obj, ENGINE_ERROR, &JsValue::TRUE);
+        if !issues.is_undefined() {
+            js::set(&obj, "issues", issues);
         }
-    };
-    for (k, v) in rest {
-        js::set(&obj, k, v);
-    }
-    obj
+        obj
+    })
+}
+
+/// [`raise_with`] for an error that carries no host value.
+pub(crate) fn raise(e: &impl Raise) -> JsValue {
+    raise_with(e, &JsValue::UNDEFINED)
+}
+
+/// A `UserError` with `message`.
+pub(crate) fn user_error(message: impl Into<String>) -> JsValue {
+    raise(&UserError::new(message))
 }
 
 #[cfg(feature = "validator")]
 pub(crate) fn invalid_schema_error(e: InvalidSchemaError) -> JsValue {
-    engine_error(
-        "InvalidJsonSchemaError",
-        &e.message,
-        &[("pointer", JsValue::from_str(&e.pointer))],
-    )
+    raise(&e)
 }
 
 pub(crate) fn encoding_error(what: &str, e: json::ParseError) -> JsValue {
     // Only reachable when the facade's encoding is broken: the host produced the text.
-    engine_error(
-        "UserError",
-        &format!("understudy could not read the {what} it was given: {e}"),
-        &[],
-    )
+    user_error(format!(
+        "understudy could not read the {what} it was given: {e}"
+    ))
 }
 
 pub(crate) fn parse_schema(text: &str) -> Result<Doc, JsValue> {
     json::parse(text).map_err(|e| encoding_error("schema", e))
-}
-
-#[cfg(feature = "engine")]
-pub(crate) fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or(JsValue::UNDEFINED)
 }
 
 #[cfg(feature = "engine")]
@@ -289,11 +228,7 @@ pub(crate) fn with_walks<T>(f: impl FnOnce(&Walks) -> Result<T, JsValue>) -> Res
     let walks = WALKS.with(|w| w.borrow().clone());
     match walks {
         Some(walks) => f(&walks),
-        None => Err(engine_error(
-            "UserError",
-            "understudy's engine was loaded without its facade (import @understudy/agents, not its wasm files).",
-            &[],
-        )),
+        None => Err(user_error("understudy's engine was loaded without its facade (import @understudy/agents, not its wasm files).")),
     }
 }
 

@@ -9,65 +9,13 @@
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use super::engine_error;
 use super::js::{self, Js};
+use super::raise;
 use super::snapshot::{raw_usage, snapshot};
 use crate::doubles::model::{
     self as rules, choose_advice, AdviceRecord, Classified, InputView, ModelError, Refusal, Script,
     TypeTag,
 };
-
-fn opt_index(i: Option<usize>) -> JsValue {
-    i.map_or(JsValue::UNDEFINED, js::num)
-}
-
-/// The error object for a scripted-model error; `name` is the class the facade builds.
-fn model_error(e: &ModelError) -> JsValue {
-    let message = e.to_string();
-    match e {
-        ModelError::InvalidStep {
-            reason,
-            input_index,
-            call_index,
-            step_type,
-        } => engine_error(
-            e.class(),
-            &message,
-            &[
-                ("reason", JsValue::from_str(reason.as_str())),
-                ("inputIndex", opt_index(*input_index)),
-                ("callIndex", opt_index(*call_index)),
-                (
-                    "stepType",
-                    step_type
-                        .as_deref()
-                        .map_or(JsValue::UNDEFINED, JsValue::from_str),
-                ),
-            ],
-        ),
-        ModelError::Unexpected {
-            call_index,
-            streamed,
-        } => engine_error(
-            e.class(),
-            &message,
-            &[
-                ("callIndex", js::num(*call_index)),
-                ("streamed", JsValue::from_bool(*streamed)),
-            ],
-        ),
-        ModelError::Unconsumed { remaining } => engine_error(
-            e.class(),
-            &message,
-            &[("remainingSteps", js::num(*remaining))],
-        ),
-        ModelError::Aborted { call_index } => engine_error(
-            e.class(),
-            &message,
-            &[("callIndex", opt_index(*call_index))],
-        ),
-    }
-}
 
 fn index_field(fields: &JsValue, name: &'static str) -> Option<usize> {
     js::get(fields, name)
@@ -274,7 +222,7 @@ pub fn prepare_model_steps(
             index,
         ) {
             Ok(c) => c,
-            Err(Refusal::Step(e)) => return Err(model_error(&e)),
+            Err(Refusal::Step(e)) => return Err(raise(&e)),
             Err(Refusal::Host(e)) => return Err(e),
         };
         let prepared = match classified {
@@ -370,7 +318,7 @@ impl ModelScript {
 
     #[wasm_bindgen(js_name = assertComplete)]
     pub fn assert_complete(&self) -> Result<(), JsValue> {
-        self.script.assert_complete().map_err(|e| model_error(&e))
+        self.script.assert_complete().map_err(|e| raise(&e))
     }
 
     /// Takes the step of the next call (the facade has recorded the call at position
@@ -379,7 +327,7 @@ impl ModelScript {
         self.script
             .take(streamed)
             .map(|taken| taken.step)
-            .map_err(|e| model_error(&e))
+            .map_err(|e| raise(&e))
     }
 
     /// Remembers an executed error step's advice under the error's identity.
@@ -460,7 +408,7 @@ fn shares_inputs(recorded: &JsValue, inputs: &Array) -> bool {
 /// `signal?.aborted`, as the reference does): throws `ScriptedModelRequestAbortedError`.
 #[wasm_bindgen(js_name = modelAborted)]
 pub fn model_aborted(call_index: Option<u32>) -> Result<(), JsValue> {
-    Err(model_error(&ModelError::Aborted {
+    Err(raise(&ModelError::Aborted {
         call_index: call_index.map(|i| i as usize),
     }))
 }
@@ -493,9 +441,7 @@ fn normalize(
     usage_class: &JsValue,
 ) -> Js<JsValue> {
     if !is_response(response, usage_class)? {
-        return Err(model_error(&ModelError::responder_invalid_response(
-            call_index,
-        )));
+        return Err(raise(&ModelError::responder_invalid_response(call_index)));
     }
     if js::is_array(response)? {
         let usage_init = js::object();
@@ -549,7 +495,7 @@ pub fn check_responder_stream(events: &JsValue, call_index: u32) -> Result<(), J
     if js::is_iterable(events)? {
         Ok(())
     } else {
-        Err(model_error(&ModelError::responder_invalid_stream(
+        Err(raise(&ModelError::responder_invalid_stream(
             call_index as usize,
         )))
     }

@@ -5,8 +5,8 @@
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use super::engine_error;
 use super::js;
+use super::{raise, user_error};
 use crate::doubles::realtime::{
     CloseTicket, ConnectEnd, Pending, RealtimeError, Status, Transport,
 };
@@ -30,58 +30,6 @@ fn pending_list(pending: &[Pending]) -> JsValue {
             ("method", JsValue::from_str(&p.method)),
         ]
     })
-}
-
-fn realtime_error(e: &RealtimeError) -> JsValue {
-    let message = e.to_string();
-    let fields: Vec<(&'static str, JsValue)> = match e {
-        RealtimeError::Unexpected {
-            call_index,
-            expected,
-            actual,
-        } => vec![
-            ("callIndex", js::num(*call_index)),
-            ("expectedMethod", JsValue::from_str(expected)),
-            ("actualMethod", JsValue::from_str(actual)),
-        ],
-        RealtimeError::Matcher { call_index, actual } => {
-            vec![
-                ("callIndex", js::num(*call_index)),
-                ("actualMethod", JsValue::from_str(actual)),
-            ]
-        }
-        RealtimeError::Incomplete {
-            unconsumed,
-            pending,
-            failures,
-        } => vec![
-            (
-                "unconsumedCalls",
-                list(unconsumed, |u| {
-                    vec![
-                        ("index", js::num(u.index)),
-                        ("method", JsValue::from_str(&u.method)),
-                    ]
-                }),
-            ),
-            ("pendingExpectations", pending_list(pending)),
-            (
-                "pendingFailures",
-                list(failures, |f| {
-                    vec![
-                        ("method", JsValue::from_str(&f.method)),
-                        ("count", js::num(f.count)),
-                    ]
-                }),
-            ),
-        ],
-        RealtimeError::Cancelled { pending } => {
-            vec![("pendingExpectations", pending_list(pending))]
-        }
-        RealtimeError::NotClosed { status } => vec![("status", JsValue::from_str(status))],
-        RealtimeError::Superseded => vec![],
-    };
-    engine_error(e.class(), &message, &fields)
 }
 
 fn text(v: &JsValue, k: &'static str) -> String {
@@ -225,11 +173,7 @@ impl RealtimeScript {
                     Some(text) => format!("{text:?}"),
                     None => js::describe(status),
                 };
-                Err(engine_error(
-                    "UserError",
-                    &format!("ScriptedRealtimeTransport status must be disconnected, connecting, connected or disconnecting, not {got}."),
-                    &[],
-                ))
+                Err(user_error(format!("ScriptedRealtimeTransport status must be disconnected, connecting, connected or disconnecting, not {got}.")))
             }
         }
     }
@@ -396,27 +340,23 @@ impl RealtimeScript {
     /// The incomplete-scenario error for the current state (returned, not thrown).
     #[wasm_bindgen(js_name = incompleteError)]
     pub fn incomplete_error(&self) -> JsValue {
-        realtime_error(&self.transport.incomplete())
+        raise(&self.transport.incomplete())
     }
 
     /// The cancellation error for the current state (returned, not thrown).
     #[wasm_bindgen(js_name = cancelledError)]
     pub fn cancelled_error(&self) -> JsValue {
-        realtime_error(&self.transport.cancelled())
+        raise(&self.transport.cancelled())
     }
 
     #[wasm_bindgen(js_name = assertComplete)]
     pub fn assert_complete(&self) -> Result<(), JsValue> {
-        self.transport
-            .assert_complete()
-            .map_err(|e| realtime_error(&e))
+        self.transport.assert_complete().map_err(|e| raise(&e))
     }
 
     #[wasm_bindgen(js_name = assertClosed)]
     pub fn assert_closed(&self) -> Result<(), JsValue> {
-        self.transport
-            .assert_closed()
-            .map_err(|e| realtime_error(&e))
+        self.transport.assert_closed().map_err(|e| raise(&e))
     }
 
     // --- lifecycle -------------------------------------------------------------------------
@@ -432,7 +372,7 @@ impl RealtimeScript {
         let status = Status::parse(status).unwrap_or(Status::Disconnected);
         self.transport
             .assert_current(generation as u64, status)
-            .map_err(|e| realtime_error(&e))
+            .map_err(|e| raise(&e))
     }
 
     #[wasm_bindgen(js_name = connectProvisional)]
@@ -485,7 +425,7 @@ impl RealtimeScript {
 pub fn realtime_check_method(expected: &JsValue, call: &JsValue) -> Result<(), JsValue> {
     let expected = method_name(expected)?;
     Transport::<(), (), ()>::check_method(&expected, &text(call, "method"), index(call, "index"))
-        .map_err(|e| realtime_error(&e))
+        .map_err(|e| raise(&e))
 }
 
 /// The method an expectation names, as it is written into messages: `String()` of it (a
@@ -502,7 +442,7 @@ pub fn realtime_matcher_verdict(returned: &JsValue, call: &JsValue) -> Result<()
         index(call, "index"),
         &text(call, "method"),
     )
-    .map_err(|e| realtime_error(&e))
+    .map_err(|e| raise(&e))
 }
 
 /// The recorded data of a `connect` call: the options without the API key, and whether one

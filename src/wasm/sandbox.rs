@@ -5,67 +5,10 @@
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use super::engine_error;
 use super::js::{self, Js};
+use super::raise;
 use super::snapshot::snapshot;
 use crate::doubles::sandbox::{self as rules, Outcome, Refusal, SandboxError, Script, StepView};
-
-fn strings(items: &[String]) -> JsValue {
-    let a: Array = items.iter().map(|s| JsValue::from_str(s)).collect();
-    a.into()
-}
-
-fn sandbox_error(e: &SandboxError) -> JsValue {
-    let message = e.to_string();
-    let opt = |s: &Option<String>| s.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str);
-    match e {
-        SandboxError::InvalidStep {
-            reason,
-            input_index,
-            method,
-            ..
-        } => engine_error(
-            e.name(),
-            &message,
-            &[
-                ("reason", JsValue::from_str(reason.as_str())),
-                ("inputIndex", js::num(*input_index)),
-                ("method", opt(method)),
-            ],
-        ),
-        SandboxError::Unexpected {
-            call_index,
-            actual,
-            expected,
-            remaining,
-        } => engine_error(
-            e.name(),
-            &message,
-            &[
-                ("callIndex", js::num(*call_index)),
-                ("actualMethod", JsValue::from_str(actual)),
-                ("expectedMethod", opt(expected)),
-                ("remainingSteps", js::num(*remaining)),
-            ],
-        ),
-        SandboxError::Matcher { call_index, method } => engine_error(
-            e.name(),
-            &message,
-            &[
-                ("callIndex", js::num(*call_index)),
-                ("method", JsValue::from_str(method)),
-            ],
-        ),
-        SandboxError::Unconsumed { pending } => engine_error(
-            e.name(),
-            &message,
-            &[
-                ("remainingSteps", js::num(pending.len())),
-                ("pendingMethods", strings(pending)),
-            ],
-        ),
-    }
-}
 
 /// The message of a sandbox error built by user code, from its constructor arguments.
 #[wasm_bindgen(js_name = sandboxErrorMessage)]
@@ -147,7 +90,7 @@ impl SandboxScript {
         for (index, input) in inputs.iter().enumerate() {
             let c = match rules::classify(&mut JsStep(&input), index) {
                 Ok(c) => c,
-                Err(Refusal::Step(e)) => return Err(sandbox_error(&e)),
+                Err(Refusal::Step(e)) => return Err(raise(&e)),
                 Err(Refusal::Host(e)) => return Err(e),
             };
             let step = js::object();
@@ -187,7 +130,7 @@ impl SandboxScript {
 
     #[wasm_bindgen(js_name = assertComplete)]
     pub fn assert_complete(&self) -> Result<(), JsValue> {
-        self.script.assert_complete().map_err(|e| sandbox_error(&e))
+        self.script.assert_complete().map_err(|e| raise(&e))
     }
 
     /// Records a call (`args`: the frozen snapshot from `snapshotSandboxArgs`) and takes its
@@ -199,7 +142,7 @@ impl SandboxScript {
         js::set(&record, "args", &js::freeze(&args)?);
         let record = js::freeze(&record)?;
         self.records.push(record.clone());
-        let (_, step) = self.script.take(method).map_err(|e| sandbox_error(&e))?;
+        let (_, step) = self.script.take(method).map_err(|e| raise(&e))?;
         let out = js::object();
         js::set(&out, "record", &record);
         js::set(&out, "step", &step);
@@ -266,5 +209,5 @@ pub fn sandbox_matcher_verdict(returned: &JsValue, record: &JsValue) -> Result<(
     let call_index = js::get(record, "index")?.as_f64().unwrap_or(0.0) as usize;
     let method = js::get(record, "method")?.as_string().unwrap_or_default();
     rules::check_matcher(returned.as_bool() == Some(false), call_index, &method)
-        .map_err(|e| sandbox_error(&e))
+        .map_err(|e| raise(&e))
 }

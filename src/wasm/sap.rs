@@ -7,9 +7,9 @@ use js_sys::{Array, Reflect, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{engine_error, standard};
+use super::{raise, standard, user_error};
 use crate::sap::repair::{self, Completion, Policy, ResponseEnd, Target};
-use crate::sap::{self, FixKind, Options, ParseFailure};
+use crate::sap::{self, FixKind, Options};
 
 /// The JSON Schema that guides alignment, and whether `schema` is a Standard Schema whose
 /// `validate` must run on the result.
@@ -26,7 +26,7 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
     let is_schema = json_schema.is_object() && !Array::is_array(&json_schema)
         || json_schema.as_bool().is_some();
     if !is_schema {
-        return Err(engine_error("UserError", "parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.", &[]));
+        return Err(user_error("parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion."));
     }
     let text = JSON::stringify(&json_schema).map_err(|thrown| {
         // A cycle or a nesting deeper than the host's stack; a throwing `toJSON` is the
@@ -35,11 +35,7 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
             .dyn_ref::<js_sys::TypeError>()
             .is_some_and(|e| String::from(e.message()).contains("circular"));
         if thrown.is_instance_of::<js_sys::RangeError>() || circular {
-            engine_error(
-                "UserError",
-                "parseStructured expects a JSON Schema it can read as JSON; this one is cyclic or nested too deeply.",
-                &[],
-            )
+            user_error("parseStructured expects a JSON Schema it can read as JSON; this one is cyclic or nested too deeply.")
         } else {
             thrown
         }
@@ -71,7 +67,7 @@ fn parsed_schema(text: JsValue) -> Result<Rc<serde_json::Value>, JsValue> {
     }
     let owned = text.as_string().unwrap_or_default();
     let value: serde_json::Value = serde_json::from_str(&owned)
-        .map_err(|e| engine_error("UserError", &format!("The schema is not JSON: {e}"), &[]))?;
+        .map_err(|e| user_error(format!("The schema is not JSON: {e}")))?;
     let value = Rc::new(value);
     SCHEMAS.with(|c| {
         let mut c = c.borrow_mut();
@@ -83,20 +79,8 @@ fn parsed_schema(text: JsValue) -> Result<Rc<serde_json::Value>, JsValue> {
     Ok(value)
 }
 
-fn failure(e: ParseFailure) -> JsValue {
-    let candidates = super::to_js(&e.candidates);
-    engine_error(
-        "StructuredParseError",
-        &e.message,
-        &[
-            ("reason", JsValue::from_str(e.reason.as_str())),
-            ("candidates", candidates),
-        ],
-    )
-}
-
 fn option_error(message: String) -> JsValue {
-    engine_error("UserError", &message, &[])
+    user_error(message)
 }
 
 /// Reads `{ truncated?: 'close' | 'error', allowFixes?: string[] }`; anything else is refused,
@@ -188,10 +172,11 @@ fn parse_with(
         return Ok(out.into());
     }
     let Some(schema) = standard else {
-        let reading = sap::parse_structured_reading(text, json_schema, options).map_err(failure)?;
+        let reading =
+            sap::parse_structured_reading(text, json_schema, options).map_err(|e| raise(&e))?;
         return Ok(JsValue::from_str(&reading.into_answer_text()));
     };
-    let parsed = sap::parse_structured_with(text, json_schema, options).map_err(failure)?;
+    let parsed = sap::parse_structured_with(text, json_schema, options).map_err(|e| raise(&e))?;
     let out = serde_json::to_string(&parsed).unwrap_or_default();
     let out = JSON::parse(&out)?;
     let value = Reflect::get(&out, &"value".into())?;
@@ -214,7 +199,7 @@ fn partial_with(
     json_schema: &serde_json::Value,
     atomic: &[String],
 ) -> Result<String, JsValue> {
-    let parsed = sap::parse_partial_atomic(text, json_schema, atomic).map_err(failure)?;
+    let parsed = sap::parse_partial_atomic(text, json_schema, atomic).map_err(|e| raise(&e))?;
     Ok(serde_json::to_string(&parsed).unwrap_or_default())
 }
 

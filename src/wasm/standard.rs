@@ -6,7 +6,7 @@ use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{engine_error, standard_error};
+use super::{raise_with, standard_error, user_error};
 use crate::schema::standard::{self as rules, Capabilities, Io, IssueText, ValidateResult};
 
 fn is_object_like(v: &JsValue) -> bool {
@@ -124,11 +124,9 @@ pub fn standard_schema_to_json_schema_js(
             Some(text) => format!("'{text}'"),
             None => super::js::describe(io),
         };
-        return Err(engine_error(
-            "UserError",
-            &format!("standardSchemaToJsonSchema expects 'input' or 'output', not {got}."),
-            &[],
-        ));
+        return Err(user_error(format!(
+            "standardSchemaToJsonSchema expects 'input' or 'output', not {got}."
+        )));
     };
     standard_schema_to_json_schema(schema, io.as_str())
 }
@@ -208,19 +206,9 @@ fn issue_texts(issues: &JsValue) -> Result<Vec<IssueText>, JsValue> {
     let len = super::with_walks(|w| w.issue_texts.call1(&JsValue::UNDEFINED, issues))?
         .as_f64()
         .unwrap_or(0.0) as usize;
-    super::with_input(len, rules::decode_issue_texts)?.ok_or_else(|| {
-        engine_error(
-            "UserError",
-            "understudy could not read the issue texts its facade gave it.",
-            &[],
-        )
-    })
+    super::with_input(len, rules::decode_issue_texts)?
+        .ok_or_else(|| user_error("understudy could not read the issue texts its facade gave it."))
 }
-
-/// What the facade's `standardCall` found (it reads; the engine decides).
-const STANDARD_VALUE: u32 = 0;
-const STANDARD_THENABLE: u32 = 1;
-const STANDARD_ISSUES: u32 = 2;
 
 /// `validateStandardSchema(schema, value)`: calls `~standard.validate(value)` once,
 /// synchronously, and returns the validated output. A thenable is refused (and its rejection
@@ -238,41 +226,34 @@ pub fn validate_standard_schema(schema: &JsValue, value: &JsValue) -> Result<JsV
     standard_outcome(kind, payload)
 }
 
-/// What a result the facade's `standardCall` read means: the value for `STANDARD_VALUE`, the
+/// What a result the facade's `standardCall` read means: the value for `Outcome::Value`, the
 /// refusal of a thenable (its rejection swallowed), or the validation error with the
 /// reference's message. The exported `validateStandardSchema` of the facade runs
 /// `standardCall` itself and crosses here only when the answer is not a value (a valid
 /// value then costs no crossing, as the reference's bridge costs one call).
 #[wasm_bindgen(js_name = standardSchemaOutcome)]
 pub fn standard_outcome(kind: u32, payload: JsValue) -> Result<JsValue, JsValue> {
-    match kind {
-        STANDARD_VALUE => Ok(payload),
-        STANDARD_THENABLE => {
+    match rules::Outcome::from_code(kind) {
+        Some(rules::Outcome::Value) => Ok(payload),
+        Some(rules::Outcome::Thenable) => {
             swallow(&payload);
             Err(standard_error(
                 rules::judge(&ValidateResult::Thenable).unwrap_err(),
             ))
         }
-        STANDARD_ISSUES => {
+        Some(rules::Outcome::Issues) => {
             let texts = issue_texts(&payload)?;
             let error = rules::judge(&ValidateResult::Issues(texts)).unwrap_err();
-            let message = error.to_string();
-            Err(engine_error(
-                "StandardSchemaValidationError",
-                &message,
-                &[("issues", payload)],
-            ))
+            Err(raise_with(&error, &payload))
         }
-        _ => unreachable_kind(kind),
+        None => unreachable_kind(kind),
     }
 }
 
 fn unreachable_kind(kind: u32) -> Result<JsValue, JsValue> {
-    Err(engine_error(
-        "UserError",
-        &format!("understudy's Standard Schema bridge answered an unknown outcome {kind}."),
-        &[],
-    ))
+    Err(user_error(format!(
+        "understudy's Standard Schema bridge answered an unknown outcome {kind}."
+    )))
 }
 
 /// The JSON Schema `stripStrictNulls` works from and the walk it takes, as

@@ -4,49 +4,18 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::{encoding_error, engine_error, js, parse_schema, with_input, Live};
+use super::{encoding_error, js, parse_schema, raise, raise_with, user_error, with_input, Live};
 use crate::error::{StandardSchemaError, StrictError};
 use crate::schema::json;
 use crate::schema::provider::{self, Provider};
 use crate::schema::strict::{self, Mode, NormalizeError, Prepared};
 
-fn opt_str(s: &Option<String>) -> JsValue {
-    s.as_deref().map_or(JsValue::UNDEFINED, JsValue::from_str)
-}
-
 fn strict_error(e: StrictError) -> JsValue {
-    let name = if e.is_depth() {
-        "SchemaDepthError"
-    } else {
-        "StrictSchemaError"
-    };
-    engine_error(
-        name,
-        &e.message,
-        &[
-            ("reason", JsValue::from_str(e.reason.as_str())),
-            ("pointer", JsValue::from_str(&e.pointer)),
-            ("keyword", opt_str(&e.keyword)),
-        ],
-    )
+    raise(&e)
 }
 
 pub(crate) fn standard_error(e: StandardSchemaError) -> JsValue {
-    let message = e.to_string();
-    match e {
-        StandardSchemaError::Unsupported => {
-            engine_error("UnsupportedStandardSchemaError", &message, &[])
-        }
-        StandardSchemaError::AsyncValidation => {
-            engine_error("AsyncStandardSchemaValidationError", &message, &[])
-        }
-        StandardSchemaError::Conversion { .. } | StandardSchemaError::NonObjectRoot { .. } => {
-            engine_error("UserError", &message, &[])
-        }
-        StandardSchemaError::Validation { .. } => {
-            engine_error("StandardSchemaValidationError", &message, &[])
-        }
-    }
+    raise(&e)
 }
 
 /// Parses a schema in the facade's encoding and prepares it in `mode`.
@@ -98,11 +67,7 @@ impl PreparedSchema {
 }
 
 fn normalize_error(e: NormalizeError) -> JsValue {
-    let pointer = match &e {
-        NormalizeError::NotJson { pointer, .. } => JsValue::from_str(pointer),
-        NormalizeError::TooDeep { .. } => JsValue::from_str(""),
-    };
-    engine_error("UserError", &e.to_string(), &[("pointer", pointer)])
+    raise(&e)
 }
 
 fn normalize_with(prepared: &Prepared, value: &str) -> Result<Option<String>, JsValue> {
@@ -164,11 +129,7 @@ pub fn strict_strip_nulls(
 ) -> Result<Option<String>, JsValue> {
     with_input(schema_len + value_len, |text| {
         let (schema, value) = text.split_at_checked(schema_len).ok_or_else(|| {
-            engine_error(
-                "UserError",
-                "understudy could not split the schema from the value it was given.",
-                &[],
-            )
+            user_error("understudy could not split the schema from the value it was given.")
         })?;
         if standard {
             return standard_strip_nulls(schema, value);
@@ -196,11 +157,7 @@ pub fn strict_unencodable_error() -> JsValue {
 /// than `JSON.stringify` can follow.
 #[wasm_bindgen(js_name = valueUnencodableError)]
 pub fn value_unencodable_error() -> JsValue {
-    engine_error(
-        "UserError",
-        "Cannot read a value that is cyclic or nested deeper than JSON.stringify can follow. Pass plain JSON data.",
-        &[("pointer", JsValue::from_str(""))],
-    )
+    raise(&crate::error::Unencodable)
 }
 
 /// The provider a profile names: `openai`, `anthropic` or `gemini`; anything else is a
@@ -214,15 +171,11 @@ fn provider_of(code: &JsValue, surface: &str) -> Result<Provider, JsValue> {
                 .iter()
                 .map(|p| format!("'{}'", p.as_str()))
                 .collect();
-            engine_error(
-                "UserError",
-                &format!(
-                    "{surface}: provider must be one of {}, got {}.",
-                    choices.join(", "),
-                    js::string_of(code)
-                ),
-                &[],
-            )
+            user_error(format!(
+                "{surface}: provider must be one of {}, got {}.",
+                choices.join(", "),
+                js::string_of(code)
+            ))
         })
 }
 
@@ -355,13 +308,15 @@ pub fn provider_output_error(code: &JsValue, issues: &JsValue) -> Result<JsValue
     if list.length() > 5 {
         parts.push(format!("and {} more", list.length() - 5));
     }
-    Ok(engine_error(
-        "ProviderOutputValidationError",
-        &format!(
-            "The value does not match the schema as written (the {} form only describes some of its constraints): {}.",
-            provider.name(),
-            parts.join("; ")
-        ),
-        &[("provider", JsValue::from_str(provider.as_str())), ("issues", issues.clone())],
+    Ok(raise_with(
+        &crate::error::ProviderOutputError {
+            provider,
+            message: format!(
+                "The value does not match the schema as written (the {} form only describes some of its constraints): {}.",
+                provider.name(),
+                parts.join("; ")
+            ),
+        },
+        issues,
     ))
 }

@@ -8,9 +8,7 @@ use std::rc::{Rc, Weak};
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
-use super::{
-    encoding_error, engine_error, invalid_schema_error, js, parse_schema, with_input, Live,
-};
+use super::{encoding_error, invalid_schema_error, js, parse_schema, user_error, with_input, Live};
 use crate::error::InvalidSchemaError;
 use crate::map::FastMap;
 use crate::schema::ecma_regex::{self, EcmaRegex};
@@ -77,7 +75,7 @@ impl Validator {
 /// Reads `compileJsonSchema`'s options, `{ formats?: boolean }` (default: formats assert);
 /// anything else is refused, so a misspelled option never passes silently.
 fn compile_formats(options: &JsValue) -> Result<bool, JsValue> {
-    let refuse = |message: &str| Err(engine_error("UserError", message, &[]));
+    let refuse = |message: &str| Err(user_error(message));
     if options.is_undefined() || options.is_null() {
         return Ok(true);
     }
