@@ -4,6 +4,7 @@
 pub mod align;
 pub mod as_is;
 pub mod fixes;
+pub mod options;
 pub mod path;
 pub use fixes::FixKind;
 pub mod repair;

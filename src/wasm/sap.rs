@@ -8,8 +8,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{raise, standard, user_error};
-use crate::sap::repair::{self, Completion, Policy, ResponseEnd, Target};
-use crate::sap::{self, FixKind, Options};
+use crate::sap::options::{self, Given, GuideShape, OptionsArg};
+use crate::sap::repair::{self, Policy, ResponseEnd, Target};
+use crate::sap::{self, Options};
 
 /// The JSON Schema that guides alignment, and whether `schema` is a Standard Schema whose
 /// `validate` must run on the result.
@@ -23,11 +24,14 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
     } else {
         schema.clone()
     };
-    let is_schema = json_schema.is_object() && !Array::is_array(&json_schema)
-        || json_schema.as_bool().is_some();
-    if !is_schema {
-        return Err(user_error("parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion."));
-    }
+    let shape = if json_schema.is_object() && !Array::is_array(&json_schema)
+        || json_schema.as_bool().is_some()
+    {
+        GuideShape::Schema
+    } else {
+        GuideShape::Other
+    };
+    options::check_guide(shape).map_err(user_error)?;
     let text = JSON::stringify(&json_schema).map_err(|thrown| {
         // A cycle or a nesting deeper than the host's stack; a throwing `toJSON` is the
         // caller's own exception and goes back unchanged.
@@ -35,7 +39,7 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
             .dyn_ref::<js_sys::TypeError>()
             .is_some_and(|e| String::from(e.message()).contains("circular"));
         if thrown.is_instance_of::<js_sys::RangeError>() || circular {
-            user_error("parseStructured expects a JSON Schema it can read as JSON; this one is cyclic or nested too deeply.")
+            user_error(options::UNREADABLE_GUIDE)
         } else {
             thrown
         }
@@ -43,98 +47,74 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
     Ok((parsed_schema(text.into())?, standard))
 }
 
-/// How many parsed schemas are kept, keyed by their JSON text (so a schema mutated between
-/// calls is simply a different key).
+/// How many parsed schemas are kept ([`options::SchemaCache`]).
 const SCHEMA_CACHE: usize = 16;
 
 thread_local! {
     /// Keys are the texts as JavaScript strings: a hit compares them in JavaScript (`===`)
     /// and copies nothing into the engine.
-    static SCHEMAS: std::cell::RefCell<std::collections::VecDeque<(JsValue, Rc<serde_json::Value>)>> =
-        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+    static SCHEMAS: std::cell::RefCell<options::SchemaCache<JsValue, serde_json::Value>> =
+        const { std::cell::RefCell::new(options::SchemaCache::new(SCHEMA_CACHE)) };
 }
 
 /// The schema parsed from its JSON text, from the cache when the same text was seen lately
 /// (replies are parsed many times against one schema).
 fn parsed_schema(text: JsValue) -> Result<Rc<serde_json::Value>, JsValue> {
-    if let Some(hit) = SCHEMAS.with(|c| {
-        c.borrow()
-            .iter()
-            .find(|(t, _)| *t == text)
-            .map(|(_, v)| v.clone())
-    }) {
+    if let Some(hit) = SCHEMAS.with(|c| c.borrow().get(&text)) {
         return Ok(hit);
     }
     let owned = text.as_string().unwrap_or_default();
     let value: serde_json::Value = serde_json::from_str(&owned)
         .map_err(|e| user_error(format!("The schema is not JSON: {e}")))?;
-    let value = Rc::new(value);
-    SCHEMAS.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.len() == SCHEMA_CACHE {
-            c.pop_front();
+    Ok(SCHEMAS.with(|c| c.borrow_mut().insert(text, value)))
+}
+
+/// What an option's value is, for [`options`]' rules.
+fn given(v: &JsValue) -> Result<Given, JsValue> {
+    Ok(if v.is_undefined() {
+        Given::Absent
+    } else if let Some(b) = v.as_bool() {
+        Given::Bool(b)
+    } else if let Some(s) = v.as_string() {
+        Given::Str(s)
+    } else if Array::is_array(v) {
+        let items = Array::from(v)
+            .iter()
+            .map(|item| item.as_string().ok_or_else(|| super::js::string_of(&item)))
+            .collect();
+        Given::List {
+            items,
+            text: super::js::string_of(v),
         }
-        c.push_back((text, value.clone()));
-    });
-    Ok(value)
+    } else {
+        Given::Other(super::js::string_of(v))
+    })
 }
 
-fn option_error(message: String) -> JsValue {
-    user_error(message)
-}
-
-/// Reads `{ truncated?: 'close' | 'error', allowFixes?: string[] }`; anything else is refused,
-/// so a misspelled option never passes silently.
-fn options(value: &JsValue) -> Result<Options, JsValue> {
-    let mut out = Options::default();
+/// An options argument's own keys and values, in order.
+fn options_arg(value: &JsValue) -> Result<OptionsArg, JsValue> {
     if value.is_undefined() || value.is_null() {
-        return Ok(out);
+        return Ok(OptionsArg::Missing);
     }
     if !value.is_object() {
-        return Err(option_error(
-            "parseStructured options must be an object.".into(),
-        ));
+        return Ok(OptionsArg::NotObject);
     }
+    let mut entries = Vec::new();
     for key in super::js::keys(value)?.iter() {
-        let key = key.as_string().unwrap_or_default();
-        let v = Reflect::get(value, &JsValue::from_str(&key))?;
-        match key.as_str() {
-            "truncated" => match v.as_string().as_deref() {
-                Some("close") => out.refuse_truncated = false,
-                Some("error") => out.refuse_truncated = true,
-                _ if v.is_undefined() => {}
-                _ => return Err(option_error("parseStructured option `truncated` must be 'close' or 'error'.".into())),
-            },
-            "allowFixes" => {
-                if v.is_undefined() {
-                    continue;
-                }
-                if !Array::is_array(&v) {
-                    return Err(option_error("parseStructured option `allowFixes` must be an array of repair kinds.".into()));
-                }
-                let mut kinds = Vec::new();
-                for k in Array::from(&v).iter() {
-                    match k.as_string() {
-                        Some(k) if FixKind::ALL.iter().any(|f| f.as_str() == k) => kinds.push(k),
-                        _ => {
-                            return Err(option_error(format!(
-                                "parseStructured option `allowFixes` has an unknown repair kind {}; the kinds are {}.",
-                                super::js::string_of(&k),
-                                FixKind::ALL
-                                    .iter()
-                                    .map(|f| f.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            )))
-                        }
-                    }
-                }
-                out.allow_fixes = Some(kinds);
-            }
-            other => return Err(option_error(format!("Unknown parseStructured option `{other}`; the options are `truncated` and `allowFixes`."))),
-        }
+        let v = Reflect::get(value, &key)?;
+        entries.push((key.as_string().unwrap_or_default(), given(&v)?));
     }
-    Ok(out)
+    Ok(OptionsArg::Entries(entries))
+}
+
+/// `parseStructured`'s options ([`options::parse_options`]).
+fn options(value: &JsValue) -> Result<Options, JsValue> {
+    options::parse_options(options_arg(value)?).map_err(user_error)
+}
+
+/// `parsePartial`'s options ([`options::partial_options`]).
+fn partial_options(value: &JsValue) -> Result<Vec<String>, JsValue> {
+    options::partial_options(options_arg(value)?).map_err(user_error)
 }
 
 /// `parseStructured(text, schema, options?)` → `{ value, fixes }`: `undefined` when the reply
@@ -201,53 +181,6 @@ fn partial_with(
 ) -> Result<String, JsValue> {
     let parsed = sap::parse_partial_atomic(text, json_schema, atomic).map_err(|e| raise(&e))?;
     Ok(serde_json::to_string(&parsed).unwrap_or_default())
-}
-
-/// Reads `{ atomic?: string[] }` (JSON Pointers, `*` for any key or index); anything else is
-/// refused.
-fn partial_options(value: &JsValue) -> Result<Vec<String>, JsValue> {
-    let mut atomic = Vec::new();
-    if value.is_undefined() || value.is_null() {
-        return Ok(atomic);
-    }
-    if !value.is_object() {
-        return Err(option_error(
-            "parsePartial options must be an object.".into(),
-        ));
-    }
-    for key in super::js::keys(value)?.iter() {
-        let key = key.as_string().unwrap_or_default();
-        let v = Reflect::get(value, &JsValue::from_str(&key))?;
-        match key.as_str() {
-            "atomic" => {
-                if v.is_undefined() {
-                    continue;
-                }
-                if !Array::is_array(&v) {
-                    return Err(option_error(
-                        "parsePartial option `atomic` must be an array of JSON Pointers.".into(),
-                    ));
-                }
-                for p in Array::from(&v).iter() {
-                    match p.as_string() {
-                        Some(p) if p.is_empty() || p.starts_with('/') => atomic.push(p),
-                        _ => {
-                            return Err(option_error(format!(
-                                "parsePartial option `atomic` has {}, which is not a JSON Pointer (\"\" or starting with \"/\").",
-                                super::js::string_of(&p)
-                            )))
-                        }
-                    }
-                }
-            }
-            other => {
-                return Err(option_error(format!(
-                    "Unknown parsePartial option `{other}`; the option is `atomic`."
-                )))
-            }
-        }
-    }
-    Ok(atomic)
 }
 
 /// A parser bound to one schema: the guide is read once (a Standard Schema's JSON Schema
@@ -330,31 +263,6 @@ pub struct Repairer {
     _live: super::Live,
 }
 
-/// Reads `completeTruncated`: `true` (every tool call and the final output), `false` or
-/// `undefined` (never), or an array of tool names.
-fn completion(value: &JsValue, surface: &str) -> Result<Completion, JsValue> {
-    if value.is_undefined() || value.as_bool() == Some(false) {
-        return Ok(Completion::Never);
-    }
-    if value.as_bool() == Some(true) {
-        return Ok(Completion::Always);
-    }
-    let refuse = || {
-        option_error(format!(
-            "{surface} option `completeTruncated` must be true, false or an array of tool names, got {}.",
-            super::js::string_of(value)
-        ))
-    };
-    if !Array::is_array(value) {
-        return Err(refuse());
-    }
-    let mut names = Vec::new();
-    for name in Array::from(value).iter() {
-        names.push(name.as_string().ok_or_else(refuse)?);
-    }
-    Ok(Completion::Tools(names))
-}
-
 #[wasm_bindgen]
 impl Repairer {
     /// `surface`: the wrapper's name, for messages.
@@ -364,10 +272,12 @@ impl Repairer {
         complete_truncated: &JsValue,
         allow_fixes: &JsValue,
     ) -> Result<Repairer, JsValue> {
-        let complete_truncated = completion(complete_truncated, surface)?;
-        let options_value = js_sys::Object::new();
-        Reflect::set(&options_value, &"allowFixes".into(), allow_fixes)?;
-        let allow_fixes = options(&options_value)?.allow_fixes;
+        let complete_truncated =
+            options::completion(given(complete_truncated)?, surface).map_err(user_error)?;
+        let allow_fixes = match given(allow_fixes)? {
+            Given::Absent => None,
+            list => Some(options::allow_fixes(list).map_err(user_error)?),
+        };
         Ok(Repairer {
             policy: Policy {
                 complete_truncated,

@@ -1,0 +1,348 @@
+//! The options of schema-aligned parsing and of the repairing wrappers, read from what the host
+//! found in the caller's objects: which keys exist, what each may hold, and the message that
+//! refuses anything else (a misspelled option never passes silently). The bindings only say
+//! what each value is ([`Given`]); every decision is here, tested natively.
+
+use super::repair::Completion;
+use super::{FixKind, Options};
+
+/// An option's value as the host read it, with what a message needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Given {
+    /// `undefined`.
+    Absent,
+    Bool(bool),
+    Str(String),
+    /// An array: each element's text, or `Err` with the host's `String()` of a non-string
+    /// element; and the host's `String()` of the whole array.
+    List {
+        items: Vec<Result<String, String>>,
+        text: String,
+    },
+    /// Anything else, as the host's `String()` of it.
+    Other(String),
+}
+
+impl Given {
+    /// The host's `String()` of the value, for a message.
+    fn text(&self) -> String {
+        match self {
+            Given::Absent => "undefined".into(),
+            Given::Bool(b) => b.to_string(),
+            Given::Str(s) | Given::Other(s) | Given::List { text: s, .. } => s.clone(),
+        }
+    }
+}
+
+/// An options argument: `undefined` or `null`, a value that is not an object, or an object's
+/// own enumerable keys in order with their values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionsArg {
+    Missing,
+    NotObject,
+    Entries(Vec<(String, Given)>),
+}
+
+/// `parseStructured`'s (and `parse`'s) `{ truncated?: 'close' | 'error', allowFixes?: kind[] }`.
+pub fn parse_options(arg: OptionsArg) -> Result<Options, String> {
+    let mut out = Options::default();
+    let entries = match arg {
+        OptionsArg::Missing => return Ok(out),
+        OptionsArg::NotObject => return Err("parseStructured options must be an object.".into()),
+        OptionsArg::Entries(entries) => entries,
+    };
+    for (key, value) in entries {
+        match key.as_str() {
+            "truncated" => match value {
+                Given::Str(s) if s == "close" => out.refuse_truncated = false,
+                Given::Str(s) if s == "error" => out.refuse_truncated = true,
+                Given::Absent => {}
+                _ => return Err("parseStructured option `truncated` must be 'close' or 'error'.".into()),
+            },
+            "allowFixes" => {
+                if value != Given::Absent {
+                    out.allow_fixes = Some(allow_fixes(value)?);
+                }
+            }
+            other => {
+                return Err(format!(
+                    "Unknown parseStructured option `{other}`; the options are `truncated` and `allowFixes`."
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `allowFixes`: an array of repair kinds ([`FixKind`]).
+pub fn allow_fixes(value: Given) -> Result<Vec<String>, String> {
+    let Given::List { items, .. } = value else {
+        return Err("parseStructured option `allowFixes` must be an array of repair kinds.".into());
+    };
+    let mut kinds = Vec::new();
+    for item in items {
+        match item {
+            Ok(k) if FixKind::ALL.iter().any(|f| f.as_str() == k) => kinds.push(k),
+            Ok(k) => return Err(unknown_kind(&k)),
+            Err(text) => return Err(unknown_kind(&text)),
+        }
+    }
+    Ok(kinds)
+}
+
+fn unknown_kind(text: &str) -> String {
+    format!(
+        "parseStructured option `allowFixes` has an unknown repair kind {text}; the kinds are {}.",
+        FixKind::ALL
+            .iter()
+            .map(|f| f.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// `parsePartial`'s (and `partial`'s) `{ atomic?: string[] }`: JSON Pointers (`*` for any key
+/// or index).
+pub fn partial_options(arg: OptionsArg) -> Result<Vec<String>, String> {
+    let mut atomic = Vec::new();
+    let entries = match arg {
+        OptionsArg::Missing => return Ok(atomic),
+        OptionsArg::NotObject => return Err("parsePartial options must be an object.".into()),
+        OptionsArg::Entries(entries) => entries,
+    };
+    for (key, value) in entries {
+        if key != "atomic" {
+            return Err(format!(
+                "Unknown parsePartial option `{key}`; the option is `atomic`."
+            ));
+        }
+        match value {
+            Given::Absent => {}
+            Given::List { items, .. } => {
+                for item in items {
+                    match item {
+                        Ok(p) if p.is_empty() || p.starts_with('/') => atomic.push(p),
+                        Ok(text) | Err(text) => {
+                            return Err(format!(
+                                "parsePartial option `atomic` has {text}, which is not a JSON Pointer (\"\" or starting with \"/\")."
+                            ))
+                        }
+                    }
+                }
+            }
+            _ => {
+                return Err(
+                    "parsePartial option `atomic` must be an array of JSON Pointers.".into(),
+                )
+            }
+        }
+    }
+    Ok(atomic)
+}
+
+/// `completeTruncated` of a repairing wrapper (`surface` names it): `true` (every tool call
+/// and the final output), `false` or absent (never), or an array of tool names.
+pub fn completion(value: Given, surface: &str) -> Result<Completion, String> {
+    match value {
+        Given::Absent | Given::Bool(false) => Ok(Completion::Never),
+        Given::Bool(true) => Ok(Completion::Always),
+        Given::List { ref items, .. } if items.iter().all(Result::is_ok) => Ok(Completion::Tools(
+            items.iter().flatten().cloned().collect(),
+        )),
+        other => Err(format!(
+            "{surface} option `completeTruncated` must be true, false or an array of tool names, got {}.",
+            other.text()
+        )),
+    }
+}
+
+/// What a schema argument of the parsers is, by its host type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GuideShape {
+    /// A non-array object or a boolean: a JSON Schema.
+    Schema,
+    /// Anything else.
+    Other,
+}
+
+/// Refuses a schema argument that is not a JSON Schema.
+pub fn check_guide(shape: GuideShape) -> Result<(), String> {
+    match shape {
+        GuideShape::Schema => Ok(()),
+        GuideShape::Other => Err("parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.".into()),
+    }
+}
+
+/// The message for a schema `JSON.stringify` cannot follow (a cycle, or nested deeper than the
+/// host's stack).
+pub const UNREADABLE_GUIDE: &str =
+    "parseStructured expects a JSON Schema it can read as JSON; this one is cyclic or nested too deeply.";
+
+/// A few parsed schemas, keyed by their JSON text: the SDKs hand the same schemas call after
+/// call, and a schema mutated between calls is simply another key. The oldest goes first.
+pub struct SchemaCache<K, V> {
+    entries: std::collections::VecDeque<(K, std::rc::Rc<V>)>,
+    capacity: usize,
+}
+
+impl<K: PartialEq, V> SchemaCache<K, V> {
+    pub const fn new(capacity: usize) -> Self {
+        SchemaCache {
+            entries: std::collections::VecDeque::new(),
+            capacity,
+        }
+    }
+
+    /// The value kept for `key`.
+    pub fn get(&self, key: &K) -> Option<std::rc::Rc<V>> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// Keeps `value` for `key`, dropping the oldest entry when full.
+    pub fn insert(&mut self, key: K, value: V) -> std::rc::Rc<V> {
+        if self.entries.len() >= self.capacity {
+            self.entries.pop_front();
+        }
+        let value = std::rc::Rc::new(value);
+        self.entries.push_back((key, value.clone()));
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(list: &[(&str, Given)]) -> OptionsArg {
+        OptionsArg::Entries(
+            list.iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+    }
+
+    fn list(items: &[Result<&str, &str>]) -> Given {
+        Given::List {
+            items: items
+                .iter()
+                .map(|i| i.map(str::to_owned).map_err(str::to_owned))
+                .collect(),
+            text: "[list]".into(),
+        }
+    }
+
+    #[test]
+    fn parse_options_take_truncated_and_allow_fixes_only() {
+        assert_eq!(parse_options(OptionsArg::Missing), Ok(Options::default()));
+        let read = parse_options(entries(&[
+            ("truncated", Given::Str("error".into())),
+            ("allowFixes", list(&[Ok("closed_at_end")])),
+        ]))
+        .unwrap();
+        assert!(read.refuse_truncated);
+        assert_eq!(read.allow_fixes, Some(vec!["closed_at_end".to_string()]));
+        let absent = parse_options(entries(&[
+            ("truncated", Given::Absent),
+            ("allowFixes", Given::Absent),
+        ]))
+        .unwrap();
+        assert_eq!(absent, Options::default());
+        for (options, message) in [
+            (OptionsArg::NotObject, "parseStructured options must be an object."),
+            (entries(&[("truncated", Given::Str("cut".into()))]), "parseStructured option `truncated` must be 'close' or 'error'."),
+            (entries(&[("truncated", Given::Bool(true))]), "parseStructured option `truncated` must be 'close' or 'error'."),
+            (entries(&[("allowFixes", Given::Str("x".into()))]), "parseStructured option `allowFixes` must be an array of repair kinds."),
+            (entries(&[("truncate", Given::Absent)]), "Unknown parseStructured option `truncate`; the options are `truncated` and `allowFixes`."),
+        ] {
+            assert_eq!(parse_options(options), Err(message.to_string()));
+        }
+        let unknown = parse_options(entries(&[("allowFixes", list(&[Err("5")]))])).unwrap_err();
+        assert!(
+            unknown.starts_with(
+                "parseStructured option `allowFixes` has an unknown repair kind 5; the kinds are "
+            ),
+            "{unknown}"
+        );
+        assert!(unknown.contains("closed_at_end"), "{unknown}");
+        let misspelled = allow_fixes(list(&[Ok("closed")])).unwrap_err();
+        assert!(
+            misspelled.contains("unknown repair kind closed;"),
+            "{misspelled}"
+        );
+    }
+
+    #[test]
+    fn partial_options_take_json_pointers() {
+        assert_eq!(partial_options(OptionsArg::Missing), Ok(vec![]));
+        assert_eq!(
+            partial_options(entries(&[("atomic", list(&[Ok(""), Ok("/a/*")]))])),
+            Ok(vec!["".to_string(), "/a/*".to_string()])
+        );
+        assert_eq!(
+            partial_options(entries(&[("atomic", Given::Absent)])),
+            Ok(vec![])
+        );
+        assert_eq!(
+            partial_options(entries(&[("atomic", list(&[Ok("a")]))])),
+            Err("parsePartial option `atomic` has a, which is not a JSON Pointer (\"\" or starting with \"/\").".into())
+        );
+        assert_eq!(
+            partial_options(entries(&[("atomic", list(&[Err("1")]))])),
+            Err("parsePartial option `atomic` has 1, which is not a JSON Pointer (\"\" or starting with \"/\").".into())
+        );
+        assert_eq!(
+            partial_options(entries(&[("atomic", Given::Str("/a".into()))])),
+            Err("parsePartial option `atomic` must be an array of JSON Pointers.".into())
+        );
+        assert_eq!(
+            partial_options(entries(&[("atom", Given::Absent)])),
+            Err("Unknown parsePartial option `atom`; the option is `atomic`.".into())
+        );
+        assert_eq!(
+            partial_options(OptionsArg::NotObject),
+            Err("parsePartial options must be an object.".into())
+        );
+    }
+
+    #[test]
+    fn complete_truncated_is_a_boolean_or_tool_names() {
+        assert_eq!(completion(Given::Absent, "s"), Ok(Completion::Never));
+        assert_eq!(completion(Given::Bool(false), "s"), Ok(Completion::Never));
+        assert_eq!(completion(Given::Bool(true), "s"), Ok(Completion::Always));
+        assert_eq!(
+            completion(list(&[Ok("read_file")]), "s"),
+            Ok(Completion::Tools(vec!["read_file".into()]))
+        );
+        assert_eq!(
+            completion(Given::Other("[object Object]".into()), "repairingModel"),
+            Err("repairingModel option `completeTruncated` must be true, false or an array of tool names, got [object Object].".into())
+        );
+        assert_eq!(
+            completion(list(&[Ok("a"), Err("1")]), "repairingMiddleware"),
+            Err("repairingMiddleware option `completeTruncated` must be true, false or an array of tool names, got [list].".into())
+        );
+    }
+
+    #[test]
+    fn a_guide_is_an_object_or_a_boolean() {
+        assert_eq!(check_guide(GuideShape::Schema), Ok(()));
+        assert!(check_guide(GuideShape::Other)
+            .unwrap_err()
+            .contains("expects a JSON Schema"));
+    }
+
+    #[test]
+    fn the_schema_cache_keeps_the_newest() {
+        let mut cache = SchemaCache::new(2);
+        cache.insert("a", 1);
+        cache.insert("b", 2);
+        assert_eq!(cache.get(&"a").as_deref(), Some(&1));
+        cache.insert("c", 3);
+        assert_eq!(cache.get(&"a"), None);
+        assert_eq!(cache.get(&"b").as_deref(), Some(&2));
+        assert_eq!(cache.get(&"c").as_deref(), Some(&3));
+    }
+}
