@@ -321,6 +321,28 @@ test('invalid cassettes are refused with a reason and a pointer', () => {
   assert.throws(() => ScriptedModel.fromCassette(base, { match: 'random' }), /Unknown cassette match mode/);
 });
 
+test('a RegExp keeps its flags in the cassette, match modes are order or request, and cassette files live in their folder', () => withEnv(noModes, async () => {
+  const recorder = recordingModel(new FakeProvider(), { redact: [/TICKET-\d+/gi] });
+  await runner().run(weatherAgent(recorder), 'Weather in Oslo? ticket-99');
+  const script = recorder.toScript();
+  assert.deepEqual(script.redaction.patterns, ['(?i)TICKET-\\d+'], 'g is dropped, i kept in front of the source');
+  assert.ok(!JSON.stringify(script).includes('ticket-99'), 'the case-insensitive pattern redacted the lowercase text');
+  for (const [match, shown] of [['random', '"random"'], [5, '5'], [() => 1, 'undefined']]) {
+    assert.throws(() => ScriptedModel.fromCassette(script, { match }), (e) => e.name === 'UserError' && e.message === `Unknown cassette match mode ${shown}; use 'order' or 'request'.`);
+  }
+  for (const match of [undefined, null, 'order', 'request']) assert.ok(ScriptedModel.fromCassette(script, { match }));
+  const dir = join(scratch, 'layout');
+  process.env.UNDERSTUDY_CASSETTES = 'record';
+  try {
+    const model = cassette('layout-run', () => new FakeProvider(), { dir: `${dir}//` });
+    await runner().run(weatherAgent(model), 'Weather in Oslo?');
+  } finally {
+    delete process.env.UNDERSTUDY_CASSETTES;
+  }
+  assert.ok(existsSync(join(dir, 'layout-run.cassette.json')), 'trailing separators of dir are dropped');
+  assert.throws(() => cassette('x', () => new FakeProvider(), { dir: 5 }), (e) => e instanceof TypeError && /options\.dir must be a string/.test(e.message));
+}));
+
 test("redact: 'pii' keeps emails, phone numbers and card numbers out of the cassette, and replay matches on the redacted request", async () => {
   const answering = {
     getResponse: async () => ({ output: [{ type: 'message', role: 'assistant', status: 'completed', id: 'm', content: [{ type: 'output_text', text: 'Noted.' }] }], usage: new Usage({ requests: 1 }) }),

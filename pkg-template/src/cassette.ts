@@ -153,15 +153,9 @@ function allowed(options: RedactionOptions): string[] {
   return allow.map(patternText);
 }
 
-/**
- * A pattern as the cassette stores it: a RegExp's flags lead its source as `(?flags)`; `g` and
- * `d` change nothing about what matches. The engine reads the flags back, and refuses the ones
- * it cannot run.
- */
+/** A pattern as the cassette stores it (a `RegExp` through the engine's encoding of its flags). */
 function patternText(p: string | RegExp): string {
-  if (typeof p === 'string') return p;
-  const flags = p.flags.replace(/[gd]/g, '');
-  return flags ? `(?${flags})${p.source}` : p.source;
+  return typeof p === 'string' ? p : engine((e) => e.cassettePatternText(p.source, p.flags));
 }
 
 function errorOutcome(error: unknown): string {
@@ -321,13 +315,13 @@ function readCassette(source: string | Cassette): string {
 /** @internal `ScriptedModel.fromCassette`. */
 export function replayCassette(source: string | Cassette, options: ReplayOptions = {}): ScriptedModel {
   options = expectKnownOptions('ScriptedModel.fromCassette', options, ['match', 'strictTools']);
+  const byRequest = engine((e) => e.cassetteMatchesByRequest(options.match));
   const replay: Replay = engine((e) => new e.CassetteReplay(readCassette(source)));
-  if ((options.match ?? 'order') === 'order') {
+  if (!byRequest) {
     const steps = JSON.parse(replay.steps()) as ReplayStep[];
     replay.free();
     return new ScriptedModel(steps.map(toInput), { strictTools: options.strictTools });
   }
-  if (options.match !== 'request') throw new UserError(`Unknown cassette match mode ${JSON.stringify(options.match)}; use 'order' or 'request'.`);
   const responders = Array.from({ length: replay.stepCount }, () =>
     modelResponder((call) => {
       const index = engine(() => replay.pick(encodeValue(call.request), call.index));
@@ -374,8 +368,8 @@ export function cassette(first: string | (() => Model), second?: (() => Model) |
   expectString('cassette', 'name', name);
   const options = expectKnownOptions('cassette', third, CASSETTE_OPTIONS);
   if (typeof realModel !== 'function') throw new TypeError(`cassette: realModel must be a function that makes the real model, got ${describeValue(realModel)}.`);
-  const dir = options.dir ?? 'cassettes';
-  return planned(`${dir.replace(/[\\/]+$/, '')}/${name}.cassette.json`, realModel, options);
+  if (options.dir != null) expectString('cassette', 'options.dir', options.dir);
+  return planned(engine((e) => e.cassettePath(options.dir, name)), realModel, options);
 }
 
 function namedByTest(realModel: () => Model, given: CassetteOptions | undefined): Model {
@@ -384,12 +378,7 @@ function namedByTest(realModel: () => Model, given: CassetteOptions | undefined)
   if (slot === undefined) {
     throw new TypeError('cassette: without a name it must run inside a node:test test (under `node --test`) or a vitest test (with @understudy/agents/vitest in setupFiles); pass a name otherwise.');
   }
-  const file = slot.test.file;
-  const cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
-  const folder = cut < 0 ? '.' : file.slice(0, cut);
-  const fileName = file.slice(cut + 1);
-  const base = engine((e) => e.cassetteFileName(slot.test.fullName, slot.index)) as string;
-  return planned(`${folder}/__cassettes__/${fileName}/${base}.cassette.json`, realModel, options);
+  return planned(engine((e) => e.testCassettePath(slot.test.file, slot.test.fullName, slot.index)), realModel, options);
 }
 
 function planned(path: string, realModel: () => Model, options: CassetteOptions): Model {

@@ -1071,6 +1071,59 @@ impl fmt::Display for Mismatch {
     }
 }
 
+/// How a replayed cassette answers the calls (`ReplayOptions.match`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchMode {
+    /// Step by step, in the order recorded (the default).
+    Order,
+    /// Each call by the recorded request it equals.
+    Request,
+}
+
+/// The match mode `given` names (`None`: the option is absent, which is `order`); `Err` with
+/// the message for anything else, which `shown` spells as JSON.
+pub fn match_mode(given: Option<&str>, shown: &str) -> Result<MatchMode, String> {
+    match given {
+        None => Ok(MatchMode::Order),
+        Some("order") => Ok(MatchMode::Order),
+        Some("request") => Ok(MatchMode::Request),
+        Some(_) => Err(format!(
+            "Unknown cassette match mode {shown}; use 'order' or 'request'."
+        )),
+    }
+}
+
+/// A pattern as the cassette stores it: a `RegExp`'s flags lead its source as `(?flags)`; `g`
+/// and `d` change nothing about what matches and are left out. [`Pattern`] reads the flags
+/// back and refuses the ones it cannot run.
+pub fn pattern_text(source: &str, flags: &str) -> String {
+    let flags: String = flags.chars().filter(|c| !matches!(c, 'g' | 'd')).collect();
+    if flags.is_empty() {
+        source.to_owned()
+    } else {
+        format!("(?{flags}){source}")
+    }
+}
+
+/// The file of the cassette `name` in the folder `dir` (default `cassettes`; trailing
+/// separators dropped): `<dir>/<name>.cassette.json`.
+pub fn named_cassette_path(dir: Option<&str>, name: &str) -> String {
+    let dir = dir.unwrap_or("cassettes").trim_end_matches(['/', '\\']);
+    format!("{dir}/{name}.cassette.json")
+}
+
+/// The file of the `index`-th cassette (0 for the first) of the test `full_name` in
+/// `test_file`: `<folder>/__cassettes__/<test file name>/<`[`cassette_file_name`]`>.cassette.json`,
+/// next to the test file (`.` when its path has no folder).
+pub fn test_cassette_path(test_file: &str, full_name: &str, index: usize) -> String {
+    let (folder, file) = match test_file.rfind(['/', '\\']) {
+        Some(cut) => (&test_file[..cut], &test_file[cut + 1..]),
+        None => (".", test_file),
+    };
+    let base = cassette_file_name(full_name, index);
+    format!("{folder}/__cassettes__/{file}/{base}.cassette.json")
+}
+
 /// The file name (without `.cassette.json`) of the `index`-th cassette (from 0) of the test
 /// `full_name`: stable across runs and safe on every file system. Letters, digits, spaces, `.`,
 /// `-` and `_` are kept, `suite > test` becomes `suite - test`, anything else becomes `_`;
@@ -1657,6 +1710,44 @@ mod tests {
         assert_eq!(
             v["input"],
             "Order 12345 on 2026-12-01, 3 items at 19.99, id 550e8400"
+        );
+    }
+
+    #[test]
+    fn match_modes_patterns_and_paths() {
+        assert_eq!(match_mode(None, ""), Ok(MatchMode::Order));
+        assert_eq!(match_mode(Some("order"), ""), Ok(MatchMode::Order));
+        assert_eq!(match_mode(Some("request"), ""), Ok(MatchMode::Request));
+        assert_eq!(
+            match_mode(Some("hash"), "\"hash\""),
+            Err("Unknown cassette match mode \"hash\"; use 'order' or 'request'.".into())
+        );
+        assert_eq!(pattern_text("sk-[a-z]+", ""), "sk-[a-z]+");
+        assert_eq!(pattern_text("sk-[a-z]+", "dgi"), "(?i)sk-[a-z]+");
+        assert_eq!(pattern_text("a.b", "gims"), "(?ims)a.b");
+        assert_eq!(
+            named_cassette_path(None, "run"),
+            "cassettes/run.cassette.json"
+        );
+        assert_eq!(
+            named_cassette_path(Some("fix/tures//"), "run"),
+            "fix/tures/run.cassette.json"
+        );
+        assert_eq!(
+            named_cassette_path(Some("c:\\x\\"), "run"),
+            "c:\\x/run.cassette.json"
+        );
+        assert_eq!(
+            test_cassette_path("/repo/test/a.test.mjs", "suite > it works", 1),
+            "/repo/test/__cassettes__/a.test.mjs/suite - it works-2.cassette.json"
+        );
+        assert_eq!(
+            test_cassette_path("C:\\repo\\a.test.mjs", "t", 0),
+            "C:\\repo/__cassettes__/a.test.mjs/t.cassette.json"
+        );
+        assert_eq!(
+            test_cassette_path("a.test.mjs", "t", 0),
+            "./__cassettes__/a.test.mjs/t.cassette.json"
         );
     }
 

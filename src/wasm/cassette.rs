@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 
 use super::{raise, user_error};
 use crate::doubles::cassette::{
-    self as rules, Cassette, CassetteError, CassetteReason, Matcher, Outcome, Pattern, PatternHost,
-    Redaction, REDACTED,
+    self as rules, Cassette, CassetteError, CassetteReason, MatchMode, Matcher, Outcome, Pattern,
+    PatternHost, Redaction, REDACTED,
 };
 
 /// Redaction patterns run by the host's `RegExp` (`checkPatterns` / `redactTexts` in
@@ -341,10 +341,40 @@ pub fn cassette_plan(
     }
 }
 
-/// The file name of a cassette named after its test (`cassette_file_name`).
-#[wasm_bindgen(js_name = cassetteFileName)]
-pub fn cassette_file_name(full_name: &str, index: usize) -> String {
-    crate::doubles::cassette::cassette_file_name(full_name, index)
+/// The file of the `index`-th cassette of the running test (`test_cassette_path`).
+#[wasm_bindgen(js_name = testCassettePath)]
+pub fn test_cassette_path(test_file: &str, full_name: &str, index: usize) -> String {
+    rules::test_cassette_path(test_file, full_name, index)
+}
+
+/// The file of the cassette `name` in `dir` (`named_cassette_path`).
+#[wasm_bindgen(js_name = cassettePath)]
+pub fn cassette_path(dir: Option<String>, name: &str) -> String {
+    rules::named_cassette_path(dir.as_deref(), name)
+}
+
+/// A `RegExp`'s source and flags as a cassette stores the pattern (`pattern_text`).
+#[wasm_bindgen(js_name = cassettePatternText)]
+pub fn cassette_pattern_text(source: &str, flags: &str) -> String {
+    rules::pattern_text(source, flags)
+}
+
+/// Whether `match` (`ReplayOptions.match`, `undefined` or `null` when absent) replays by
+/// request rather than in order (`match_mode`); a `UserError` for an unknown mode.
+#[wasm_bindgen(js_name = cassetteMatchesByRequest)]
+pub fn cassette_matches_by_request(mode: &JsValue) -> Result<bool, JsValue> {
+    // A non-string (read as "") is never a mode; its JSON spelling names it in the message.
+    let given =
+        (!mode.is_undefined() && !mode.is_null()).then(|| mode.as_string().unwrap_or_default());
+    let shown = match js_sys::JSON::stringify(mode) {
+        // `undefined` for a function or a symbol, as the host spells it.
+        Ok(text) => text.as_string().unwrap_or_else(|| "undefined".into()),
+        Err(_) => super::js::string_of(mode),
+    };
+    match rules::match_mode(given.as_deref(), &shown) {
+        Ok(mode) => Ok(mode == MatchMode::Request),
+        Err(message) => Err(user_error(message)),
+    }
 }
 
 /// The patterns of the `redact: 'pii'` preset (`PII_PATTERNS`).
