@@ -13,6 +13,7 @@ import { describeValue, expectKnownOptions } from './args.js';
 import type { CutInside, ParseFixKind, RepairRefusalReason, SchemaProvider } from './codes.js';
 import {
   RepairPolicy,
+  call,
   checkProviderCode,
   toStrictJsonSchema,
   compileStructuredParser,
@@ -125,48 +126,59 @@ class Repairs {
   }
 }
 
-/** The request's function tool called `name` (and `namespace`, when the call names one). */
-function toolParameters(request: ModelRequest, item: Item): unknown {
-  const tools: unknown = request.tools;
-  if (!Array.isArray(tools)) return undefined;
-  for (const tool of tools as Item[]) {
-    if (tool?.type === 'function' && tool.name === item.name && (item.namespace === undefined || tool.namespace === undefined || tool.namespace === item.namespace)) {
-      return tool.parameters;
-    }
-  }
-  return undefined;
+const text = (v: unknown) => (typeof v === 'string' ? v : null);
+
+/** A text to read (src/sap/targets.rs): `[entry, tool]` for a call, `[entry, parts]` for the output. */
+type Target = [number, number] | [number | null, number[]];
+
+/**
+ * The texts a repairing wrapper reads in `entries` (a response's output items, or an AI SDK
+ * result's content parts) with `tools` offered and `json` asked for: the engine decides from
+ * their shape, read here in one pass.
+ */
+function targetsOf(source: 'agents' | 'aiSdk', entries: Item[], tools: Item[], json: boolean): Target[] {
+  const shape = {
+    source,
+    entries: entries.map((e: Item) => [
+      text(e?.type),
+      text(source === 'agents' ? e?.name : e?.toolName),
+      text(e?.namespace),
+      text(e?.role),
+      Array.isArray(e?.content) ? e.content.map((part: Item) => text(part?.type)) : null,
+      e?.providerExecuted === true,
+    ]),
+    tools: tools.map((t: Item) => [text(t?.type), text(t?.name), text(t?.namespace)]),
+    json,
+  };
+  return JSON.parse(call((e) => e.repairTargets(JSON.stringify(shape))));
+}
+
+/** `parts` with the first of `joined` holding `value` under `key` and the other joined ones dropped. */
+function joinInto(parts: Item[], joined: number[], key: string, value: string): Item[] {
+  return parts.flatMap((part, i) => (i === joined[0] ? [{ ...part, [key]: value }] : joined.includes(i) ? [] : [part]));
 }
 
 /**
- * The output items with repaired texts, or `output` itself when nothing changed. The final
- * output is the text of the last item when it is an assistant message (as `getOutputText` of
- * `@openai/agents-core` reads it, its `output_text` parts joined).
+ * The output items with repaired texts, or `output` itself when nothing changed: each function
+ * call against its tool's parameters, and the final output against the output type's schema.
  */
 function repairOutput(output: unknown, providerData: unknown, request: ModelRequest, repairs: Repairs): unknown {
   // Without a request object (the inner model accepted one anyway) there are no schemas.
   if (!Array.isArray(output) || typeof request !== 'object' || request === null) return output;
+  const tools: Item[] = Array.isArray(request.tools) ? request.tools : [];
+  const outputType = request.outputType as Item | string | undefined;
+  const json = typeof outputType === 'object' && outputType?.type === 'json_schema';
   const end = responseEnd(providerData);
   let copy: Item[] | undefined;
-  output.forEach((item: Item, index) => {
-    if (item?.type !== 'function_call' || typeof item.name !== 'string') return;
-    const text = repairs.handle(toolParameters(request, item), item.arguments, item.name, item.callId, end);
-    if (text === undefined) return;
-    copy ??= [...output];
-    copy[index] = { ...item, arguments: text };
-  });
-  const outputType = request.outputType as Item | string | undefined;
-  const last: Item | undefined = output[output.length - 1];
-  if (typeof outputType === 'object' && outputType?.type === 'json_schema' && last?.type === 'message' && last.role === 'assistant' && Array.isArray(last.content)) {
-    const parts = last.content as Item[];
-    const texts = parts.filter((part) => part?.type === 'output_text');
-    const text = texts.length === 0 ? undefined : repairs.handle(outputType.schema, texts.map((part) => part.text).join(''), undefined, undefined, end);
-    if (text !== undefined) {
-      // The repaired text goes in the first text part; the other text parts are dropped.
-      const first = texts[0];
-      const content = parts.flatMap((part) => (part === first ? [{ ...part, text }] : part?.type === 'output_text' ? [] : [part]));
-      copy ??= [...output];
-      copy[output.length - 1] = { ...last, content };
+  for (const [entry, where] of targetsOf('agents', output, tools, json)) {
+    const item: Item = output[entry!];
+    if (typeof where === 'number') {
+      const repaired = repairs.handle(tools[where].parameters, item.arguments, item.name, item.callId, end);
+      if (repaired !== undefined) (copy ??= [...output])[entry!] = { ...item, arguments: repaired };
+      continue;
     }
+    const repaired = repairs.handle((outputType as Item).schema, where.map((i) => item.content[i].text).join(''), undefined, undefined, end);
+    if (repaired !== undefined) (copy ??= [...output])[entry!] = { ...item, content: joinInto(item.content, where, 'text', repaired) };
   }
   return copy ?? output;
 }
@@ -405,15 +417,9 @@ function outputSchema(params: Item | undefined): unknown {
   return format?.type === 'json' && typeof format.schema === 'object' && format.schema !== null ? format.schema : undefined;
 }
 
-/** The input schemas of a call's function tools, by name. */
-function toolSchemas(params: Item | undefined): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  if (Array.isArray(params?.tools)) {
-    for (const tool of params.tools as Item[]) {
-      if (tool?.type === 'function' && typeof tool.name === 'string') out.set(tool.name, tool.inputSchema);
-    }
-  }
-  return out;
+/** The tools a call offers. */
+function offered(params: Item | undefined): Item[] {
+  return Array.isArray(params?.tools) ? params.tools : [];
 }
 
 /** `[status, reason]` of an AI SDK finish reason: `{ unified, raw }` (v3 and later) or a string. */
@@ -451,52 +457,46 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
       const content: unknown = result?.content;
       if (!Array.isArray(content)) return result;
       const schema = outputSchema(params);
-      const tools = toolSchemas(params);
-      if (schema === undefined && tools.size === 0) return result;
+      const tools = offered(params);
+      if (schema === undefined && tools.length === 0) return result;
       const end = finishEnd(result.finishReason);
       let copy: Item[] | undefined;
-      content.forEach((part: Item, index) => {
-        if (part?.type !== 'tool-call' || part.providerExecuted === true || !tools.has(part.toolName)) return;
-        const input = repairs.handle(tools.get(part.toolName), part.input, part.toolName, part.toolCallId, end);
-        if (input === undefined) return;
-        copy ??= [...content];
-        copy[index] = { ...part, input };
-      });
-      const texts = content.filter((part: Item) => part?.type === 'text');
-      const text = schema === undefined || texts.length === 0 ? undefined : repairs.handle(schema, texts.map((part: Item) => part.text).join(''), undefined, undefined, end);
-      if (text !== undefined) {
-        // The repaired text goes in the first text part; the other text parts are dropped.
-        const first = texts[0];
-        copy = (copy ?? content).flatMap((part: Item) => (part === first ? [{ ...part, text }] : part?.type === 'text' ? [] : [part]));
+      for (const [entry, where] of targetsOf('aiSdk', content, tools, schema !== undefined)) {
+        if (typeof where === 'number') {
+          const part: Item = content[entry!];
+          const input = repairs.handle(tools[where].inputSchema, part.input, part.toolName, part.toolCallId, end);
+          if (input !== undefined) (copy ??= [...content])[entry!] = { ...part, input };
+          continue;
+        }
+        const text = repairs.handle(schema, where.map((i) => content[i].text).join(''), undefined, undefined, end);
+        if (text !== undefined) copy = joinInto(copy ?? content, where, 'text', text);
       }
       return copy === undefined ? result : { ...result, content: copy };
     },
     async wrapStream({ doStream, params }) {
       const result = await doStream();
       const schema = outputSchema(params);
-      const tools = toolSchemas(params);
-      if ((schema === undefined && tools.size === 0) || typeof result?.stream?.pipeThrough !== 'function') return result;
+      const tools = offered(params);
+      if ((schema === undefined && tools.length === 0) || typeof result?.stream?.pipeThrough !== 'function') return result;
       // From the first part that may need a repair (JSON text, a tool call) on, parts are held
       // until the finish part says how the step ended.
       let held: Item[] | undefined;
       const release = (controller: TransformStreamDefaultController<Item>, finish: Item | undefined) => {
-        const parts = held ?? [];
+        let parts = held ?? [];
         held = undefined;
         const end = finishEnd(finish?.finishReason);
-        const deltas = parts.filter((part) => part?.type === 'text-delta');
-        const text = schema === undefined || deltas.length === 0 ? undefined : repairs.handle(schema, deltas.map((part) => part.delta).join(''), undefined, undefined, end);
-        for (const part of parts) {
-          if (part?.type === 'text-delta' && text !== undefined) {
-            if (part === deltas[0]) controller.enqueue({ ...part, delta: text });
+        // Calls first, then the text (its deltas joined into the first one).
+        for (const [entry, where] of targetsOf('aiSdk', parts, tools, schema !== undefined)) {
+          if (typeof where === 'number') {
+            const part = parts[entry!];
+            const input = repairs.handle(tools[where].inputSchema, part.input, part.toolName, part.toolCallId, end);
+            if (input !== undefined) parts = parts.map((p, i) => (i === entry ? { ...part, input } : p));
             continue;
           }
-          if (part?.type === 'tool-call' && part.providerExecuted !== true && tools.has(part.toolName)) {
-            const input = repairs.handle(tools.get(part.toolName), part.input, part.toolName, part.toolCallId, end);
-            controller.enqueue(input === undefined ? part : { ...part, input });
-            continue;
-          }
-          controller.enqueue(part);
+          const text = repairs.handle(schema, where.map((i) => parts[i].delta).join(''), undefined, undefined, end);
+          if (text !== undefined) parts = joinInto(parts, where, 'delta', text);
         }
+        for (const part of parts) controller.enqueue(part);
         if (finish !== undefined) controller.enqueue(finish);
       };
       const stream = result.stream.pipeThrough(

@@ -9,6 +9,7 @@ pub mod path;
 pub use fixes::FixKind;
 pub mod repair;
 pub mod scan;
+pub mod targets;
 
 use serde::Serialize;
 use serde_json::Value as Json;

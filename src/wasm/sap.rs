@@ -319,3 +319,11 @@ impl Repairer {
         })
     }
 }
+
+/// The texts a repairing wrapper reads in an answer, from its shape
+/// ([`sap::targets::targets_text`]; a shape the facade wrote wrong is a `UserError`).
+#[wasm_bindgen(js_name = repairTargets)]
+pub fn repair_targets(shape: &str) -> Result<String, JsValue> {
+    sap::targets::targets_text(shape)
+        .ok_or_else(|| user_error("understudy could not read the answer shape its facade gave it."))
+}
