@@ -137,9 +137,10 @@ type Target = [number, number] | [number | null, number[]];
  * their shape, read here in one pass.
  */
 function targetsOf(source: 'agents' | 'aiSdk', entries: Item[], tools: Item[], json: boolean): Target[] {
-  const shape = {
+  const shape = [
     source,
-    entries: entries.map((e: Item) => [
+    json,
+    entries.map((e: Item) => [
       text(e?.type),
       text(source === 'agents' ? e?.name : e?.toolName),
       text(e?.namespace),
@@ -147,9 +148,8 @@ function targetsOf(source: 'agents' | 'aiSdk', entries: Item[], tools: Item[], j
       Array.isArray(e?.content) ? e.content.map((part: Item) => text(part?.type)) : null,
       e?.providerExecuted === true,
     ]),
-    tools: tools.map((t: Item) => [text(t?.type), text(t?.name), text(t?.namespace)]),
-    json,
-  };
+    tools.map((t: Item) => [text(t?.type), text(t?.name), text(t?.namespace)]),
+  ];
   return JSON.parse(call((e) => e.repairTargets(JSON.stringify(shape))));
 }
 

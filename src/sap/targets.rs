@@ -155,18 +155,20 @@ pub fn targets(shape: &Shape) -> Vec<Target> {
     out
 }
 
-/// A shape from its JSON text `{"source": "agents" | "aiSdk", "entries": [Entry…],
-/// "tools": [Tool…], "json": bool}` (tuples as arrays, absent members `null` or left out).
+/// A shape from its JSON text `[source, json, [Entry…], [Tool…]]`: `source` `"agents"` or
+/// `"aiSdk"`, `json` a boolean, tuples as arrays (absent members `null` or left out).
 pub fn read_shape(text: &str) -> Option<Shape> {
     let v: Value = serde_json::from_str(text).ok()?;
-    let source = match v.get("source")?.as_str()? {
+    let v = v.as_array()?;
+    let source = match v.first()?.as_str()? {
         "agents" => Source::Agents,
         "aiSdk" => Source::AiSdk,
         _ => return None,
     };
-    let list = |key: &str| v.get(key)?.as_array();
+    let json = v.get(1)?.as_bool()?;
+    let list = |i: usize| v.get(i)?.as_array();
     let at = |t: &[Value], i: usize| t.get(i).and_then(Value::as_str).map(str::to_owned);
-    let entries = list("entries")?
+    let entries = list(2)?
         .iter()
         .map(|e| {
             let e = e.as_array()?;
@@ -187,14 +189,13 @@ pub fn read_shape(text: &str) -> Option<Shape> {
             ))
         })
         .collect::<Option<Vec<_>>>()?;
-    let tools = list("tools")?
+    let tools = list(3)?
         .iter()
         .map(|t| {
             let t = t.as_array()?;
             Some(Tool(at(t, 0), at(t, 1), at(t, 2)))
         })
         .collect::<Option<Vec<_>>>()?;
-    let json = v.get("json")?.as_bool()?;
     Some(Shape {
         source,
         entries,
@@ -217,8 +218,15 @@ pub fn targets_text(shape: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// Runs a shape written as an object, sent as the facade sends it.
     fn run(shape: serde_json::Value) -> serde_json::Value {
-        serde_json::from_str(&targets_text(&shape.to_string()).unwrap()).unwrap()
+        let sent = serde_json::json!([
+            shape["source"],
+            shape["json"],
+            shape["entries"],
+            shape["tools"]
+        ]);
+        serde_json::from_str(&targets_text(&sent.to_string()).unwrap()).unwrap()
     }
 
     #[test]
@@ -292,5 +300,11 @@ mod tests {
     fn a_shape_that_is_not_one_is_refused() {
         assert_eq!(targets_text("{}"), None);
         assert_eq!(targets_text("[1]"), None);
+        assert_eq!(
+            targets_text(r#"["agents", true, [[1]], []]"#).as_deref(),
+            Some("[]")
+        );
+        assert_eq!(targets_text(r#"["other", true, [], []]"#), None);
+        assert_eq!(targets_text(r#"["agents", true, [5], []]"#), None);
     }
 }
