@@ -123,11 +123,58 @@ pub fn typescript() -> String {
     out
 }
 
+/// The text of `pkg-template/src/error-fields.ts`: the fields of each error class the facade
+/// builds with `(message, fields)`, from the engine's own error types (`ts-rs`, test-only).
+#[cfg(test)]
+pub fn error_fields_typescript() -> String {
+    use ts_rs::TS;
+    let cfg = ts_rs::Config::default();
+    let decls = [
+        crate::error::StrictError::decl(&cfg),
+        crate::error::InvalidSchemaError::decl(&cfg),
+        crate::sap::Refusal::decl(&cfg),
+        crate::sap::ParseFailure::decl(&cfg),
+        crate::error::ProviderOutputError::decl(&cfg),
+        crate::doubles::cassette::CassetteError::decl(&cfg),
+        crate::doubles::cassette::MissingFields::decl(&cfg),
+        crate::doubles::cassette::MismatchFields::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from the engine's error types (ts-rs) by\n\
+         // `UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`; a test fails when it is stale.\n\
+         import type { InvalidCassetteReason, SchemaProvider, StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';\n",
+    );
+    for decl in decls {
+        out.push('\n');
+        out.push_str("export ");
+        out.push_str(decl.trim());
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/src/codes.ts");
+    const FIELDS_PATH: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/pkg-template/src/error-fields.ts"
+    );
+
+    #[test]
+    fn error_fields_ts_is_generated_from_the_error_types() {
+        let want = error_fields_typescript();
+        if std::env::var_os("UNDERSTUDY_WRITE_CODES").is_some() {
+            std::fs::write(FIELDS_PATH, &want).unwrap();
+        }
+        let have = std::fs::read_to_string(FIELDS_PATH).unwrap_or_default();
+        assert!(
+            have == want,
+            "pkg-template/src/error-fields.ts is stale: run UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes"
+        );
+    }
 
     #[test]
     fn codes_ts_is_generated_from_the_lists() {

@@ -54,11 +54,21 @@ crate::codes! {
 /// Pointer (RFC 6901) of the offending node in the caller's schema; `keyword` names the
 /// keyword at fault where there is one.
 #[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "StrictSchemaErrorFields", optional_fields)
+)]
 #[error("{message}")]
 pub struct StrictError {
+    /// Stable cause code.
+    #[cfg_attr(test, ts(type = "StrictSchemaErrorReason"))]
     pub reason: StrictReason,
+    /// JSON Pointer (RFC 6901) to the offending node of the schema you passed; `''` is the root.
     pub pointer: String,
+    /// The keyword at fault, where there is one (`allOf`, `$ref`, `anyOf`, …).
     pub keyword: Option<String>,
+    #[cfg_attr(test, ts(skip))]
     pub message: String,
 }
 
@@ -70,10 +80,16 @@ impl StrictError {
 
 /// A JSON Schema that cannot be compiled for validation.
 #[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "InvalidJsonSchemaErrorFields", optional_fields)
+)]
 #[error("{message}")]
 pub struct InvalidSchemaError {
-    /// Pointer to the offending node in the schema.
+    /// JSON Pointer to the offending node of the schema.
     pub pointer: String,
+    #[cfg_attr(test, ts(skip))]
     pub message: String,
 }
 
@@ -172,8 +188,15 @@ impl serde::Serialize for Unencodable {
 /// (`ProviderOutputValidationError`; its `issues` are `compileJsonSchema`'s, handed over as
 /// they came).
 #[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "ProviderOutputValidationErrorFields", optional_fields)
+)]
 #[error("{message}")]
 pub struct ProviderOutputError {
+    /// The provider the schema was converted for.
+    #[cfg_attr(test, ts(type = "SchemaProvider"))]
     pub provider: crate::schema::provider::Provider,
     #[serde(skip)]
     pub message: String,

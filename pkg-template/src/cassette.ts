@@ -9,10 +9,10 @@
 import { nodeBuiltin } from './host.js';
 import { peers } from './peers.js';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
-import { describeValue, expectFields, expectKnownOptions, expectString } from './args.js';
+import { describeValue, expectKnownOptions, expectString } from './args.js';
 import { call as engine, encodeValue, isUnencodable } from './core.js';
-import { UserError, fromEngine, registerEngineErrors } from './errors.js';
-import type { InvalidCassetteReason } from './codes.js';
+import { UserError, adopt, fromEngine, registerEngineErrors } from './errors.js';
+import type { CassetteMismatchErrorFields, CassetteMissingErrorFields, InvalidCassetteErrorFields } from './error-fields.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { takeCassetteSlot } from './test-names.js';
 import { ScriptedModel, installCassetteReplay, modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelOptions } from './scripted-model.js';
@@ -68,55 +68,33 @@ export interface CassetteOptions extends RedactionOptions, ReplayOptions {
 
 const CASSETTE_OPTIONS: readonly (keyof CassetteOptions)[] = ['dir', 'record', 'redactKeys', 'redact', 'allowSecrets', 'match', 'strictTools'];
 
+export interface InvalidCassetteError extends Readonly<InvalidCassetteErrorFields> {}
 /** A cassette (or a redaction pattern) cannot be used. */
 export class InvalidCassetteError extends UserError {
-  readonly reason: InvalidCassetteReason;
-  /** JSON Pointer of the offending member of the cassette. */
-  readonly pointer: string;
-  constructor(message: string, fields: { reason: InvalidCassetteReason; pointer: string }) {
+  constructor(message: string, fields: InvalidCassetteErrorFields) {
     super(message);
-    fields = expectFields(new.target.name, fields);
-    this.reason = fields.reason;
-    this.pointer = fields.pointer;
+    adopt(this, new.target.name, fields);
   }
 }
 
+export interface CassetteMissingError extends Readonly<CassetteMissingErrorFields> {}
 /**
  * A cassette file that does not exist where it must be replayed: `UNDERSTUDY_CASSETTES=replay`,
  * or the default `auto` mode under `CI` (which never records). The message names the file and
  * how to record it; nothing was written.
  */
 export class CassetteMissingError extends InvalidCassetteError {
-  /** The cassette file that was looked for. */
-  readonly path: string;
-  constructor(message: string, fields: { reason: InvalidCassetteReason; pointer: string; path: string }) {
+  constructor(message: string, fields: CassetteMissingErrorFields) {
     super(message, fields);
-    this.path = fields.path;
   }
 }
 
+export interface CassetteMismatchError extends Readonly<CassetteMismatchErrorFields> {}
 /** No recorded request matches a live one (replay by request). */
 export class CassetteMismatchError extends UserError {
-  /** The zero-based position of the live call. */
-  readonly callIndex: number;
-  /** The live request's hash. */
-  readonly hash: string;
-  /** The closest unused recorded step, when one is left. */
-  readonly closestStep?: number;
-  /** JSON Pointer of the first field where that step's request differs. */
-  readonly pointer?: string;
-  /** That field as recorded and as sent now (JSON text; `undefined` when absent). */
-  readonly recorded?: string;
-  readonly live?: string;
-  constructor(message: string, fields: { callIndex: number; hash: string; closestStep?: number; pointer?: string; recorded?: string; live?: string }) {
+  constructor(message: string, fields: CassetteMismatchErrorFields) {
     super(message);
-    fields = expectFields(new.target.name, fields);
-    this.callIndex = fields.callIndex;
-    this.hash = fields.hash;
-    this.closestStep = fields.closestStep;
-    this.pointer = fields.pointer;
-    this.recorded = fields.recorded;
-    this.live = fields.live;
+    adopt(this, new.target.name, fields);
   }
 }
 

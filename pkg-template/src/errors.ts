@@ -1,11 +1,23 @@
 /**
  * Error classes. The engine decides which error is raised, with which message and fields; these
- * classes only give each kind its `instanceof` and its typed fields.
+ * classes only give each kind its `instanceof` and its typed fields. The fields of a class
+ * built from `(message, fields)` are the engine's error type's (error-fields.ts, generated).
  */
 import { expectFields } from './args.js';
-import type { SchemaProvider, StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';
+import type {
+  InvalidJsonSchemaErrorFields,
+  ProviderOutputValidationErrorFields,
+  StrictSchemaErrorFields,
+  StructuredParseErrorFields,
+} from './error-fields.js';
 
 export type { StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';
+export type { RefusedCandidate } from './error-fields.js';
+
+/** @internal Puts an error's fields (an object, else a `TypeError` naming the class) on it. */
+export function adopt(error: Error, name: string, fields: object): void {
+  Object.assign(error, expectFields(name, fields));
+}
 
 /** A configuration problem: a schema or option the library cannot use. */
 export class UserError extends Error {
@@ -18,34 +30,24 @@ export class UserError extends Error {
   }
 }
 
+export interface StrictSchemaError extends Readonly<StrictSchemaErrorFields> {}
 /** A schema strict mode refuses. The message is the reference's; the fields say where and why. */
 export class StrictSchemaError extends UserError {
-  /** Stable cause code. */
-  readonly reason: StrictSchemaErrorReason;
-  /** JSON Pointer (RFC 6901) to the offending node of the schema you passed; `''` is the root. */
-  readonly pointer: string;
-  /** The keyword at fault, where there is one (`allOf`, `$ref`, `anyOf`, …). */
-  readonly keyword?: string;
-  constructor(message: string, fields: { reason: StrictSchemaErrorReason; pointer: string; keyword?: string }) {
+  constructor(message: string, fields: StrictSchemaErrorFields) {
     super(message);
-    fields = expectFields(new.target.name, fields);
-    this.reason = fields.reason;
-    this.pointer = fields.pointer;
-    if (fields.keyword !== undefined) this.keyword = fields.keyword;
+    adopt(this, new.target.name, fields);
   }
 }
 
 /** A schema nested deeper than 100 levels (physically, or logically through `$ref`), or cyclic. */
 export class SchemaDepthError extends StrictSchemaError {}
 
+export interface InvalidJsonSchemaError extends Readonly<InvalidJsonSchemaErrorFields> {}
 /** A JSON Schema that cannot be compiled for validation. */
 export class InvalidJsonSchemaError extends UserError {
-  /** JSON Pointer to the offending node of the schema. */
-  readonly pointer: string;
-  constructor(message: string, fields: { pointer: string }) {
+  constructor(message: string, fields: InvalidJsonSchemaErrorFields) {
     super(message);
-    fields = expectFields(new.target.name, fields);
-    this.pointer = fields.pointer;
+    adopt(this, new.target.name, fields);
   }
 }
 
@@ -75,27 +77,12 @@ export class StandardSchemaValidationError extends Error {
   }
 }
 
-/** A candidate value {@link StructuredParseError} considered, and why it was refused. */
-export interface RefusedCandidate {
-  /** Byte offsets of the candidate in the UTF-8 text. */
-  start: number;
-  end: number;
-  reason: string;
-  /** JSON Pointer into the candidate where it stopped fitting. */
-  pointer: string;
-  message: string;
-}
-
+export interface StructuredParseError extends Readonly<StructuredParseErrorFields> {}
 /** Text a model returned could not be read as a value of the schema. */
 export class StructuredParseError extends UserError {
-  readonly reason: StructuredParseErrorReason;
-  /** Every candidate considered, with why it was refused. */
-  readonly candidates: RefusedCandidate[];
-  constructor(message: string, fields: { reason: StructuredParseErrorReason; candidates: RefusedCandidate[] }) {
+  constructor(message: string, fields: StructuredParseErrorFields) {
     super(message);
-    fields = expectFields(new.target.name, fields);
-    this.reason = fields.reason;
-    this.candidates = fields.candidates;
+    adopt(this, new.target.name, fields);
   }
 }
 
@@ -105,18 +92,15 @@ export class StructuredParseError extends UserError {
  * was only told about in a description, say. Not a configuration problem: a plain `Error`.
  */
 export class ProviderOutputValidationError extends Error {
-  /** The provider the schema was converted for. */
-  readonly provider: SchemaProvider;
-  /** What failed, as `compileJsonSchema` reports it. */
-  readonly issues: readonly { message: string; instancePath: string; schemaPath: string; keyword: string }[];
-  constructor(message: string, fields: { provider: SchemaProvider; issues: ProviderOutputValidationError['issues'] }) {
+  /** What failed, as `compileJsonSchema` reports it (the validator's issues, handed over as they came). */
+  readonly issues!: readonly { message: string; instancePath: string; schemaPath: string; keyword: string }[];
+  constructor(message: string, fields: ProviderOutputValidationErrorFields & { issues: ProviderOutputValidationError['issues'] }) {
     super(message);
     this.name = new.target.name;
-    fields = expectFields(new.target.name, fields);
-    this.provider = fields.provider;
-    this.issues = fields.issues;
+    adopt(this, new.target.name, fields);
   }
 }
+export interface ProviderOutputValidationError extends Readonly<ProviderOutputValidationErrorFields> {}
 
 const ENGINE_ERROR = '__understudyError';
 

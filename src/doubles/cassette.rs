@@ -199,10 +199,17 @@ crate::codes! {
 
 /// Why a cassette or a recording option is refused (`InvalidCassetteError`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "InvalidCassetteErrorFields", optional_fields)
+)]
 pub struct CassetteError {
+    #[cfg_attr(test, ts(type = "InvalidCassetteReason"))]
     pub reason: CassetteReason,
     /// JSON Pointer into the cassette (or the options) of the offending member.
     pub pointer: String,
+    #[cfg_attr(test, ts(skip))]
     pub message: String,
 }
 
@@ -999,22 +1006,42 @@ impl crate::error::Raise for CassetteError {
     }
 }
 
-/// `CassetteMismatchError`'s fields: the closest step flattened, `recorded` and `live` as JSON
-/// text.
+/// `CassetteMismatchError`'s fields: the closest step flattened, the two values as JSON text.
+#[derive(serde::Serialize)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "CassetteMismatchErrorFields", optional_fields)
+)]
+#[serde(rename_all = "camelCase")]
+pub struct MismatchFields {
+    /// The zero-based position of the live call.
+    pub call_index: usize,
+    /// The live request's hash.
+    pub hash: String,
+    /// The closest unused recorded step, when one is left.
+    pub closest_step: Option<usize>,
+    /// JSON Pointer of the first field where that step's request differs.
+    pub pointer: Option<String>,
+    /// That field as recorded (JSON text; absent when the field is).
+    pub recorded: Option<String>,
+    /// That field as sent now (JSON text; absent when the field is).
+    pub live: Option<String>,
+}
+
 impl serde::Serialize for Mismatch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("callIndex", &self.call_index)?;
-        map.serialize_entry("hash", &self.hash)?;
-        if let Some((step, d)) = &self.closest {
-            map.serialize_entry("closestStep", step)?;
-            map.serialize_entry("pointer", &d.pointer)?;
-            let text = |v: &Option<Value>| v.as_ref().map(Value::to_string);
-            map.serialize_entry("recorded", &text(&d.recorded))?;
-            map.serialize_entry("live", &text(&d.live))?;
+        let closest = self.closest.as_ref();
+        let text = |v: Option<&Option<Value>>| v.and_then(Option::as_ref).map(Value::to_string);
+        MismatchFields {
+            call_index: self.call_index,
+            hash: self.hash.clone(),
+            closest_step: closest.map(|(step, _)| *step),
+            pointer: closest.map(|(_, d)| d.pointer.clone()),
+            recorded: text(closest.map(|(_, d)| &d.recorded)),
+            live: text(closest.map(|(_, d)| &d.live)),
         }
-        map.end()
+        .serialize(serializer)
     }
 }
 
@@ -1024,18 +1051,34 @@ impl crate::error::Raise for Mismatch {
     }
 }
 
-/// `CassetteMissingError` (an `InvalidCassetteError` with reason `missing` and the file's
-/// path); an unknown mode is a `UserError`.
+/// `CassetteMissingError`'s fields: an `InvalidCassetteError`'s (reason `missing`, pointer
+/// `''`) and the file's path.
+#[derive(serde::Serialize)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "CassetteMissingErrorFields", optional_fields)
+)]
+pub struct MissingFields<'a> {
+    #[cfg_attr(test, ts(type = "InvalidCassetteReason"))]
+    pub reason: CassetteReason,
+    pub pointer: &'a str,
+    /// The cassette file that was looked for.
+    pub path: &'a str,
+}
+
+/// A missing cassette's fields ([`MissingFields`]); an unknown mode (a `UserError`) has none.
 impl serde::Serialize for PlanError {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = serializer.serialize_map(None)?;
-        if let PlanError::Missing { path, .. } = self {
-            map.serialize_entry("reason", &CassetteReason::Missing)?;
-            map.serialize_entry("pointer", "")?;
-            map.serialize_entry("path", path)?;
+        match self {
+            PlanError::Missing { path, .. } => MissingFields {
+                reason: CassetteReason::Missing,
+                pointer: "",
+                path,
+            }
+            .serialize(serializer),
+            PlanError::UnknownMode(_) => serializer.serialize_unit(),
         }
-        map.end()
     }
 }
 

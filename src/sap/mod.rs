@@ -29,13 +29,20 @@ pub struct Fix {
     pub detail: Cow<'static, str>,
 }
 
-/// A candidate the parser considered and why it was refused.
+/// A candidate value `StructuredParseError` considered, and why it was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "RefusedCandidate", optional_fields)
+)]
 pub struct Refusal {
-    /// Byte offsets of the candidate in the text.
+    /// Byte offsets of the candidate in the UTF-8 text.
     pub start: usize,
     pub end: usize,
+    #[cfg_attr(test, ts(type = "StructuredParseErrorReason"))]
     pub reason: ParseReason,
+    /// JSON Pointer into the candidate where it stopped fitting.
     pub pointer: String,
     pub message: String,
 }
@@ -61,10 +68,18 @@ crate::codes! {
 
 /// Why no value of the schema could be read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "StructuredParseErrorFields", optional_fields)
+)]
 #[error("{message}")]
 pub struct ParseFailure {
+    #[cfg_attr(test, ts(type = "StructuredParseErrorReason"))]
     pub reason: ParseReason,
+    #[cfg_attr(test, ts(skip))]
     pub message: String,
+    /// Every candidate considered, with why it was refused.
     pub candidates: Vec<Refusal>,
 }
 
