@@ -163,30 +163,27 @@ mod tests {
         "/pkg-template/src/error-fields.ts"
     );
 
-    #[test]
-    fn error_fields_ts_is_generated_from_the_error_types() {
-        let want = error_fields_typescript();
+    /// Fails when the generated file at `path` differs from `want`; rewrites it first under
+    /// `UNDERSTUDY_WRITE_CODES`.
+    fn check_generated(path: &str, want: &str) {
         if std::env::var_os("UNDERSTUDY_WRITE_CODES").is_some() {
-            std::fs::write(FIELDS_PATH, &want).unwrap();
+            std::fs::write(path, want).unwrap();
         }
-        let have = std::fs::read_to_string(FIELDS_PATH).unwrap_or_default();
+        let have = std::fs::read_to_string(path).unwrap_or_default();
         assert!(
             have == want,
-            "pkg-template/src/error-fields.ts is stale: run UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes"
+            "{path} is stale: run UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes"
         );
     }
 
     #[test]
+    fn error_fields_ts_is_generated_from_the_error_types() {
+        check_generated(FIELDS_PATH, &error_fields_typescript());
+    }
+
+    #[test]
     fn codes_ts_is_generated_from_the_lists() {
-        let want = typescript();
-        if std::env::var_os("UNDERSTUDY_WRITE_CODES").is_some() {
-            std::fs::write(PATH, &want).unwrap();
-        }
-        let have = std::fs::read_to_string(PATH).unwrap_or_default();
-        assert!(
-            have == want,
-            "pkg-template/src/codes.ts is stale: run UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes"
-        );
+        check_generated(PATH, &typescript());
     }
 
     #[test]

@@ -110,8 +110,9 @@ const ENGINE_ERROR = '__understudyError';
  * defined, is a host value the error carries as it came (a validator's issues).
  */
 export function engineErrorObject(data: string, issues: unknown): Record<string, unknown> {
-  // An absent field is written as `null`; engine errors hold no other `null`.
-  const error: Record<string, unknown> = JSON.parse(data, (_key, value) => (value === null ? undefined : value));
+  const error: Record<string, unknown> = JSON.parse(data);
+  // An absent field is written as `null` (engine errors hold no other `null`).
+  for (const key in error) if (error[key] === null) delete error[key];
   error[ENGINE_ERROR] = true;
   if (issues !== undefined) error.issues = issues;
   return error;
