@@ -68,7 +68,8 @@ pub struct StrictError {
     pub pointer: String,
     /// The keyword at fault, where there is one (`allOf`, `$ref`, `anyOf`, …).
     pub keyword: Option<String>,
-    #[cfg_attr(test, ts(skip))]
+    /// The message (`Display`); it crosses once, as the error's own.
+    #[serde(skip)]
     pub message: String,
 }
 
@@ -89,7 +90,8 @@ impl StrictError {
 pub struct InvalidSchemaError {
     /// JSON Pointer to the offending node of the schema.
     pub pointer: String,
-    #[cfg_attr(test, ts(skip))]
+    /// The message (`Display`); it crosses once, as the error's own.
+    #[serde(skip)]
     pub message: String,
 }
 

@@ -209,7 +209,8 @@ pub struct CassetteError {
     pub reason: CassetteReason,
     /// JSON Pointer into the cassette (or the options) of the offending member.
     pub pointer: String,
-    #[cfg_attr(test, ts(skip))]
+    /// The message (`Display`); it crosses once, as the error's own.
+    #[serde(skip)]
     pub message: String,
 }
 

@@ -77,7 +77,8 @@ crate::codes! {
 pub struct ParseFailure {
     #[cfg_attr(test, ts(type = "StructuredParseErrorReason"))]
     pub reason: ParseReason,
-    #[cfg_attr(test, ts(skip))]
+    /// The message (`Display`); it crosses once, as the error's own.
+    #[serde(skip)]
     pub message: String,
     /// Every candidate considered, with why it was refused.
     pub candidates: Vec<Refusal>,
