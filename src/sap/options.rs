@@ -43,15 +43,22 @@ pub enum OptionsArg {
     Entries(Vec<(String, Given)>),
 }
 
+impl OptionsArg {
+    /// The entries of `surface`'s options: none when they are missing, and a message when they
+    /// are not an object.
+    fn entries(self, surface: &str) -> Result<Vec<(String, Given)>, String> {
+        match self {
+            OptionsArg::Missing => Ok(Vec::new()),
+            OptionsArg::NotObject => Err(format!("{surface} options must be an object.")),
+            OptionsArg::Entries(entries) => Ok(entries),
+        }
+    }
+}
+
 /// `parseStructured`'s (and `parse`'s) `{ truncated?: 'close' | 'error', allowFixes?: kind[] }`.
 pub fn parse_options(arg: OptionsArg) -> Result<Options, String> {
     let mut out = Options::default();
-    let entries = match arg {
-        OptionsArg::Missing => return Ok(out),
-        OptionsArg::NotObject => return Err("parseStructured options must be an object.".into()),
-        OptionsArg::Entries(entries) => entries,
-    };
-    for (key, value) in entries {
+    for (key, value) in arg.entries("parseStructured")? {
         match key.as_str() {
             "truncated" => match value {
                 Given::Str(s) if s == "close" => out.refuse_truncated = false,
@@ -105,12 +112,7 @@ fn unknown_kind(text: &str) -> String {
 /// or index).
 pub fn partial_options(arg: OptionsArg) -> Result<Vec<String>, String> {
     let mut atomic = Vec::new();
-    let entries = match arg {
-        OptionsArg::Missing => return Ok(atomic),
-        OptionsArg::NotObject => return Err("parsePartial options must be an object.".into()),
-        OptionsArg::Entries(entries) => entries,
-    };
-    for (key, value) in entries {
+    for (key, value) in arg.entries("parsePartial")? {
         if key != "atomic" {
             return Err(format!(
                 "Unknown parsePartial option `{key}`; the option is `atomic`."
@@ -156,22 +158,9 @@ pub fn completion(value: Given, surface: &str) -> Result<Completion, String> {
     }
 }
 
-/// What a schema argument of the parsers is, by its host type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GuideShape {
-    /// A non-array object or a boolean: a JSON Schema.
-    Schema,
-    /// Anything else.
-    Other,
-}
-
-/// Refuses a schema argument that is not a JSON Schema.
-pub fn check_guide(shape: GuideShape) -> Result<(), String> {
-    match shape {
-        GuideShape::Schema => Ok(()),
-        GuideShape::Other => Err("parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.".into()),
-    }
-}
+/// The message for a schema argument that is neither a JSON Schema (a non-array object or a
+/// boolean) nor a Standard Schema with JSON.
+pub const NOT_A_GUIDE: &str = "parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.";
 
 /// The message for a schema `JSON.stringify` cannot follow (a cycle, or nested deeper than the
 /// host's stack).
@@ -324,14 +313,6 @@ mod tests {
             completion(list(&[Ok("a"), Err("1")]), "repairingMiddleware"),
             Err("repairingMiddleware option `completeTruncated` must be true, false or an array of tool names, got [list].".into())
         );
-    }
-
-    #[test]
-    fn a_guide_is_an_object_or_a_boolean() {
-        assert_eq!(check_guide(GuideShape::Schema), Ok(()));
-        assert!(check_guide(GuideShape::Other)
-            .unwrap_err()
-            .contains("expects a JSON Schema"));
     }
 
     #[test]

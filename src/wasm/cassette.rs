@@ -152,7 +152,7 @@ impl CassetteRecorder {
             &strings(allow),
             js_patterns(),
         )
-        .map_err(|e| raise(&e))?;
+        .map_err(raise)?;
         Ok(CassetteRecorder {
             redaction,
             steps: Vec::new(),
@@ -203,7 +203,7 @@ impl CassetteRecorder {
     pub fn to_json(&self) -> Result<String, JsValue> {
         let cassette = rules::build(self.steps.clone(), &self.redaction);
         if let Some(leak) = self.redaction.find_leak(&cassette["steps"], "/steps") {
-            return Err(raise(&leak.error()));
+            return Err(raise(leak.error()));
         }
         Ok(serde_json::to_string_pretty(&cassette).unwrap_or_default())
     }
@@ -223,13 +223,13 @@ impl CassetteReplay {
     #[wasm_bindgen(constructor)]
     pub fn new(text: &str) -> Result<CassetteReplay, JsValue> {
         let doc = serde_json::from_str(text).map_err(|e| {
-            raise(&CassetteError {
+            raise(CassetteError {
                 reason: CassetteReason::InvalidCassette,
                 pointer: String::new(),
                 message: format!("Invalid cassette: not JSON ({e})."),
             })
         })?;
-        let cassette = rules::load(doc, js_patterns()).map_err(|e| raise(&e))?;
+        let cassette = rules::load(doc, js_patterns()).map_err(raise)?;
         let matcher = Matcher::new(&cassette);
         Ok(CassetteReplay {
             cassette,
@@ -268,7 +268,7 @@ impl CassetteReplay {
         self.matcher
             .pick(&live, call_index as usize)
             .map(|i| i as u32)
-            .map_err(|m| raise(m.as_ref()))
+            .map_err(|m| raise(*m))
     }
 
     #[wasm_bindgen(getter, js_name = stepCount)]
@@ -306,7 +306,7 @@ impl CassetteReplay {
 /// The error for a cassette file that does not exist yet.
 #[wasm_bindgen(js_name = cassetteMissingError)]
 pub fn cassette_missing_error(path: &str) -> JsValue {
-    raise(&crate::doubles::cassette::PlanError::Missing {
+    raise(crate::doubles::cassette::PlanError::Missing {
         path: path.to_owned(),
         ci: false,
     })
@@ -337,7 +337,7 @@ pub fn cassette_plan(
         Ok(Plan::Record) => Ok("record".into()),
         Ok(Plan::Replay) => Ok("replay".into()),
         Ok(Plan::Off) => Ok("off".into()),
-        Err(e) => Err(raise(&e)),
+        Err(e) => Err(raise(e)),
     }
 }
 
@@ -390,7 +390,7 @@ pub fn cassette_pii_patterns() -> Array {
 /// `JSON.stringify` can follow.
 #[wasm_bindgen(js_name = cassetteUnencodableError)]
 pub fn cassette_unencodable_error() -> JsValue {
-    raise(&CassetteError {
+    raise(CassetteError {
         reason: CassetteReason::InvalidCassette,
         pointer: String::new(),
         message: "Invalid cassette: the object is cyclic or nested too deeply to be JSON.".into(),

@@ -33,13 +33,8 @@ mod strict;
 #[cfg(feature = "validator")]
 mod validator;
 
-#[cfg(feature = "engine")]
-pub(crate) use strict::standard_error;
-
 use wasm_bindgen::prelude::*;
 
-#[cfg(feature = "validator")]
-use crate::error::InvalidSchemaError;
 use crate::error::{Raise, UserError};
 use crate::schema::json::{self, Doc};
 
@@ -128,8 +123,8 @@ pub fn install_error_maker(maker: js_sys::Function) {
 /// ([`crate::error::error_data`], one string) handed to the facade's maker, which returns the
 /// marked plain object the facade turns into the error's class. `issues` is a host value the
 /// error carries as it came (a Standard Schema validator's issues), or `undefined`.
-pub(crate) fn raise_with(e: &impl Raise, issues: &JsValue) -> JsValue {
-    let data = crate::error::error_data(e);
+pub(crate) fn raise_with(e: impl Raise, issues: &JsValue) -> JsValue {
+    let data = crate::error::error_data(&e);
     let made = ERROR_MAKER.with(|m| {
         let m = m.borrow();
         Some(m.as_ref()?.make(&JsValue::UNDEFINED, &data, issues))
@@ -146,18 +141,13 @@ pub(crate) fn raise_with(e: &impl Raise, issues: &JsValue) -> JsValue {
 }
 
 /// [`raise_with`] for an error that carries no host value.
-pub(crate) fn raise(e: &impl Raise) -> JsValue {
+pub(crate) fn raise(e: impl Raise) -> JsValue {
     raise_with(e, &JsValue::UNDEFINED)
 }
 
 /// A `UserError` with `message`.
 pub(crate) fn user_error(message: impl Into<String>) -> JsValue {
-    raise(&UserError::new(message))
-}
-
-#[cfg(feature = "validator")]
-pub(crate) fn invalid_schema_error(e: InvalidSchemaError) -> JsValue {
-    raise(&e)
+    raise(UserError::new(message))
 }
 
 pub(crate) fn encoding_error(what: &str, e: json::ParseError) -> JsValue {

@@ -222,7 +222,7 @@ pub fn prepare_model_steps(
             index,
         ) {
             Ok(c) => c,
-            Err(Refusal::Step(e)) => return Err(raise(&e)),
+            Err(Refusal::Step(e)) => return Err(raise(e)),
             Err(Refusal::Host(e)) => return Err(e),
         };
         let prepared = match classified {
@@ -318,7 +318,7 @@ impl ModelScript {
 
     #[wasm_bindgen(js_name = assertComplete)]
     pub fn assert_complete(&self) -> Result<(), JsValue> {
-        self.script.assert_complete().map_err(|e| raise(&e))
+        self.script.assert_complete().map_err(raise)
     }
 
     /// Takes the step of the next call (the facade has recorded the call at position
@@ -327,7 +327,7 @@ impl ModelScript {
         self.script
             .take(streamed)
             .map(|taken| taken.step)
-            .map_err(|e| raise(&e))
+            .map_err(raise)
     }
 
     /// Remembers an executed error step's advice under the error's identity.
@@ -408,7 +408,7 @@ fn shares_inputs(recorded: &JsValue, inputs: &Array) -> bool {
 /// `signal?.aborted`, as the reference does): throws `ScriptedModelRequestAbortedError`.
 #[wasm_bindgen(js_name = modelAborted)]
 pub fn model_aborted(call_index: Option<u32>) -> Result<(), JsValue> {
-    Err(raise(&ModelError::Aborted {
+    Err(raise(ModelError::Aborted {
         call_index: call_index.map(|i| i as usize),
     }))
 }
@@ -441,7 +441,7 @@ fn normalize(
     usage_class: &JsValue,
 ) -> Js<JsValue> {
     if !is_response(response, usage_class)? {
-        return Err(raise(&ModelError::responder_invalid_response(call_index)));
+        return Err(raise(ModelError::responder_invalid_response(call_index)));
     }
     if js::is_array(response)? {
         let usage_init = js::object();
@@ -495,7 +495,7 @@ pub fn check_responder_stream(events: &JsValue, call_index: u32) -> Result<(), J
     if js::is_iterable(events)? {
         Ok(())
     } else {
-        Err(raise(&ModelError::responder_invalid_stream(
+        Err(raise(ModelError::responder_invalid_stream(
             call_index as usize,
         )))
     }

@@ -340,23 +340,23 @@ impl RealtimeScript {
     /// The incomplete-scenario error for the current state (returned, not thrown).
     #[wasm_bindgen(js_name = incompleteError)]
     pub fn incomplete_error(&self) -> JsValue {
-        raise(&self.transport.incomplete())
+        raise(self.transport.incomplete())
     }
 
     /// The cancellation error for the current state (returned, not thrown).
     #[wasm_bindgen(js_name = cancelledError)]
     pub fn cancelled_error(&self) -> JsValue {
-        raise(&self.transport.cancelled())
+        raise(self.transport.cancelled())
     }
 
     #[wasm_bindgen(js_name = assertComplete)]
     pub fn assert_complete(&self) -> Result<(), JsValue> {
-        self.transport.assert_complete().map_err(|e| raise(&e))
+        self.transport.assert_complete().map_err(raise)
     }
 
     #[wasm_bindgen(js_name = assertClosed)]
     pub fn assert_closed(&self) -> Result<(), JsValue> {
-        self.transport.assert_closed().map_err(|e| raise(&e))
+        self.transport.assert_closed().map_err(raise)
     }
 
     // --- lifecycle -------------------------------------------------------------------------
@@ -372,7 +372,7 @@ impl RealtimeScript {
         let status = Status::parse(status).unwrap_or(Status::Disconnected);
         self.transport
             .assert_current(generation as u64, status)
-            .map_err(|e| raise(&e))
+            .map_err(raise)
     }
 
     #[wasm_bindgen(js_name = connectProvisional)]
@@ -425,7 +425,7 @@ impl RealtimeScript {
 pub fn realtime_check_method(expected: &JsValue, call: &JsValue) -> Result<(), JsValue> {
     let expected = method_name(expected)?;
     Transport::<(), (), ()>::check_method(&expected, &text(call, "method"), index(call, "index"))
-        .map_err(|e| raise(&e))
+        .map_err(raise)
 }
 
 /// The method an expectation names, as it is written into messages: `String()` of it (a
@@ -442,7 +442,7 @@ pub fn realtime_matcher_verdict(returned: &JsValue, call: &JsValue) -> Result<()
         index(call, "index"),
         &text(call, "method"),
     )
-    .map_err(|e| raise(&e))
+    .map_err(raise)
 }
 
 /// The recorded data of a `connect` call: the options without the API key, and whether one

@@ -90,7 +90,7 @@ impl SandboxScript {
         for (index, input) in inputs.iter().enumerate() {
             let c = match rules::classify(&mut JsStep(&input), index) {
                 Ok(c) => c,
-                Err(Refusal::Step(e)) => return Err(raise(&e)),
+                Err(Refusal::Step(e)) => return Err(raise(e)),
                 Err(Refusal::Host(e)) => return Err(e),
             };
             let step = js::object();
@@ -130,7 +130,7 @@ impl SandboxScript {
 
     #[wasm_bindgen(js_name = assertComplete)]
     pub fn assert_complete(&self) -> Result<(), JsValue> {
-        self.script.assert_complete().map_err(|e| raise(&e))
+        self.script.assert_complete().map_err(raise)
     }
 
     /// Records a call (`args`: the frozen snapshot from `snapshotSandboxArgs`) and takes its
@@ -142,7 +142,7 @@ impl SandboxScript {
         js::set(&record, "args", &js::freeze(&args)?);
         let record = js::freeze(&record)?;
         self.records.push(record.clone());
-        let (_, step) = self.script.take(method).map_err(|e| raise(&e))?;
+        let (_, step) = self.script.take(method).map_err(raise)?;
         let out = js::object();
         js::set(&out, "record", &record);
         js::set(&out, "step", &step);
@@ -208,6 +208,5 @@ pub fn snapshot_sandbox_call(
 pub fn sandbox_matcher_verdict(returned: &JsValue, record: &JsValue) -> Result<(), JsValue> {
     let call_index = js::get(record, "index")?.as_f64().unwrap_or(0.0) as usize;
     let method = js::get(record, "method")?.as_string().unwrap_or_default();
-    rules::check_matcher(returned.as_bool() == Some(false), call_index, &method)
-        .map_err(|e| raise(&e))
+    rules::check_matcher(returned.as_bool() == Some(false), call_index, &method).map_err(raise)
 }

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{raise, standard, user_error};
-use crate::sap::options::{self, Given, GuideShape, OptionsArg};
+use crate::sap::options::{self, Given, OptionsArg};
 use crate::sap::repair::{self, Policy, ResponseEnd, Target};
 use crate::sap::{self, Options};
 
@@ -24,14 +24,11 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
     } else {
         schema.clone()
     };
-    let shape = if json_schema.is_object() && !Array::is_array(&json_schema)
-        || json_schema.as_bool().is_some()
-    {
-        GuideShape::Schema
-    } else {
-        GuideShape::Other
-    };
-    options::check_guide(shape).map_err(user_error)?;
+    let is_schema = json_schema.is_object() && !Array::is_array(&json_schema)
+        || json_schema.as_bool().is_some();
+    if !is_schema {
+        return Err(user_error(options::NOT_A_GUIDE));
+    }
     let text = JSON::stringify(&json_schema).map_err(|thrown| {
         // A cycle or a nesting deeper than the host's stack; a throwing `toJSON` is the
         // caller's own exception and goes back unchanged.
@@ -152,11 +149,10 @@ fn parse_with(
         return Ok(out.into());
     }
     let Some(schema) = standard else {
-        let reading =
-            sap::parse_structured_reading(text, json_schema, options).map_err(|e| raise(&e))?;
+        let reading = sap::parse_structured_reading(text, json_schema, options).map_err(raise)?;
         return Ok(JsValue::from_str(&reading.into_answer_text()));
     };
-    let parsed = sap::parse_structured_with(text, json_schema, options).map_err(|e| raise(&e))?;
+    let parsed = sap::parse_structured_with(text, json_schema, options).map_err(raise)?;
     let out = serde_json::to_string(&parsed).unwrap_or_default();
     let out = JSON::parse(&out)?;
     let value = Reflect::get(&out, &"value".into())?;
@@ -179,7 +175,7 @@ fn partial_with(
     json_schema: &serde_json::Value,
     atomic: &[String],
 ) -> Result<String, JsValue> {
-    let parsed = sap::parse_partial_atomic(text, json_schema, atomic).map_err(|e| raise(&e))?;
+    let parsed = sap::parse_partial_atomic(text, json_schema, atomic).map_err(raise)?;
     Ok(serde_json::to_string(&parsed).unwrap_or_default())
 }
 

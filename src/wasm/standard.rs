@@ -6,7 +6,7 @@ use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{raise_with, standard_error, user_error};
+use super::{raise, raise_with, user_error};
 use crate::schema::standard::{self as rules, Capabilities, Io, IssueText, ValidateResult};
 
 fn is_object_like(v: &JsValue) -> bool {
@@ -109,7 +109,7 @@ pub fn is_standard_schema_with_json(value: &JsValue) -> bool {
 /// `unsupportedStandardSchemaError()`: returns (does not throw) the error object.
 #[wasm_bindgen(js_name = unsupportedStandardSchemaError)]
 pub fn unsupported_standard_schema_error() -> JsValue {
-    standard_error(crate::error::StandardSchemaError::Unsupported)
+    raise(crate::error::StandardSchemaError::Unsupported)
 }
 
 /// `standardSchemaToJsonSchema(schema, io)`: calls `~standard.jsonSchema[io]({ target:
@@ -160,7 +160,7 @@ pub(crate) fn standard_schema_to_json_schema(
         let detail = thrown
             .dyn_ref::<js_sys::Error>()
             .map(|e| String::from(e.message()));
-        standard_error(rules::conversion_error(detail))
+        raise(rules::conversion_error(detail))
     })
 }
 
@@ -179,7 +179,7 @@ pub fn assert_standard_schema_object_root(
     }
     // The surface only names the place in the message; like the reference, any value that
     // converts to a string will do (a throwing `toString` propagates).
-    rules::assert_object_root(false, &super::js::string(surface)?).map_err(standard_error)
+    rules::assert_object_root(false, &super::js::string(surface)?).map_err(raise)
 }
 
 /// Where the reference reads `target[key]` without a check: the host's TypeError for a
@@ -237,14 +237,12 @@ pub fn standard_outcome(kind: u32, payload: JsValue) -> Result<JsValue, JsValue>
         Some(rules::Outcome::Value) => Ok(payload),
         Some(rules::Outcome::Thenable) => {
             swallow(&payload);
-            Err(standard_error(
-                rules::judge(&ValidateResult::Thenable).unwrap_err(),
-            ))
+            Err(raise(rules::judge(&ValidateResult::Thenable).unwrap_err()))
         }
         Some(rules::Outcome::Issues) => {
             let texts = issue_texts(&payload)?;
             let error = rules::judge(&ValidateResult::Issues(texts)).unwrap_err();
-            Err(raise_with(&error, &payload))
+            Err(raise_with(error, &payload))
         }
         None => unreachable_kind(kind),
     }
@@ -266,7 +264,7 @@ fn unreachable_kind(kind: u32) -> Result<JsValue, JsValue> {
 pub fn null_stripping_schema(schema: &JsValue) -> Result<JsValue, JsValue> {
     let caps = capabilities(schema);
     let json_schema = if caps.marker {
-        caps.require_with_json().map_err(standard_error)?;
+        caps.require_with_json().map_err(raise)?;
         standard_schema_to_json_schema(schema, Io::Input.as_str())?
     } else {
         schema.clone()

@@ -5,23 +5,14 @@
 use wasm_bindgen::prelude::*;
 
 use super::{encoding_error, js, parse_schema, raise, raise_with, user_error, with_input, Live};
-use crate::error::{StandardSchemaError, StrictError};
 use crate::schema::json;
 use crate::schema::provider::{self, Provider};
-use crate::schema::strict::{self, Mode, NormalizeError, Prepared};
-
-fn strict_error(e: StrictError) -> JsValue {
-    raise(&e)
-}
-
-pub(crate) fn standard_error(e: StandardSchemaError) -> JsValue {
-    raise(&e)
-}
+use crate::schema::strict::{self, Mode, Prepared};
 
 /// Parses a schema in the facade's encoding and prepares it in `mode`.
 fn prepare_text(schema: &str, mode: Mode) -> Result<Prepared, JsValue> {
     let doc = parse_schema(schema)?;
-    strict::prepare(&doc, doc.root(), mode).map_err(strict_error)
+    strict::prepare(&doc, doc.root(), mode).map_err(raise)
 }
 
 /// `strictTools`: throws `StrictSchemaError` unless the function tool `tool`'s parameters (in
@@ -31,7 +22,7 @@ pub fn strict_tool_check(len: usize, tool: &JsValue) -> Result<(), JsValue> {
     let tool = js::string_of(tool);
     with_input(len, |schema| {
         let doc = parse_schema(schema)?;
-        strict::check_as_sent(&doc, &tool).map_err(strict_error)
+        strict::check_as_sent(&doc, &tool).map_err(raise)
     })?
 }
 
@@ -66,16 +57,10 @@ impl PreparedSchema {
     }
 }
 
-fn normalize_error(e: NormalizeError) -> JsValue {
-    raise(&e)
-}
-
 fn normalize_with(prepared: &Prepared, value: &str) -> Result<Option<String>, JsValue> {
     let mut doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
     let root = doc.root();
-    let out = prepared
-        .normalize_input(&mut doc, root)
-        .map_err(normalize_error)?;
+    let out = prepared.normalize_input(&mut doc, root).map_err(raise)?;
     finish_normalized(&doc, out)
 }
 
@@ -84,8 +69,8 @@ fn standard_strip_nulls(schema: &str, value: &str) -> Result<Option<String>, JsV
     let schema = parse_schema(schema)?;
     let mut doc = json::parse(value).map_err(|e| encoding_error("value", e))?;
     let root = doc.root();
-    let out = crate::schema::nulls::strip_nulls(&schema, schema.root(), &mut doc, root)
-        .map_err(normalize_error)?;
+    let out =
+        crate::schema::nulls::strip_nulls(&schema, schema.root(), &mut doc, root).map_err(raise)?;
     // `undefined` inside the value (a stripped tuple position) is written as its tag; the
     // facade revives it.
     Ok(match doc.node(out) {
@@ -143,21 +128,21 @@ pub fn strict_strip_nulls(
 #[wasm_bindgen(js_name = strictAssertOpenObjects)]
 pub fn strict_assert_open_objects(len: usize) -> Result<(), JsValue> {
     let doc = with_input(len, parse_schema)??;
-    strict::assert_preserves_open_objects(&doc, doc.root()).map_err(strict_error)
+    strict::assert_preserves_open_objects(&doc, doc.root()).map_err(raise)
 }
 
 /// The error for a schema the host could not encode because it is cyclic or nested too
 /// deeply for `JSON.stringify`: the reference reports both as too deeply nested.
 #[wasm_bindgen(js_name = strictUnencodableError)]
 pub fn strict_unencodable_error() -> JsValue {
-    strict_error(strict::depth_error_unlocated())
+    raise(strict::depth_error_unlocated())
 }
 
 /// The error for a value (not a schema) the host could not encode: cyclic, or nested deeper
 /// than `JSON.stringify` can follow.
 #[wasm_bindgen(js_name = valueUnencodableError)]
 pub fn value_unencodable_error() -> JsValue {
-    raise(&crate::error::Unencodable)
+    raise(crate::error::Unencodable)
 }
 
 /// The provider a profile names: `openai`, `anthropic` or `gemini`; anything else is a
@@ -182,7 +167,7 @@ fn provider_of(code: &JsValue, surface: &str) -> Result<Provider, JsValue> {
 /// Reads a schema in the facade's encoding as a JSON value; a nesting serde_json cannot follow
 /// is the depth error.
 fn schema_value(text: &str) -> Result<serde_json::Value, JsValue> {
-    serde_json::from_str(text).map_err(|_| strict_error(strict::depth_error_unlocated()))
+    serde_json::from_str(text).map_err(|_| raise(strict::depth_error_unlocated()))
 }
 
 /// Checks a provider code (`toStrictJsonSchema`'s `provider` option, `strictTools`) and
@@ -209,7 +194,7 @@ pub fn provider_convert(len: usize, code: &JsValue, changes: bool) -> Result<Str
             return Ok(json::to_string(&prepared.doc, prepared.root));
         }
         let schema = schema_value(text)?;
-        let converted = provider::convert(&schema, provider).map_err(strict_error)?;
+        let converted = provider::convert(&schema, provider).map_err(raise)?;
         Ok(if changes {
             serde_json::to_string(&converted)
         } else {
@@ -227,7 +212,7 @@ pub fn provider_tool_check(len: usize, tool: &JsValue, code: &JsValue) -> Result
     let tool = js::string_of(tool);
     with_input(len, |text| {
         let schema = schema_value(text)?;
-        provider::check_as_sent(&schema, provider, &tool).map_err(strict_error)
+        provider::check_as_sent(&schema, provider, &tool).map_err(raise)
     })?
 }
 
@@ -272,7 +257,7 @@ pub fn provider_request_check(len: usize, code: &JsValue, assert: bool) -> Resul
                 .iter()
                 .map(|b| format!("{} (at `{}`)", b.message, b.pointer))
                 .collect();
-            return Err(strict_error(crate::error::StrictError {
+            return Err(raise(crate::error::StrictError {
                 reason: crate::error::StrictReason::RequestLimit,
                 pointer: first.pointer.clone(),
                 keyword: None,
@@ -309,7 +294,7 @@ pub fn provider_output_error(code: &JsValue, issues: &JsValue) -> Result<JsValue
         parts.push(format!("and {} more", list.length() - 5));
     }
     Ok(raise_with(
-        &crate::error::ProviderOutputError {
+        crate::error::ProviderOutputError {
             provider,
             message: format!(
                 "The value does not match the schema as written (the {} form only describes some of its constraints): {}.",

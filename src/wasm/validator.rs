@@ -8,7 +8,7 @@ use std::rc::{Rc, Weak};
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
-use super::{encoding_error, invalid_schema_error, js, parse_schema, user_error, with_input, Live};
+use super::{encoding_error, js, parse_schema, raise, user_error, with_input, Live};
 use crate::error::InvalidSchemaError;
 use crate::map::FastMap;
 use crate::schema::ecma_regex::{self, EcmaRegex};
@@ -406,7 +406,7 @@ pub fn compile_schema(len: usize, options: &JsValue) -> Result<Validator, JsValu
     let formats = compile_formats(options)?;
     let doc = with_input(len, parse_schema)??;
     if let Some((_, pointer, _)) = crate::schema::pointer::first_opaque(&doc, doc.root()) {
-        return Err(invalid_schema_error(InvalidSchemaError {
+        return Err(raise(InvalidSchemaError {
             message: format!(
                 "Invalid JSON Schema at `{pointer}`: the schema holds a value JSON cannot carry."
             ),
@@ -417,8 +417,7 @@ pub fn compile_schema(len: usize, options: &JsValue) -> Result<Validator, JsValu
     let compiled = match cached(&text, formats) {
         Some(hit) => hit,
         None => {
-            let compiled =
-                Rc::new(validate::compile_json_with(&text, formats).map_err(invalid_schema_error)?);
+            let compiled = Rc::new(validate::compile_json_with(&text, formats).map_err(raise)?);
             remember(text, formats, &compiled);
             compiled
         }
