@@ -95,6 +95,13 @@ describe('parseStructured', () => {
     const validateOnly = { '~standard': { version: 1, vendor: 'x', validate: (value) => ({ value }) } };
     assert.ok(thrown(() => parseStructured('{}', validateOnly)) instanceof UnsupportedStandardSchemaError);
     assert.ok(thrown(() => parseStructured('{}', 5)) instanceof UserError);
+    const notAGuide = 'parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.';
+    for (const schema of [5, 'x', null, [{ type: 'object' }]]) {
+      assert.throws(() => parseStructured('{}', schema), (e) => e instanceof UserError && e.message === notAGuide, String(schema));
+    }
+    // A boolean or an object is a schema (`false` then refuses the value, as a schema does).
+    for (const schema of [true, {}]) assert.deepEqual(parseStructured('{}', schema).value, {});
+    assert.ok(thrown(() => parseStructured('{}', false)) instanceof StructuredParseError);
   });
 
   test('hostile input gives a value or a typed error, never a crash', () => {
