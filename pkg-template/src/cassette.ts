@@ -24,8 +24,6 @@ export type { Cassette, CassetteStep, ReplayOptions } from './cassette-format.js
 /** Another spelling of `UNDERSTUDY_CASSETTES=record` (`1` or `true`). */
 export const RECORD_ENV = 'UNDERSTUDY_RECORD';
 
-
-
 /**
  * What is redacted besides the defaults: values under credential keys (`authorization`,
  * `api_key`, `x-goog-api-key`, `*token*`, `*secret*`, `password`, …) and credentials of common
@@ -55,7 +53,6 @@ export interface RecordingOptions extends RedactionOptions {
   /** Node: save the cassette to this file after every call. */
   path?: string;
 }
-
 
 /** Options of {@link cassette}. */
 export interface CassetteOptions extends RedactionOptions, ReplayOptions {
