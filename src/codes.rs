@@ -138,11 +138,15 @@ pub fn error_fields_typescript() -> String {
         crate::doubles::cassette::CassetteError::decl(&cfg),
         crate::doubles::cassette::MissingFields::decl(&cfg),
         crate::doubles::cassette::MismatchFields::decl(&cfg),
+        crate::doubles::model::ModelError::decl(&cfg),
+        crate::doubles::sandbox::SandboxError::decl(&cfg),
+        crate::doubles::realtime::RealtimeError::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from the engine's error types (ts-rs) by\n\
          // `UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`; a test fails when it is stale.\n\
-         import type { InvalidCassetteReason, SchemaProvider, StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';\n",
+         import type {\n  InvalidCassetteReason,\n  InvalidScriptedModelStepReason,\n  InvalidScriptedSandboxStepReason,\n  SchemaProvider,\n  StrictSchemaErrorReason,\n  StructuredParseErrorReason,\n} from './codes.js';\n\
+         import type {\n  PendingRealtimeExpectation,\n  PendingRealtimeFailure,\n  RealtimeTransportMethod,\n  RealtimeTransportStatus,\n  RecordedRealtimeTransportCall,\n} from './realtime-types.js';\n",
     );
     for decl in decls {
         out.push('\n');

@@ -130,21 +130,32 @@ pub enum StandardSchemaError {
 pub trait Raise: serde::Serialize + std::fmt::Display {
     /// The facade's class for this error.
     fn kind(&self) -> &'static str;
+    /// The error's `name`: its class, except where the reference names it otherwise.
+    fn name(&self) -> &'static str {
+        self.kind()
+    }
 }
 
-/// `{"kind":…,"message":…,…fields}` as JSON text: the form in which every engine error
-/// crosses (one string, read by the facade's `engineErrorObject`). An absent (`None`) field is
-/// written as `null`, which the facade reads as absent.
+/// `{"kind":…,"name":…,"message":…,…fields}` as JSON text: the form in which every engine
+/// error crosses (one string, read by the facade's `engineErrorObject`). An absent (`None`)
+/// field is written as `null`. A kind that serializes its own `kind` tag first (an enum of
+/// several classes, `#[serde(tag = "kind")]`) has it written once.
 pub fn error_data(e: &impl Raise) -> String {
     let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let kind = text(e.kind());
     let mut out = format!(
-        "{{\"kind\":{},\"message\":{}",
-        text(e.kind()),
+        "{{\"kind\":{kind},\"name\":{},\"message\":{}",
+        text(e.name()),
         text(&e.to_string())
     );
     // A kind with fields serializes as a map (a unit kind as `null`): its members follow.
     let fields = serde_json::to_string(e).unwrap_or_default();
     if let Some(members) = fields.strip_prefix('{').and_then(|f| f.strip_suffix('}')) {
+        let tag = format!("\"kind\":{kind}");
+        let members = match members.strip_prefix(tag.as_str()) {
+            Some(rest) => rest.strip_prefix(',').unwrap_or(rest),
+            None => members,
+        };
         if !members.is_empty() {
             out.push(',');
             out.push_str(members);
@@ -266,7 +277,7 @@ mod tests {
         };
         assert_eq!(
             data(&strict),
-            serde_json::json!({"kind": "StrictSchemaError", "message": "no", "reason": "ref_sibling", "pointer": "/properties/a"})
+            serde_json::json!({"kind": "StrictSchemaError", "name": "StrictSchemaError", "message": "no", "reason": "ref_sibling", "pointer": "/properties/a"})
         );
         let depth = StrictError {
             reason: StrictReason::Depth,
@@ -277,7 +288,7 @@ mod tests {
         assert_eq!(data(&depth)["keyword"], "$ref");
         assert_eq!(
             data(&UserError::new("bad")),
-            serde_json::json!({"kind": "UserError", "message": "bad"})
+            serde_json::json!({"kind": "UserError", "name": "UserError", "message": "bad"})
         );
         let standard = StandardSchemaError::NonObjectRoot {
             surface: "Tool".into(),
@@ -288,13 +299,29 @@ mod tests {
             .as_str()
             .unwrap()
             .starts_with("Tool Standard Schema"));
-        assert_eq!(d.as_object().unwrap().len(), 2, "{d}");
+        assert_eq!(d.as_object().unwrap().len(), 3, "{d}");
         assert_eq!(
             data(&InvalidSchemaError {
                 pointer: "/type".into(),
                 message: "m".into()
             }),
-            serde_json::json!({"kind": "InvalidJsonSchemaError", "message": "m", "pointer": "/type"})
+            serde_json::json!({"kind": "InvalidJsonSchemaError", "name": "InvalidJsonSchemaError", "message": "m", "pointer": "/type"})
+        );
+    }
+
+    #[test]
+    fn a_tagged_kind_is_written_once_with_its_fields_in_order() {
+        use crate::doubles::model::ModelError;
+        assert_eq!(
+            error_data(&ModelError::Aborted { call_index: None }),
+            r#"{"kind":"ScriptedModelRequestAbortedError","name":"AbortError","message":"Scripted model request was aborted.","callIndex":null}"#
+        );
+        assert_eq!(
+            error_data(&ModelError::Unexpected {
+                call_index: 2,
+                streamed: true
+            }),
+            r#"{"kind":"UnexpectedModelCallError","name":"UnexpectedModelCallError","message":"ScriptedModel received unexpected streaming call #3; no scripted steps remain.","callIndex":2,"streamed":true}"#
         );
     }
 }

@@ -11,7 +11,7 @@ import { peers } from './peers.js';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
 import { describeValue, expectKnownOptions, expectString } from './args.js';
 import { call as engine, encodeValue, isUnencodable } from './core.js';
-import { UserError, adopt, fromEngine, registerEngineErrors } from './errors.js';
+import { UserError, adopt, fromEngine, registerEngineErrors, typed } from './errors.js';
 import type { CassetteMismatchErrorFields, CassetteMissingErrorFields, InvalidCassetteErrorFields } from './error-fields.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { takeCassetteSlot } from './test-names.js';
@@ -96,9 +96,9 @@ export class CassetteMismatchError extends UserError {
 }
 
 registerEngineErrors({
-  InvalidCassetteError: (message, f) => new InvalidCassetteError(message, f),
-  CassetteMismatchError: (message, f) => new CassetteMismatchError(message, f),
-  CassetteMissingError: (message, f) => new CassetteMissingError(message, f),
+  InvalidCassetteError: typed(InvalidCassetteError),
+  CassetteMismatchError: typed(CassetteMismatchError),
+  CassetteMissingError: typed(CassetteMissingError),
 });
 
 type Recorder = import('../wasm/node/understudy.js').CassetteRecorder;

@@ -1,6 +1,20 @@
 // Generated from the engine's error types (ts-rs) by
 // `UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`; a test fails when it is stale.
-import type { InvalidCassetteReason, SchemaProvider, StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';
+import type {
+  InvalidCassetteReason,
+  InvalidScriptedModelStepReason,
+  InvalidScriptedSandboxStepReason,
+  SchemaProvider,
+  StrictSchemaErrorReason,
+  StructuredParseErrorReason,
+} from './codes.js';
+import type {
+  PendingRealtimeExpectation,
+  PendingRealtimeFailure,
+  RealtimeTransportMethod,
+  RealtimeTransportStatus,
+  RecordedRealtimeTransportCall,
+} from './realtime-types.js';
 
 export type StrictSchemaErrorFields = { 
 /**
@@ -81,3 +95,53 @@ recorded?: string,
  * That field as sent now (JSON text; absent when the field is).
  */
 live?: string, };
+
+export type ModelErrorFields = { "kind": "InvalidScriptedModelStepError", reason: InvalidScriptedModelStepReason, 
+/**
+ * The zero-based position of an invalid constructor or `enqueue()` input.
+ */
+inputIndex?: number, 
+/**
+ * The zero-based position of a call in `ScriptedModel.calls`.
+ */
+callIndex?: number, stepType?: string, } | { "kind": "UnexpectedModelCallError", 
+/**
+ * The zero-based position of the call in `ScriptedModel.calls`.
+ */
+callIndex: number, streamed: boolean, } | { "kind": "UnconsumedModelStepsError", remainingSteps: number, } | { "kind": "ScriptedModelRequestAbortedError", 
+/**
+ * The zero-based position of a call in `ScriptedModel.calls`.
+ */
+callIndex?: number, };
+
+export type SandboxErrorFields = { "kind": "InvalidScriptedSandboxStepError", reason: InvalidScriptedSandboxStepReason, 
+/**
+ * The zero-based position of the invalid factory input.
+ */
+inputIndex: number, method?: string, } | { "kind": "UnexpectedSandboxCallError", 
+/**
+ * The zero-based position of the call in `calls`.
+ */
+callIndex: number, actualMethod: string, expectedMethod?: string, remainingSteps: number, } | { "kind": "SandboxCallMatcherError", 
+/**
+ * The zero-based position of the call in `calls`.
+ */
+callIndex: number, method: string, } | { "kind": "UnconsumedSandboxStepsError", 
+/**
+ * How many steps were left (`pendingMethods.length`).
+ */
+remainingSteps: number, 
+/**
+ * The methods of the steps left, in script order.
+ */
+pendingMethods: readonly string[], };
+
+export type RealtimeErrorFields = { "kind": "UnexpectedRealtimeCallError", 
+/**
+ * The zero-based position of the call in `ScriptedRealtimeTransport.calls`.
+ */
+callIndex: number, expectedMethod: RealtimeTransportMethod, actualMethod: string, } | { "kind": "RealtimeCallMatcherError", 
+/**
+ * The zero-based position of the call in `ScriptedRealtimeTransport.calls`.
+ */
+callIndex: number, actualMethod: string, } | { "kind": "IncompleteRealtimeScenarioError", unconsumedCalls: readonly RecordedRealtimeTransportCall[], pendingExpectations: readonly PendingRealtimeExpectation[], pendingFailures: readonly PendingRealtimeFailure[], } | { "kind": "ScriptedRealtimeScenarioCancelledError", pendingExpectations: readonly PendingRealtimeExpectation[], } | { "kind": "RealtimeTransportNotClosedError", status: RealtimeTransportStatus, } | { "kind": "ScriptedRealtimeConnectionSupersededError", operation: 'connect', };

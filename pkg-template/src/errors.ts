@@ -102,36 +102,69 @@ export class ProviderOutputValidationError extends Error {
 }
 export interface ProviderOutputValidationError extends Readonly<ProviderOutputValidationErrorFields> {}
 
+/** The fields of one class of an engine error union (`ModelErrorFields`, …), by its kind. */
+export type FieldsOf<U extends { kind: string }, K extends U['kind']> = Omit<Extract<U, { kind: K }>, 'kind'>;
+
+/**
+ * @internal Finishes an error of a test double as the reference's class does: its fields in
+ * the order the engine declares them (a field given as `undefined` is still an own property),
+ * then its `name`.
+ */
+export function settle<E extends Error>(error: E, name: string, fields: Omit<E, keyof Error>): void {
+  Object.assign(error, fields);
+  error.name = name;
+}
+
 const ENGINE_ERROR = '__understudyError';
 
 /**
  * @internal The engine's error, built in one crossing (src/wasm/mod.rs `raise`): `data` is the
- * JSON text `{"kind", "message", …fields}` every engine error crosses as; `issues`, when
- * defined, is a host value the error carries as it came (a validator's issues).
+ * JSON text `{"kind", "name", "message", …fields}` every engine error crosses as (an absent
+ * field is `null`); `issues`, when defined, is a host value the error carries as it came (a
+ * validator's issues).
  */
 export function engineErrorObject(data: string, issues: unknown): Record<string, unknown> {
   const error: Record<string, unknown> = JSON.parse(data);
-  // An absent field is written as `null` (engine errors hold no other `null`).
-  for (const key in error) if (error[key] === null) delete error[key];
   error[ENGINE_ERROR] = true;
   if (issues !== undefined) error.issues = issues;
   return error;
 }
 
-/** Builds the error of one engine kind from the engine's message and fields. */
-type Make = (message: string, fields: any) => Error;
+/** Builds the error of one engine kind from the engine's name, message and fields. */
+export type Make = (message: string, fields: Record<string, unknown>, name: string) => Error;
 
-/** A class whose constructor takes `(message, fields)`. */
-const typed =
+/** The fields an engine error has (an absent one crosses as `null`). */
+function present(fields: Record<string, unknown>): Record<string, unknown> {
+  for (const key in fields) if (fields[key] === null) delete fields[key];
+  return fields;
+}
+
+/** @internal A class whose constructor takes `(message, fields)`. */
+export const typed =
   (Class: new (message: string, fields: any) => Error): Make =>
   (message, fields) =>
-    new Class(message, fields);
+    new Class(message, present(fields));
 
 /** A class with the reference's `(message)` constructor; the fields are assigned. */
 const assigned =
   (Class: new (message: string) => Error): Make =>
   (message, fields) =>
-    Object.assign(new Class(message), fields);
+    Object.assign(new Class(message), present(fields));
+
+/**
+ * A test double's class: its constructor takes the reference's arguments, so the error is
+ * made from the engine's data as that constructor would make it (`Error`'s own construction
+ * with the class's prototype, then {@link settle}; an absent field is an own `undefined`, a
+ * list is frozen as the reference's classes freeze theirs).
+ */
+const double =
+  (Class: Function): Make =>
+  (message, fields, name) => {
+    const error: Error = Reflect.construct(Error, [message], Class);
+    for (const key in fields) fields[key] = Array.isArray(fields[key]) ? Object.freeze(fields[key]) : (fields[key] ?? undefined);
+    settle(error, name, fields);
+    return error;
+  };
 
 /** How each engine error kind becomes its class, by the kind the engine names. */
 const makers: Record<string, Make> = {
@@ -148,18 +181,23 @@ const makers: Record<string, Make> = {
 
 /**
  * @internal Lets an entry (`./testing`) register how the errors its engine part raises become
- * their classes (the doubles' classes have the reference's constructors).
+ * their classes, by kind.
  */
 export function registerEngineErrors(more: Record<string, Make>): void {
   Object.assign(makers, more);
 }
 
+/** @internal Registers a test double's error classes by kind (see `double`). */
+export function registerDoubleErrors(classes: Record<string, Function>): void {
+  for (const kind in classes) makers[kind] = double(classes[kind]!);
+}
+
 /** Turns an engine error object into its class; anything else is returned unchanged. */
 export function fromEngine(thrown: unknown): unknown {
   if (typeof thrown !== 'object' || thrown === null || !(ENGINE_ERROR in thrown)) return thrown;
-  const { kind, message, [ENGINE_ERROR]: _marker, ...fields } = thrown as Record<string, any>;
+  const { kind, name, message, [ENGINE_ERROR]: _marker, ...fields } = thrown as Record<string, any>;
   const make = makers[kind];
   // Every kind the engine raises has a class; a missing one is this library's bug, said so.
   if (make === undefined) return new Error(`understudy: the engine raised an error of unknown kind ${String(kind)}: ${message}`);
-  return make(message, fields);
+  return make(message, fields, name);
 }

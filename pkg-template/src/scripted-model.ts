@@ -23,7 +23,8 @@ import { describeValue, expectKnownOptions } from './args.js';
 import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
-import { registerEngineErrors } from './errors.js';
+import { registerDoubleErrors, settle, type FieldsOf } from './errors.js';
+import type { ModelErrorFields } from './error-fields.js';
 import { peers } from './peers.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
 
@@ -98,70 +99,47 @@ function engine<T>(run: (e: Bindings) => T): T {
   return call(run);
 }
 
+const message = (kind: string, args: object) => engine((e) => e.modelErrorMessage(kind, args));
+type Fields<K extends ModelErrorFields['kind']> = Readonly<FieldsOf<ModelErrorFields, K>>;
+
+export interface UnexpectedModelCallError extends Fields<'UnexpectedModelCallError'> {}
 /** The workflow made a model call after the script ran out. */
 export class UnexpectedModelCallError extends Error {
-  /** The zero-based position of the call in `ScriptedModel.calls`. */
-  readonly callIndex: number;
-  readonly streamed: boolean;
   constructor(call: RecordedModelCall) {
-    super(engine((e) => e.modelErrorMessage('UnexpectedModelCallError', call)));
-    this.name = 'UnexpectedModelCallError';
-    this.callIndex = call.index;
-    this.streamed = call.streamed;
+    super(message('UnexpectedModelCallError', call));
+    settle<UnexpectedModelCallError>(this, 'UnexpectedModelCallError', { callIndex: call.index, streamed: call.streamed });
   }
 }
 
+export interface UnconsumedModelStepsError extends Fields<'UnconsumedModelStepsError'> {}
 /** The workflow ended before it used every scripted step (`assertComplete()`). */
 export class UnconsumedModelStepsError extends Error {
-  readonly remainingSteps: number;
   constructor(remainingSteps: number) {
-    super(engine((e) => e.modelErrorMessage('UnconsumedModelStepsError', { remainingSteps })));
-    this.name = 'UnconsumedModelStepsError';
-    this.remainingSteps = remainingSteps;
+    super(message('UnconsumedModelStepsError', { remainingSteps }));
+    settle<UnconsumedModelStepsError>(this, 'UnconsumedModelStepsError', { remainingSteps });
   }
 }
 
+export interface InvalidScriptedModelStepError extends Fields<'InvalidScriptedModelStepError'> {}
 /** A step is malformed, or does not fit the call that took it. */
 export class InvalidScriptedModelStepError extends Error {
-  readonly reason: InvalidScriptedModelStepReason;
-  /** The zero-based position of an invalid constructor or `enqueue()` input. */
-  readonly inputIndex?: number;
-  /** The zero-based position of a call in `ScriptedModel.calls`. */
-  readonly callIndex?: number;
-  readonly stepType?: string;
-  constructor(options: {
-    reason: InvalidScriptedModelStepReason;
-    message: string;
-    inputIndex?: number;
-    callIndex?: number;
-    stepType?: string;
-  }) {
+  constructor(options: FieldsOf<ModelErrorFields, 'InvalidScriptedModelStepError'> & { message: string }) {
     super(options.message);
-    this.name = 'InvalidScriptedModelStepError';
-    this.reason = options.reason;
-    this.inputIndex = options.inputIndex;
-    this.callIndex = options.callIndex;
-    this.stepType = options.stepType;
+    const { reason, inputIndex, callIndex, stepType } = options;
+    settle<InvalidScriptedModelStepError>(this, 'InvalidScriptedModelStepError', { reason, inputIndex, callIndex, stepType });
   }
 }
 
+export interface ScriptedModelRequestAbortedError extends Fields<'ScriptedModelRequestAbortedError'> {}
 /** The request's signal was aborted before or during the scripted work (`name` is `'AbortError'`). */
 export class ScriptedModelRequestAbortedError extends Error {
-  /** The zero-based position of a call in `ScriptedModel.calls`. */
-  readonly callIndex?: number;
   constructor(callIndex?: number) {
-    super(engine((e) => e.modelErrorMessage('ScriptedModelRequestAbortedError', {})));
-    this.name = 'AbortError';
-    this.callIndex = callIndex;
+    super(message('ScriptedModelRequestAbortedError', {}));
+    settle<ScriptedModelRequestAbortedError>(this, 'AbortError', { callIndex });
   }
 }
 
-registerEngineErrors({
-  UnexpectedModelCallError: (_m, f) => new UnexpectedModelCallError({ index: f.callIndex, streamed: f.streamed } as RecordedModelCall),
-  UnconsumedModelStepsError: (_m, f) => new UnconsumedModelStepsError(f.remainingSteps),
-  InvalidScriptedModelStepError: (message, f) => new InvalidScriptedModelStepError({ message, ...f }),
-  ScriptedModelRequestAbortedError: (_m, f) => new ScriptedModelRequestAbortedError(f.callIndex),
-});
+registerDoubleErrors({ UnexpectedModelCallError, UnconsumedModelStepsError, InvalidScriptedModelStepError, ScriptedModelRequestAbortedError });
 
 /** Creates a scripted normalized model response step. */
 export function modelResponse(response: ScriptedModelResponse): ScriptedModelResponseStep {

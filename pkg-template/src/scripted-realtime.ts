@@ -18,16 +18,21 @@ import type {
   TransportToolCallEvent,
 } from '@openai/agents-realtime';
 import { call as engine, type Bindings } from './core.js';
-import { fromEngine, registerEngineErrors } from './errors.js';
+import { fromEngine, registerDoubleErrors, settle, type FieldsOf } from './errors.js';
+import type { RealtimeErrorFields } from './error-fields.js';
+import type {
+  PendingRealtimeExpectation,
+  PendingRealtimeFailure,
+  RealtimeTransportMethod,
+  RealtimeTransportStatus,
+  RecordedRealtimeTransportCall,
+} from './realtime-types.js';
+
+export type { PendingRealtimeExpectation, PendingRealtimeFailure, RealtimeTransportMethod, RecordedRealtimeTransportCall } from './realtime-types.js';
 import { frozenSnapshot, snapshotValue } from './walks.js';
 
 type RealtimeUserInput = Parameters<RealtimeTransportLayer['sendMessage']>[0];
 type RealtimeMcpCallApprovalRequestItem = Parameters<RealtimeTransportLayer['sendMcpResponse']>[0];
-
-type FunctionKeys<T> = { [TKey in keyof T]-?: NonNullable<T[TKey]> extends (...args: any[]) => any ? TKey : never }[keyof T];
-
-/** The transport methods a scenario can expect. */
-export type RealtimeTransportMethod = Exclude<FunctionKeys<RealtimeTransportLayer>, 'emit' | 'off' | 'on' | 'once'>;
 
 type RealtimeTransportCallData = {
   connect: { options: Omit<RealtimeTransportLayerConnectOptions, 'apiKey'> & { apiKeyProvided: boolean } };
@@ -44,9 +49,6 @@ type RealtimeTransportCallData = {
   resetHistory: { oldHistory: RealtimeItem[]; newHistory: RealtimeItem[] };
   sendMcpResponse: { approvalRequest: RealtimeMcpCallApprovalRequestItem; approved: boolean; reason?: string };
 };
-
-/** One recorded outbound call (its data keys depend on the method). */
-export type RecordedRealtimeTransportCall = Readonly<{ index: number; method: string }>;
 
 /** A recorded call of `TMethod` with its data. */
 export type RealtimeTransportCallFor<TMethod extends RealtimeTransportMethod> = Readonly<
@@ -69,98 +71,78 @@ export type ScriptedRealtimeScenarioOptions<TResult = void> = {
   signal?: AbortSignal;
 };
 
-/** An expectation still waiting for its call. */
-export type PendingRealtimeExpectation = Readonly<{ order: number; method: RealtimeTransportMethod }>;
 
-/** Injected failures still queued for a method. */
-export type PendingRealtimeFailure = Readonly<{ method: RealtimeTransportMethod; count: number }>;
+const message = (kind: string, ...args: unknown[]) => engine((e) => e.realtimeErrorMessage(kind, args));
+type Fields<K extends RealtimeErrorFields['kind']> = Readonly<FieldsOf<RealtimeErrorFields, K>>;
+const frozen = <T>(list: readonly T[]): readonly T[] => Object.freeze([...list]);
 
-type Status = 'connected' | 'disconnected' | 'connecting' | 'disconnecting';
-
-const message = (cls: string, ...args: unknown[]) => engine((e) => e.realtimeErrorMessage(cls, args));
-
+export interface UnexpectedRealtimeCallError extends Fields<'UnexpectedRealtimeCallError'> {}
 /** The next expected call was of another method. */
 export class UnexpectedRealtimeCallError extends Error {
-  /** The zero-based position of the call in `ScriptedRealtimeTransport.calls`. */
-  readonly callIndex: number;
-  readonly expectedMethod: RealtimeTransportMethod;
-  readonly actualMethod: string;
   constructor(expectedMethod: RealtimeTransportMethod, actualCall: RecordedRealtimeTransportCall) {
     super(message('UnexpectedRealtimeCallError', expectedMethod, actualCall));
-    this.name = 'UnexpectedRealtimeCallError';
-    this.callIndex = actualCall.index;
-    this.expectedMethod = expectedMethod;
-    this.actualMethod = actualCall.method;
+    const fields = { callIndex: actualCall.index, expectedMethod, actualMethod: actualCall.method };
+    settle<UnexpectedRealtimeCallError>(this, 'UnexpectedRealtimeCallError', fields);
   }
 }
 
+export interface RealtimeCallMatcherError extends Fields<'RealtimeCallMatcherError'> {}
 /** An expectation's matcher returned `false`. */
 export class RealtimeCallMatcherError extends Error {
-  /** The zero-based position of the call in `ScriptedRealtimeTransport.calls`. */
-  readonly callIndex: number;
-  readonly actualMethod: string;
   constructor(call: RecordedRealtimeTransportCall) {
     super(message('RealtimeCallMatcherError', call));
-    this.name = 'RealtimeCallMatcherError';
-    this.callIndex = call.index;
-    this.actualMethod = call.method;
+    settle<RealtimeCallMatcherError>(this, 'RealtimeCallMatcherError', { callIndex: call.index, actualMethod: call.method });
   }
 }
 
+export interface IncompleteRealtimeScenarioError extends Fields<'IncompleteRealtimeScenarioError'> {}
 /** Calls, expectations or injected failures were left over. */
 export class IncompleteRealtimeScenarioError extends Error {
-  readonly unconsumedCalls: readonly RecordedRealtimeTransportCall[];
-  readonly pendingExpectations: readonly PendingRealtimeExpectation[];
-  readonly pendingFailures: readonly PendingRealtimeFailure[];
   constructor(
     unconsumedCalls: readonly RecordedRealtimeTransportCall[],
     pendingExpectations: readonly PendingRealtimeExpectation[],
     pendingFailures: readonly PendingRealtimeFailure[],
   ) {
     super(message('IncompleteRealtimeScenarioError', unconsumedCalls, pendingExpectations, pendingFailures));
-    this.name = 'IncompleteRealtimeScenarioError';
-    this.unconsumedCalls = Object.freeze([...unconsumedCalls]);
-    this.pendingExpectations = Object.freeze([...pendingExpectations]);
-    this.pendingFailures = Object.freeze([...pendingFailures]);
+    const fields = { unconsumedCalls: frozen(unconsumedCalls), pendingExpectations: frozen(pendingExpectations), pendingFailures: frozen(pendingFailures) };
+    settle<IncompleteRealtimeScenarioError>(this, 'IncompleteRealtimeScenarioError', fields);
   }
 }
 
+export interface ScriptedRealtimeScenarioCancelledError extends Fields<'ScriptedRealtimeScenarioCancelledError'> {}
 /** `runScenario` was aborted by its signal (`name` is `'AbortError'`). */
 export class ScriptedRealtimeScenarioCancelledError extends Error {
-  readonly pendingExpectations: readonly PendingRealtimeExpectation[];
   constructor(pendingExpectations: readonly PendingRealtimeExpectation[]) {
     super(message('ScriptedRealtimeScenarioCancelledError', pendingExpectations));
-    this.name = 'AbortError';
-    this.pendingExpectations = Object.freeze([...pendingExpectations]);
+    settle<ScriptedRealtimeScenarioCancelledError>(this, 'AbortError', { pendingExpectations: frozen(pendingExpectations) });
   }
 }
 
+export interface RealtimeTransportNotClosedError extends Fields<'RealtimeTransportNotClosedError'> {}
 /** `assertClosed()` found the transport not disconnected. */
 export class RealtimeTransportNotClosedError extends Error {
-  readonly status: ScriptedRealtimeTransport['status'];
-  constructor(status: ScriptedRealtimeTransport['status']) {
+  constructor(status: RealtimeTransportStatus) {
     super(message('RealtimeTransportNotClosedError', status));
-    this.name = 'RealtimeTransportNotClosedError';
-    this.status = status;
+    settle<RealtimeTransportNotClosedError>(this, 'RealtimeTransportNotClosedError', { status });
   }
 }
 
+export interface ScriptedRealtimeConnectionSupersededError extends Fields<'ScriptedRealtimeConnectionSupersededError'> {}
 /** A close, disconnect or newer connect replaced a connect in progress. */
 export class ScriptedRealtimeConnectionSupersededError extends Error {
-  readonly operation = 'connect' as const;
   constructor() {
     super(message('ScriptedRealtimeConnectionSupersededError'));
-    this.name = 'ScriptedRealtimeConnectionSupersededError';
+    settle<ScriptedRealtimeConnectionSupersededError>(this, 'ScriptedRealtimeConnectionSupersededError', { operation: 'connect' });
   }
 }
 
-registerEngineErrors({
-  UnexpectedRealtimeCallError: (_m, f) => new UnexpectedRealtimeCallError(f.expectedMethod, { index: f.callIndex, method: f.actualMethod }),
-  RealtimeCallMatcherError: (_m, f) => new RealtimeCallMatcherError({ index: f.callIndex, method: f.actualMethod }),
-  IncompleteRealtimeScenarioError: (_m, f) => new IncompleteRealtimeScenarioError(f.unconsumedCalls, f.pendingExpectations, f.pendingFailures),
-  ScriptedRealtimeScenarioCancelledError: (_m, f) => new ScriptedRealtimeScenarioCancelledError(f.pendingExpectations),
-  RealtimeTransportNotClosedError: (_m, f) => new RealtimeTransportNotClosedError(f.status),
-  ScriptedRealtimeConnectionSupersededError: () => new ScriptedRealtimeConnectionSupersededError(),
+registerDoubleErrors({
+  UnexpectedRealtimeCallError,
+  RealtimeCallMatcherError,
+  IncompleteRealtimeScenarioError,
+  ScriptedRealtimeScenarioCancelledError,
+  RealtimeTransportNotClosedError,
+  ScriptedRealtimeConnectionSupersededError,
 });
 
 type Handle = import('../wasm/node/understudy.js').RealtimeScript;
@@ -178,7 +160,7 @@ const built = (error: unknown) => fromEngine(error);
 /** An in-memory Realtime transport for deterministic session tests. */
 export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
   /** `'connected' | 'disconnected' | 'connecting' | 'disconnecting'`. */
-  declare status: Status;
+  declare status: RealtimeTransportStatus;
   /** The last muted state a successful `mute()` set. */
   declare muted: boolean | null;
   readonly #script: Handle;
@@ -191,7 +173,7 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
       enumerable: true,
       configurable: true,
       get: () => script.status,
-      set: (status: Status) => engine(() => (script.status = status)),
+      set: (status: RealtimeTransportStatus) => engine(() => (script.status = status)),
     });
     Object.defineProperty(this, 'muted', {
       enumerable: true,
@@ -395,7 +377,7 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
   async connect(options: RealtimeTransportLayerConnectOptions): Promise<void> {
     const script = this.#script;
     const generation = script.connectBegin();
-    const current = (status: Status) => engine(() => script.assertCurrent(generation, status));
+    const current = (status: RealtimeTransportStatus) => engine(() => script.assertCurrent(generation, status));
     try {
       this.#call('connect', { options: engine((e) => e.realtimeConnectData(options)) });
       current('connecting');

@@ -10,7 +10,8 @@
 import type { SandboxSession } from '@openai/agents-core/sandbox';
 import { call as engine } from './core.js';
 import { peers } from './peers.js';
-import { registerEngineErrors } from './errors.js';
+import { registerDoubleErrors, settle, type FieldsOf } from './errors.js';
+import type { SandboxErrorFields } from './error-fields.js';
 import type { InvalidScriptedSandboxStepReason } from './codes.js';
 
 export type { InvalidScriptedSandboxStepReason } from './codes.js';
@@ -86,69 +87,49 @@ export type ScriptedSandboxSession<TMethod extends ScriptedSandboxMethod = never
   };
 
 
+const message = (kind: string, args: object) => engine((e) => e.sandboxErrorMessage(kind, args));
+type Fields<K extends SandboxErrorFields['kind']> = Readonly<FieldsOf<SandboxErrorFields, K>>;
+
+export interface InvalidScriptedSandboxStepError extends Fields<'InvalidScriptedSandboxStepError'> {}
 /** A step given to `scriptedSandboxSession` is malformed. */
 export class InvalidScriptedSandboxStepError extends Error {
-  readonly reason: InvalidScriptedSandboxStepReason;
-  /** The zero-based position of the invalid factory input. */
-  readonly inputIndex: number;
-  readonly method?: string;
-  constructor(options: { reason: InvalidScriptedSandboxStepReason; inputIndex: number; message: string; method?: string }) {
+  constructor(options: FieldsOf<SandboxErrorFields, 'InvalidScriptedSandboxStepError'> & { message: string }) {
     super(options.message);
-    this.name = 'InvalidScriptedSandboxStepError';
-    this.reason = options.reason;
-    this.inputIndex = options.inputIndex;
-    this.method = options.method;
+    const { reason, inputIndex, method } = options;
+    settle<InvalidScriptedSandboxStepError>(this, 'InvalidScriptedSandboxStepError', { reason, inputIndex, method });
   }
 }
 
+export interface UnexpectedSandboxCallError extends Fields<'UnexpectedSandboxCallError'> {}
 /** The workflow called another method than the next step's, or called after the script ended. */
 export class UnexpectedSandboxCallError extends Error {
-  /** The zero-based position of the call in `calls`. */
-  readonly callIndex: number;
-  readonly actualMethod: string;
-  readonly expectedMethod?: string;
-  readonly remainingSteps: number;
-  constructor(options: { callIndex: number; actualMethod: string; expectedMethod?: string; remainingSteps: number }) {
-    super(engine((e) => e.sandboxErrorMessage('UnexpectedSandboxCallError', options)));
-    this.name = 'UnexpectedSandboxCallError';
-    this.callIndex = options.callIndex;
-    this.actualMethod = options.actualMethod;
-    this.expectedMethod = options.expectedMethod;
-    this.remainingSteps = options.remainingSteps;
+  constructor(options: FieldsOf<SandboxErrorFields, 'UnexpectedSandboxCallError'>) {
+    super(message('UnexpectedSandboxCallError', options));
+    const { callIndex, actualMethod, expectedMethod, remainingSteps } = options;
+    settle<UnexpectedSandboxCallError>(this, 'UnexpectedSandboxCallError', { callIndex, actualMethod, expectedMethod, remainingSteps });
   }
 }
 
+export interface SandboxCallMatcherError extends Fields<'SandboxCallMatcherError'> {}
 /** A step's matcher returned `false` for the call's arguments. */
 export class SandboxCallMatcherError extends Error {
-  /** The zero-based position of the call in `calls`. */
-  readonly callIndex: number;
-  readonly method: string;
   constructor(call: RecordedSandboxCall) {
-    super(engine((e) => e.sandboxErrorMessage('SandboxCallMatcherError', call)));
-    this.name = 'SandboxCallMatcherError';
-    this.callIndex = call.index;
-    this.method = call.method;
+    super(message('SandboxCallMatcherError', call));
+    settle<SandboxCallMatcherError>(this, 'SandboxCallMatcherError', { callIndex: call.index, method: call.method });
   }
 }
 
+export interface UnconsumedSandboxStepsError extends Fields<'UnconsumedSandboxStepsError'> {}
 /** The workflow ended before it used every scripted step (`assertComplete()`). */
 export class UnconsumedSandboxStepsError extends Error {
-  readonly remainingSteps: number;
-  readonly pendingMethods: readonly string[];
   constructor(pendingMethods: readonly string[]) {
-    super(engine((e) => e.sandboxErrorMessage('UnconsumedSandboxStepsError', { pendingMethods })));
-    this.name = 'UnconsumedSandboxStepsError';
-    this.remainingSteps = pendingMethods.length;
-    this.pendingMethods = Object.freeze([...pendingMethods]);
+    super(message('UnconsumedSandboxStepsError', { pendingMethods }));
+    const fields = { remainingSteps: pendingMethods.length, pendingMethods: Object.freeze([...pendingMethods]) };
+    settle<UnconsumedSandboxStepsError>(this, 'UnconsumedSandboxStepsError', fields);
   }
 }
 
-registerEngineErrors({
-  InvalidScriptedSandboxStepError: (message, f) => new InvalidScriptedSandboxStepError({ message, ...f }),
-  UnexpectedSandboxCallError: (_m, f) => new UnexpectedSandboxCallError(f),
-  SandboxCallMatcherError: (_m, f) => new SandboxCallMatcherError({ index: f.callIndex, method: f.method, args: [] }),
-  UnconsumedSandboxStepsError: (_m, f) => new UnconsumedSandboxStepsError(f.pendingMethods),
-});
+registerDoubleErrors({ InvalidScriptedSandboxStepError, UnexpectedSandboxCallError, SandboxCallMatcherError, UnconsumedSandboxStepsError });
 
 type PreparedStep = {
   method: string;

@@ -60,42 +60,52 @@ crate::codes! {
 
 /// Every error the scripted model raises by itself (errors scripted with `modelError` and
 /// exceptions from user callbacks pass through untouched and are not modelled here).
-/// Its fields serialize as the facade's classes name them ([`crate::error::Raise`]).
+/// Each variant is one facade class (its `kind`), with its fields in the class's order under
+/// the class's names ([`crate::error::Raise`]); the facade's field types are generated from it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(untagged)]
+#[serde(tag = "kind")]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "ModelErrorFields", optional_fields)
+)]
 pub enum ModelError {
     /// `InvalidScriptedModelStepError`. Queue-time errors carry `input_index`, call-time
     /// errors `call_index`.
-    #[serde(rename_all = "camelCase")]
+    #[serde(rename = "InvalidScriptedModelStepError", rename_all = "camelCase")]
     InvalidStep {
+        #[cfg_attr(test, ts(type = "InvalidScriptedModelStepReason"))]
         reason: StepReason,
+        /// The zero-based position of an invalid constructor or `enqueue()` input.
         input_index: Option<usize>,
+        /// The zero-based position of a call in `ScriptedModel.calls`.
         call_index: Option<usize>,
         step_type: Option<String>,
     },
     /// `UnexpectedModelCallError`: a call after the script ran out.
-    #[serde(rename_all = "camelCase")]
-    Unexpected { call_index: usize, streamed: bool },
+    #[serde(rename = "UnexpectedModelCallError", rename_all = "camelCase")]
+    Unexpected {
+        /// The zero-based position of the call in `ScriptedModel.calls`.
+        call_index: usize,
+        streamed: bool,
+    },
     /// `UnconsumedModelStepsError`, from `assertComplete()`.
+    #[serde(rename = "UnconsumedModelStepsError")]
     Unconsumed {
         #[serde(rename = "remainingSteps")]
         remaining: usize,
     },
     /// `ScriptedModelRequestAbortedError` (name `AbortError`); no call index when the request
     /// was aborted before it was recorded.
-    #[serde(rename_all = "camelCase")]
-    Aborted { call_index: Option<usize> },
+    #[serde(rename = "ScriptedModelRequestAbortedError", rename_all = "camelCase")]
+    Aborted {
+        /// The zero-based position of a call in `ScriptedModel.calls`.
+        call_index: Option<usize>,
+    },
 }
 
 impl crate::error::Raise for ModelError {
     fn kind(&self) -> &'static str {
-        self.class()
-    }
-}
-
-impl ModelError {
-    /// The error's class, which is also its `name` except for the abort error.
-    pub fn class(&self) -> &'static str {
         match self {
             ModelError::InvalidStep { .. } => "InvalidScriptedModelStepError",
             ModelError::Unexpected { .. } => "UnexpectedModelCallError",
@@ -104,14 +114,15 @@ impl ModelError {
         }
     }
 
-    /// The error's `name` property.
-    pub fn name(&self) -> &'static str {
+    fn name(&self) -> &'static str {
         match self {
             ModelError::Aborted { .. } => "AbortError",
-            other => other.class(),
+            other => other.kind(),
         }
     }
+}
 
+impl ModelError {
     fn invalid_input(
         reason: StepReason,
         input_index: usize,
@@ -486,6 +497,7 @@ pub fn choose_advice<R: AdviceRecord>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Raise;
 
     /// A test input described by its answers.
     #[derive(Default, Clone)]
@@ -870,7 +882,7 @@ mod tests {
         );
         let abort = ModelError::Aborted { call_index: None };
         assert_eq!(
-            (abort.name(), abort.class()),
+            (abort.name(), abort.kind()),
             ("AbortError", "ScriptedModelRequestAbortedError")
         );
         assert_eq!(abort.to_string(), "Scripted model request was aborted.");

@@ -61,65 +61,101 @@ pub struct PendingFailures {
     pub count: usize,
 }
 
-/// Every error the scripted transport raises by itself.
-/// Its fields serialize as the facade's classes name them ([`crate::error::Raise`]).
+/// The lifecycle operation a superseded attempt was: always `connect`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Operation {
+    Connect,
+}
+
+/// Every error the scripted transport raises by itself. Each variant is one facade class (its
+/// `kind`), with its fields in the class's order under the class's names
+/// ([`crate::error::Raise`]); the facade's field types are generated from it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(untagged)]
+#[serde(tag = "kind")]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "RealtimeErrorFields", optional_fields)
+)]
 pub enum RealtimeError {
     /// The next expectation named another method.
-    #[serde(rename_all = "camelCase")]
+    #[serde(rename = "UnexpectedRealtimeCallError", rename_all = "camelCase")]
     Unexpected {
+        /// The zero-based position of the call in `ScriptedRealtimeTransport.calls`.
         call_index: usize,
         #[serde(rename = "expectedMethod")]
+        #[cfg_attr(test, ts(type = "RealtimeTransportMethod"))]
         expected: String,
         #[serde(rename = "actualMethod")]
         actual: String,
     },
     /// An expectation's matcher returned exactly `false`.
-    #[serde(rename_all = "camelCase")]
+    #[serde(rename = "RealtimeCallMatcherError", rename_all = "camelCase")]
     Matcher {
+        /// The zero-based position of the call in `ScriptedRealtimeTransport.calls`.
         call_index: usize,
         #[serde(rename = "actualMethod")]
         actual: String,
     },
     /// `assertComplete()` (or a scenario's completion check) found work left.
+    #[serde(rename = "IncompleteRealtimeScenarioError")]
     Incomplete {
         #[serde(rename = "unconsumedCalls")]
+        #[cfg_attr(test, ts(type = "readonly RecordedRealtimeTransportCall[]"))]
         unconsumed: Vec<Unconsumed>,
         #[serde(rename = "pendingExpectations")]
+        #[cfg_attr(test, ts(type = "readonly PendingRealtimeExpectation[]"))]
         pending: Vec<Pending>,
         #[serde(rename = "pendingFailures")]
+        #[cfg_attr(test, ts(type = "readonly PendingRealtimeFailure[]"))]
         failures: Vec<PendingFailures>,
     },
     /// `runScenario` was aborted (`name` `'AbortError'`).
+    #[serde(rename = "ScriptedRealtimeScenarioCancelledError")]
     Cancelled {
         #[serde(rename = "pendingExpectations")]
+        #[cfg_attr(test, ts(type = "readonly PendingRealtimeExpectation[]"))]
         pending: Vec<Pending>,
     },
     /// `assertClosed()` while not disconnected.
-    NotClosed { status: String },
+    #[serde(rename = "RealtimeTransportNotClosedError")]
+    NotClosed {
+        #[cfg_attr(test, ts(type = "RealtimeTransportStatus"))]
+        status: String,
+    },
     /// A lifecycle operation replaced a connect in progress.
-    Superseded,
+    #[serde(rename = "ScriptedRealtimeConnectionSupersededError")]
+    Superseded {
+        #[cfg_attr(test, ts(type = "'connect'"))]
+        operation: Operation,
+    },
 }
 
 impl crate::error::Raise for RealtimeError {
     fn kind(&self) -> &'static str {
-        self.class()
-    }
-}
-
-impl RealtimeError {
-    pub fn class(&self) -> &'static str {
         match self {
             RealtimeError::Unexpected { .. } => "UnexpectedRealtimeCallError",
             RealtimeError::Matcher { .. } => "RealtimeCallMatcherError",
             RealtimeError::Incomplete { .. } => "IncompleteRealtimeScenarioError",
             RealtimeError::Cancelled { .. } => "ScriptedRealtimeScenarioCancelledError",
             RealtimeError::NotClosed { .. } => "RealtimeTransportNotClosedError",
-            RealtimeError::Superseded => "ScriptedRealtimeConnectionSupersededError",
+            RealtimeError::Superseded { .. } => "ScriptedRealtimeConnectionSupersededError",
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            RealtimeError::Cancelled { .. } => "AbortError",
+            other => other.kind(),
         }
     }
 }
+
+/// The error a lifecycle operation that replaced a connect in progress raises.
+pub const SUPERSEDED: RealtimeError = RealtimeError::Superseded {
+    operation: Operation::Connect,
+};
 
 fn plural(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
@@ -167,7 +203,7 @@ impl fmt::Display for RealtimeError {
             RealtimeError::NotClosed { status } => {
                 write!(f, "ScriptedRealtimeTransport is not closed; current status is {status}.")
             }
-            RealtimeError::Superseded => {
+            RealtimeError::Superseded { .. } => {
                 f.write_str("ScriptedRealtimeTransport connection attempt was superseded by another lifecycle operation.")
             }
         }
@@ -405,7 +441,7 @@ impl<C: Clone, X, F> Transport<C, X, F> {
         if self.generation == generation && self.status == status {
             Ok(())
         } else {
-            Err(RealtimeError::Superseded)
+            Err(SUPERSEDED)
         }
     }
 
@@ -627,7 +663,7 @@ mod tests {
         assert!(t.close_recorded(ticket));
         assert_eq!(
             t.assert_current(g, Status::Connecting).unwrap_err(),
-            RealtimeError::Superseded
+            SUPERSEDED
         );
         assert_eq!(t.connect_failed(g), ConnectEnd::Superseded);
         assert_eq!(t.status, Status::Disconnected);

@@ -69,14 +69,23 @@ pub enum OutcomeProblem {
     ResponderNotFunction,
 }
 
-/// Every error the scripted sandbox raises by itself.
-/// Its fields serialize as the facade's classes name them ([`crate::error::Raise`]).
+/// Every error the scripted sandbox raises by itself. Each variant is one facade class (its
+/// `kind`), with its fields in the class's order under the class's names
+/// ([`crate::error::Raise`]); the facade's field types are generated from it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(untagged)]
+#[serde(tag = "kind")]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "SandboxErrorFields", optional_fields)
+)]
 pub enum SandboxError {
-    #[serde(rename_all = "camelCase")]
+    /// A step given to `scriptedSandboxSession` is malformed.
+    #[serde(rename = "InvalidScriptedSandboxStepError", rename_all = "camelCase")]
     InvalidStep {
+        #[cfg_attr(test, ts(type = "InvalidScriptedSandboxStepReason"))]
         reason: StepReason,
+        /// The zero-based position of the invalid factory input.
         input_index: usize,
         method: Option<String>,
         /// What is wrong with the step's outcome (in the message only).
@@ -84,8 +93,9 @@ pub enum SandboxError {
         problem: Option<OutcomeProblem>,
     },
     /// A call of another method than the next step's, or after the script.
-    #[serde(rename_all = "camelCase")]
+    #[serde(rename = "UnexpectedSandboxCallError", rename_all = "camelCase")]
     Unexpected {
+        /// The zero-based position of the call in `calls`.
         call_index: usize,
         #[serde(rename = "actualMethod")]
         actual: String,
@@ -95,28 +105,42 @@ pub enum SandboxError {
         remaining: usize,
     },
     /// The step's matcher returned exactly `false`.
-    #[serde(rename_all = "camelCase")]
-    Matcher { call_index: usize, method: String },
-    /// `assertComplete()` with steps left (the class counts them itself).
+    #[serde(rename = "SandboxCallMatcherError", rename_all = "camelCase")]
+    Matcher {
+        /// The zero-based position of the call in `calls`.
+        call_index: usize,
+        method: String,
+    },
+    /// `assertComplete()` with steps left ([`SandboxError::unconsumed`]).
+    #[serde(rename = "UnconsumedSandboxStepsError")]
     Unconsumed {
+        /// How many steps were left (`pendingMethods.length`).
+        #[serde(rename = "remainingSteps")]
+        remaining: usize,
+        /// The methods of the steps left, in script order.
         #[serde(rename = "pendingMethods")]
+        #[cfg_attr(test, ts(type = "readonly string[]"))]
         pending: Vec<String>,
     },
 }
 
 impl crate::error::Raise for SandboxError {
     fn kind(&self) -> &'static str {
-        self.name()
-    }
-}
-
-impl SandboxError {
-    pub fn name(&self) -> &'static str {
         match self {
             SandboxError::InvalidStep { .. } => "InvalidScriptedSandboxStepError",
             SandboxError::Unexpected { .. } => "UnexpectedSandboxCallError",
             SandboxError::Matcher { .. } => "SandboxCallMatcherError",
             SandboxError::Unconsumed { .. } => "UnconsumedSandboxStepsError",
+        }
+    }
+}
+
+impl SandboxError {
+    /// `assertComplete()` found these steps' methods left.
+    pub fn unconsumed(pending: Vec<String>) -> SandboxError {
+        SandboxError::Unconsumed {
+            remaining: pending.len(),
+            pending,
         }
     }
 }
@@ -167,7 +191,7 @@ impl fmt::Display for SandboxError {
                     display_index(*call_index)
                 )
             }
-            SandboxError::Unconsumed { pending } => write!(
+            SandboxError::Unconsumed { pending, .. } => write!(
                 f,
                 "Scripted sandbox session has {} unconsumed step{}: {}.",
                 pending.len(),
@@ -330,9 +354,9 @@ impl<S> Script<S> {
         if self.steps.is_empty() {
             Ok(())
         } else {
-            Err(SandboxError::Unconsumed {
-                pending: self.steps.iter().map(|(m, _)| (*m).to_owned()).collect(),
-            })
+            Err(SandboxError::unconsumed(
+                self.steps.iter().map(|(m, _)| (*m).to_owned()).collect(),
+            ))
         }
     }
 }
@@ -356,6 +380,7 @@ pub fn check_matcher(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Raise;
 
     #[derive(Default)]
     struct Step {

@@ -102,7 +102,7 @@ pub fn realtime_error_message(class: &str, args: &Array) -> String {
         "RealtimeTransportNotClosedError" => RealtimeError::NotClosed {
             status: a(0).as_string().unwrap_or_else(|| js::string_of(&a(0))),
         },
-        _ => RealtimeError::Superseded,
+        _ => crate::doubles::realtime::SUPERSEDED,
     };
     e.to_string()
 }

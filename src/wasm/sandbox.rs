@@ -36,12 +36,12 @@ pub fn sandbox_error_message(class: &str, fields: &JsValue) -> String {
                 .ok()
                 .map(|v| Array::from(&v))
                 .unwrap_or_default();
-            SandboxError::Unconsumed {
-                pending: pending
+            SandboxError::unconsumed(
+                pending
                     .iter()
                     .map(|m| m.as_string().unwrap_or_default())
                     .collect(),
-            }
+            )
         }
     };
     e.to_string()
