@@ -22,7 +22,19 @@ export function errorShape(error) {
   if (!(error instanceof Error)) return { thrownValue: error };
   const fields = {};
   for (const key of Object.keys(error)) fields[key] = error[key];
-  return { class: error.constructor.name, name: error.name, message: error.message, keys: Object.keys(error), fields };
+  return {
+    class: error.constructor.name,
+    name: error.name,
+    message: error.message,
+    keys: Object.keys(error),
+    fields,
+    // How it was built: own names (`stack`, `message`) in order, the class's own prototype,
+    // which lists are frozen, and the stack's first line.
+    ownNames: Object.getOwnPropertyNames(error),
+    ownPrototype: Object.getPrototypeOf(error) === error.constructor.prototype,
+    frozenLists: Object.keys(error).filter((key) => Array.isArray(error[key]) && Object.isFrozen(error[key])),
+    stackHead: String(error.stack).split('\n')[0],
+  };
 }
 
 /**
