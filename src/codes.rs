@@ -123,37 +123,44 @@ pub fn typescript() -> String {
     out
 }
 
-/// The text of `pkg-template/src/error-fields.ts`: the fields of each error class the facade
-/// builds with `(message, fields)`, from the engine's own error types (`ts-rs`, test-only).
+/// The text of `pkg-template/src/engine-types.ts`: the data the engine hands the facade (a
+/// parse's fixes, a conversion's changes, a validation's issues, …) and the fields of each
+/// error class, from the engine's own types (`ts-rs`, test-only), doc comments included.
 #[cfg(test)]
-pub fn error_fields_typescript() -> String {
+pub fn engine_types_typescript() -> String {
     use ts_rs::TS;
-    let cfg = ts_rs::Config::default();
-    let decls = [
-        crate::error::StrictError::decl(&cfg),
-        crate::error::InvalidSchemaError::decl(&cfg),
-        crate::sap::Refusal::decl(&cfg),
-        crate::sap::ParseFailure::decl(&cfg),
-        crate::error::ProviderOutputError::decl(&cfg),
-        crate::doubles::cassette::CassetteError::decl(&cfg),
-        crate::doubles::cassette::MissingFields::decl(&cfg),
-        crate::doubles::cassette::MismatchFields::decl(&cfg),
-        crate::doubles::model::ModelError::decl(&cfg),
-        crate::doubles::sandbox::SandboxError::decl(&cfg),
-        crate::doubles::realtime::RealtimeError::decl(&cfg),
-    ];
-    let mut out = String::from(
-        "// Generated from the engine's error types (ts-rs) by\n\
-         // `UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`; a test fails when it is stale.\n\
-         import type {\n  InvalidCassetteReason,\n  InvalidScriptedModelStepReason,\n  InvalidScriptedSandboxStepReason,\n  SchemaProvider,\n  StrictSchemaErrorReason,\n  StructuredParseErrorReason,\n} from './codes.js';\n\
-         import type {\n  PendingRealtimeExpectation,\n  PendingRealtimeFailure,\n  RealtimeTransportMethod,\n  RealtimeTransportStatus,\n  RecordedRealtimeTransportCall,\n} from './realtime-types.js';\n",
-    );
-    for decl in decls {
+    fn declare<T: TS>(out: &mut String) {
         out.push('\n');
+        if let Some(docs) = T::docs() {
+            out.push_str(&docs);
+        }
         out.push_str("export ");
-        out.push_str(decl.trim());
+        out.push_str(T::decl(&ts_rs::Config::default()).trim());
         out.push('\n');
     }
+    let mut out = String::from(
+        "// Generated from the engine's types (ts-rs) by\n\
+         // `UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`; a test fails when it is stale.\n\
+         import type {\n  InvalidCassetteReason,\n  InvalidScriptedModelStepReason,\n  InvalidScriptedSandboxStepReason,\n  ParseFixKind,\n  RequestLimit,\n  SchemaChangeKind,\n  SchemaProvider,\n  StrictSchemaErrorReason,\n  StructuredParseErrorReason,\n} from './codes.js';\n\
+         import type {\n  PendingRealtimeExpectation,\n  PendingRealtimeFailure,\n  RealtimeTransportMethod,\n  RealtimeTransportStatus,\n  RecordedRealtimeTransportCall,\n} from './realtime-types.js';\n",
+    );
+    // What the engine answers.
+    declare::<crate::sap::Fix>(&mut out);
+    declare::<crate::schema::provider::Change>(&mut out);
+    declare::<crate::schema::provider::Breach>(&mut out);
+    declare::<crate::schema::validate::Issue>(&mut out);
+    // The fields of its errors, by class.
+    declare::<crate::error::StrictError>(&mut out);
+    declare::<crate::error::InvalidSchemaError>(&mut out);
+    declare::<crate::sap::Refusal>(&mut out);
+    declare::<crate::sap::ParseFailure>(&mut out);
+    declare::<crate::error::ProviderOutputError>(&mut out);
+    declare::<crate::doubles::cassette::CassetteError>(&mut out);
+    declare::<crate::doubles::cassette::MissingFields>(&mut out);
+    declare::<crate::doubles::cassette::MismatchFields>(&mut out);
+    declare::<crate::doubles::model::ModelError>(&mut out);
+    declare::<crate::doubles::sandbox::SandboxError>(&mut out);
+    declare::<crate::doubles::realtime::RealtimeError>(&mut out);
     out
 }
 
@@ -162,9 +169,9 @@ mod tests {
     use super::*;
 
     const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/src/codes.ts");
-    const FIELDS_PATH: &str = concat!(
+    const TYPES_PATH: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/pkg-template/src/error-fields.ts"
+        "/pkg-template/src/engine-types.ts"
     );
 
     /// Fails when the generated file at `path` differs from `want`; rewrites it first under
@@ -182,7 +189,7 @@ mod tests {
 
     #[test]
     fn error_fields_ts_is_generated_from_the_error_types() {
-        check_generated(FIELDS_PATH, &error_fields_typescript());
+        check_generated(TYPES_PATH, &engine_types_typescript());
     }
 
     #[test]

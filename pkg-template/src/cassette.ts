@@ -12,7 +12,7 @@ import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAd
 import { describeValue, expectKnownOptions, expectString } from './args.js';
 import { call as engine, encodeValue, isUnencodable } from './core.js';
 import { UserError, adopt, fromEngine, registerEngineErrors, typed } from './errors.js';
-import type { CassetteMismatchErrorFields, CassetteMissingErrorFields, InvalidCassetteErrorFields } from './error-fields.js';
+import type { CassetteMismatchErrorFields, CassetteMissingErrorFields, InvalidCassetteErrorFields } from './engine-types.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { takeCassetteSlot } from './test-names.js';
 import { ScriptedModel, installCassetteReplay, modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelOptions } from './scripted-model.js';

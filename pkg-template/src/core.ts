@@ -5,10 +5,12 @@
  * messages live in the Rust engine.
  */
 import { describeValue, expectKnownOptions, expectString } from './args.js';
-import type { CutInside, ParseFixKind, RepairRefusalReason, RequestLimit, SchemaChangeKind, SchemaProvider } from './codes.js';
+import type { CutInside, ParseFixKind, RepairRefusalReason, SchemaProvider } from './codes.js';
 import { StandardOutcome } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
+export type { ParseFix, RequestLimitBreach, SchemaChange, ValidationIssue } from './engine-types.js';
+import type { ParseFix, RequestLimitBreach, SchemaChange, ValidationIssue } from './engine-types.js';
 import { engineErrorObject, fromEngine, UserError } from './errors.js';
 import { textCodec } from './host.js';
 import { PatternTable, checkPatterns, findSecret, issueTexts, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
@@ -242,15 +244,6 @@ export interface PreparedStrictJsonSchema<T> {
   changes?: SchemaChange[];
 }
 
-/** One change of a provider conversion, at the JSON Pointer of the node in your schema. */
-export interface SchemaChange {
-  pointer: string;
-  keyword: string;
-  /** `rewritten` (same meaning), `described` (moved into `description`), `dropped`. */
-  kind: SchemaChangeKind;
-  detail: string;
-}
-
 /** Options of {@link toStrictJsonSchema} and {@link prepareStrictJsonSchema}. Unknown keys are refused. */
 export interface StrictSchemaOptions {
   /**
@@ -341,16 +334,6 @@ export interface RequestTool {
   inputSchema?: unknown;
 }
 
-/** A request over one of its provider's limits. */
-export interface RequestLimitBreach {
-  limit: RequestLimit;
-  /** Where the count went over: `/tools/<i>/parameters/…` or `/output/…`. */
-  pointer: string;
-  count: number;
-  max: number;
-  message: string;
-}
-
 /**
  * Checks a whole request against one provider's limits, over all its tools and its output
  * schema together: Anthropic's 20 strict tools, 24 optional parameters and 16 parameters with
@@ -427,19 +410,6 @@ export function assertStrictSchemaPreservesOpenObjects(schema: JsonSchema): void
 }
 
 // --- local validation -------------------------------------------------------------------------
-
-/** One reason a value failed validation. */
-export interface ValidationIssue {
-  message: string;
-  /** JSON Pointer to the failing part of the value. */
-  instancePath: string;
-  /** JSON Pointer to the failing keyword in the schema. */
-  schemaPath: string;
-  /** The failing keyword; `json` when the text is not JSON, `depth` when nested too deeply. */
-  keyword: string;
-  /** Where malformed JSON text broke (only with `keyword: 'json'`). */
-  position?: { offset: number; line: number; column: number };
-}
 
 /** Options of `validateJson`. Unknown options are refused with a `TypeError`. */
 export interface ValidateJsonOptions {
@@ -720,14 +690,6 @@ export function io<Out, In = Out>(vendor = 'understudy'): IO<In, Out> {
 }
 
 // --- schema-aligned parsing ------------------------------------------------------------------
-
-/** One repair schema-aligned parsing made, at a JSON Pointer into the result. */
-export interface ParseFix {
-  /** What was repaired: `fence_stripped`, `prose_skipped`, `trailing_comma_removed`, `single_quotes`, `string_to_number`, … (every code in {@link ParseFixKind}). */
-  kind: ParseFixKind;
-  pointer: string;
-  detail: string;
-}
 
 
 /** Options of {@link parseStructured}. Unknown options are refused with a `UserError`. */

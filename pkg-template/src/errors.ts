@@ -1,7 +1,7 @@
 /**
  * Error classes. The engine decides which error is raised, with which message and fields; these
  * classes only give each kind its `instanceof` and its typed fields. The fields of a class
- * built from `(message, fields)` are the engine's error type's (error-fields.ts, generated).
+ * built from `(message, fields)` are the engine's error type's (engine-types.ts, generated).
  */
 import { expectFields } from './args.js';
 import type {
@@ -9,10 +9,10 @@ import type {
   ProviderOutputValidationErrorFields,
   StrictSchemaErrorFields,
   StructuredParseErrorFields,
-} from './error-fields.js';
+} from './engine-types.js';
 
 export type { StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';
-export type { RefusedCandidate } from './error-fields.js';
+export type { RefusedCandidate } from './engine-types.js';
 
 /** @internal Puts an error's fields (an object, else a `TypeError` naming the class) on it. */
 export function adopt(error: Error, name: string, fields: object): void {

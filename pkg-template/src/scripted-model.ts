@@ -24,7 +24,7 @@ import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import type { InvalidScriptedModelStepReason } from './codes.js';
 import { registerDoubleErrors, settle, type FieldsOf } from './errors.js';
-import type { ModelErrorFields } from './error-fields.js';
+import type { ModelErrorFields } from './engine-types.js';
 import { peers } from './peers.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
 

@@ -19,7 +19,7 @@ import type {
 } from '@openai/agents-realtime';
 import { call as engine, type Bindings } from './core.js';
 import { fromEngine, registerDoubleErrors, settle, type FieldsOf } from './errors.js';
-import type { RealtimeErrorFields } from './error-fields.js';
+import type { RealtimeErrorFields } from './engine-types.js';
 import type {
   PendingRealtimeExpectation,
   PendingRealtimeFailure,

@@ -11,7 +11,7 @@ import type { SandboxSession } from '@openai/agents-core/sandbox';
 import { call as engine } from './core.js';
 import { peers } from './peers.js';
 import { registerDoubleErrors, settle, type FieldsOf } from './errors.js';
-import type { SandboxErrorFields } from './error-fields.js';
+import type { SandboxErrorFields } from './engine-types.js';
 import type { InvalidScriptedSandboxStepReason } from './codes.js';
 
 export type { InvalidScriptedSandboxStepReason } from './codes.js';

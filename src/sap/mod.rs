@@ -20,12 +20,19 @@ use align::{Aligner, Kw, Mismatch, Mode};
 use path::{Path, Seg};
 use scan::{scan_value, Scanned, Value};
 
-/// One repair, at a JSON Pointer into the result.
+/// One repair schema-aligned parsing made, at a JSON Pointer into the result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ParseFix"))]
 pub struct Fix {
+    /// What was repaired: `fence_stripped`, `prose_skipped`, `trailing_comma_removed`,
+    /// `single_quotes`, `string_to_number`, … (every code in `ParseFixKind`).
+    #[cfg_attr(test, ts(type = "ParseFixKind"))]
     pub kind: FixKind,
+    /// JSON Pointer of the repaired value in the result.
     pub pointer: String,
-    /// Most details are fixed texts (`,`, `text before the fence`): borrowed, not allocated.
+    /// What the repair read or wrote (the fence, the skipped prose, the separator, …).
+    // Most details are fixed texts (`,`, `text before the fence`): borrowed, not allocated.
+    #[cfg_attr(test, ts(as = "String"))]
     pub detail: Cow<'static, str>,
 }
 

@@ -59,12 +59,18 @@ crate::codes! {
     }
 }
 
-/// One change a conversion made, at the JSON Pointer of the node in the caller's schema.
+/// One change of a provider conversion, at the JSON Pointer of the node in your schema.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "SchemaChange"))]
 pub struct Change {
+    /// JSON Pointer of the node in your schema.
     pub pointer: String,
+    /// The keyword changed.
     pub keyword: String,
+    /// `rewritten` (same meaning), `described` (moved into `description`), `dropped`.
+    #[cfg_attr(test, ts(type = "SchemaChangeKind"))]
     pub kind: ChangeKind,
+    /// What was done, in words.
     pub detail: String,
 }
 
@@ -1174,12 +1180,18 @@ crate::codes! {
 
 /// A request over one of its provider's limits.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "RequestLimitBreach"))]
 pub struct Breach {
+    /// Which limit.
+    #[cfg_attr(test, ts(type = "RequestLimit"))]
     pub limit: RequestLimit,
     /// Where the count went over: `/tools/<i>/parameters/…` or `/output/…`.
     pub pointer: String,
+    /// How many the request has.
     pub count: usize,
+    /// How many the provider takes.
     pub max: usize,
+    /// The breach in words, naming the provider.
     pub message: String,
 }
 

@@ -10,27 +10,38 @@ use crate::schema::verdict::Plan;
 /// Deepest value `validate` accepts (the same bound `serde_json` puts on `validateJson` text).
 pub use super::MAX_VALUE_DEPTH;
 
-/// One reason a value failed.
+/// One reason a value failed validation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "ValidationIssue", optional_fields)
+)]
 pub struct Issue {
+    /// What failed, in words.
     pub message: String,
     /// JSON Pointer to the failing part of the value.
     pub instance_path: String,
-    /// JSON Pointer to the keyword that failed, in the schema.
+    /// JSON Pointer to the failing keyword in the schema.
     pub schema_path: String,
-    /// The failing keyword (`type`, `required`, …); `json` for text that is not JSON.
+    /// The failing keyword; `json` when the text is not JSON, `depth` when nested too deeply.
     pub keyword: String,
-    /// Where malformed JSON text broke (only for `keyword: "json"`).
+    /// Where malformed JSON text broke (only with `keyword: 'json'`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(inline))]
     pub position: Option<Position>,
 }
 
+/// Where in a JSON text it broke.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Position {
     /// Byte offset into the text.
     pub offset: usize,
+    /// One-based line.
     pub line: usize,
+    /// One-based column.
     pub column: usize,
 }
 

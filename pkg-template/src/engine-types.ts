@@ -1,9 +1,12 @@
-// Generated from the engine's error types (ts-rs) by
+// Generated from the engine's types (ts-rs) by
 // `UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`; a test fails when it is stale.
 import type {
   InvalidCassetteReason,
   InvalidScriptedModelStepReason,
   InvalidScriptedSandboxStepReason,
+  ParseFixKind,
+  RequestLimit,
+  SchemaChangeKind,
   SchemaProvider,
   StrictSchemaErrorReason,
   StructuredParseErrorReason,
@@ -16,6 +19,112 @@ import type {
   RecordedRealtimeTransportCall,
 } from './realtime-types.js';
 
+/**
+ * One repair schema-aligned parsing made, at a JSON Pointer into the result.
+ */
+export type ParseFix = { 
+/**
+ * What was repaired: `fence_stripped`, `prose_skipped`, `trailing_comma_removed`,
+ * `single_quotes`, `string_to_number`, … (every code in `ParseFixKind`).
+ */
+kind: ParseFixKind, 
+/**
+ * JSON Pointer of the repaired value in the result.
+ */
+pointer: string, 
+/**
+ * What the repair read or wrote (the fence, the skipped prose, the separator, …).
+ */
+detail: string, };
+
+/**
+ * One change of a provider conversion, at the JSON Pointer of the node in your schema.
+ */
+export type SchemaChange = { 
+/**
+ * JSON Pointer of the node in your schema.
+ */
+pointer: string, 
+/**
+ * The keyword changed.
+ */
+keyword: string, 
+/**
+ * `rewritten` (same meaning), `described` (moved into `description`), `dropped`.
+ */
+kind: SchemaChangeKind, 
+/**
+ * What was done, in words.
+ */
+detail: string, };
+
+/**
+ * A request over one of its provider's limits.
+ */
+export type RequestLimitBreach = { 
+/**
+ * Which limit.
+ */
+limit: RequestLimit, 
+/**
+ * Where the count went over: `/tools/<i>/parameters/…` or `/output/…`.
+ */
+pointer: string, 
+/**
+ * How many the request has.
+ */
+count: number, 
+/**
+ * How many the provider takes.
+ */
+max: number, 
+/**
+ * The breach in words, naming the provider.
+ */
+message: string, };
+
+/**
+ * One reason a value failed validation.
+ */
+export type ValidationIssue = { 
+/**
+ * What failed, in words.
+ */
+message: string, 
+/**
+ * JSON Pointer to the failing part of the value.
+ */
+instancePath: string, 
+/**
+ * JSON Pointer to the failing keyword in the schema.
+ */
+schemaPath: string, 
+/**
+ * The failing keyword; `json` when the text is not JSON, `depth` when nested too deeply.
+ */
+keyword: string, 
+/**
+ * Where malformed JSON text broke (only with `keyword: 'json'`).
+ */
+position?: { 
+/**
+ * Byte offset into the text.
+ */
+offset: number, 
+/**
+ * One-based line.
+ */
+line: number, 
+/**
+ * One-based column.
+ */
+column: number, }, };
+
+/**
+ * A schema strict mode refuses. `message` is the reference's text; `pointer` is the JSON
+ * Pointer (RFC 6901) of the offending node in the caller's schema; `keyword` names the
+ * keyword at fault where there is one.
+ */
 export type StrictSchemaErrorFields = { 
 /**
  * Stable cause code.
@@ -30,12 +139,18 @@ pointer: string,
  */
 keyword?: string, };
 
+/**
+ * A JSON Schema that cannot be compiled for validation.
+ */
 export type InvalidJsonSchemaErrorFields = { 
 /**
  * JSON Pointer to the offending node of the schema.
  */
 pointer: string, };
 
+/**
+ * A candidate value `StructuredParseError` considered, and why it was refused.
+ */
 export type RefusedCandidate = { 
 /**
  * Byte offsets of the candidate in the UTF-8 text.
@@ -46,30 +161,48 @@ start: number, end: number, reason: StructuredParseErrorReason,
  */
 pointer: string, message: string, };
 
+/**
+ * Why no value of the schema could be read.
+ */
 export type StructuredParseErrorFields = { reason: StructuredParseErrorReason, 
 /**
  * Every candidate considered, with why it was refused.
  */
 candidates: Array<RefusedCandidate>, };
 
+/**
+ * A value that fails the original schema of a provider conversion
+ * (`ProviderOutputValidationError`; its `issues` are `compileJsonSchema`'s, handed over as
+ * they came).
+ */
 export type ProviderOutputValidationErrorFields = { 
 /**
  * The provider the schema was converted for.
  */
 provider: SchemaProvider, };
 
+/**
+ * Why a cassette or a recording option is refused (`InvalidCassetteError`).
+ */
 export type InvalidCassetteErrorFields = { reason: InvalidCassetteReason, 
 /**
  * JSON Pointer into the cassette (or the options) of the offending member.
  */
 pointer: string, };
 
+/**
+ * `CassetteMissingError`'s fields: an `InvalidCassetteError`'s (reason `missing`, pointer
+ * `''`) and the file's path.
+ */
 export type CassetteMissingErrorFields = { reason: InvalidCassetteReason, pointer: string, 
 /**
  * The cassette file that was looked for.
  */
 path: string, };
 
+/**
+ * `CassetteMismatchError`'s fields: the closest step flattened, the two values as JSON text.
+ */
 export type CassetteMismatchErrorFields = { 
 /**
  * The zero-based position of the live call.
@@ -96,6 +229,12 @@ recorded?: string,
  */
 live?: string, };
 
+/**
+ * Every error the scripted model raises by itself (errors scripted with `modelError` and
+ * exceptions from user callbacks pass through untouched and are not modelled here).
+ * Each variant is one facade class (its `kind`), with its fields in the class's order under
+ * the class's names ([`crate::error::Raise`]); the facade's field types are generated from it.
+ */
 export type ModelErrorFields = { "kind": "InvalidScriptedModelStepError", reason: InvalidScriptedModelStepReason, 
 /**
  * The zero-based position of an invalid constructor or `enqueue()` input.
@@ -114,6 +253,11 @@ callIndex: number, streamed: boolean, } | { "kind": "UnconsumedModelStepsError",
  */
 callIndex?: number, };
 
+/**
+ * Every error the scripted sandbox raises by itself. Each variant is one facade class (its
+ * `kind`), with its fields in the class's order under the class's names
+ * ([`crate::error::Raise`]); the facade's field types are generated from it.
+ */
 export type SandboxErrorFields = { "kind": "InvalidScriptedSandboxStepError", reason: InvalidScriptedSandboxStepReason, 
 /**
  * The zero-based position of the invalid factory input.
@@ -136,6 +280,11 @@ remainingSteps: number,
  */
 pendingMethods: readonly string[], };
 
+/**
+ * Every error the scripted transport raises by itself. Each variant is one facade class (its
+ * `kind`), with its fields in the class's order under the class's names
+ * ([`crate::error::Raise`]); the facade's field types are generated from it.
+ */
 export type RealtimeErrorFields = { "kind": "UnexpectedRealtimeCallError", 
 /**
  * The zero-based position of the call in `ScriptedRealtimeTransport.calls`.
