@@ -76,8 +76,11 @@ export interface RepairingModelOptions {
 
 type Item = Record<string, any>;
 
-/** What the response says of its own end, as it carries it: `[status, finish reason]`. */
-function responseEnd(data: unknown): [string | undefined, string | undefined] {
+/** What a response says of its own end: `[status, finish reason]`. */
+type End = [string | undefined, string | undefined];
+
+/** What the response says of its own end, as it carries it. */
+function responseEnd(data: unknown): End {
   if (typeof data !== 'object' || data === null) return [undefined, undefined];
   const d = data as Item;
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -110,7 +113,7 @@ class Repairs {
    * The text to use instead of `text` (a tool call's arguments when `tool` is its name, else
    * the final output), or `undefined` to leave it; reports the decision.
    */
-  handle(schema: unknown, text: unknown, tool: string | undefined, callId: unknown, end: [string | undefined, string | undefined]): string | undefined {
+  handle(schema: unknown, text: unknown, tool: string | undefined, callId: unknown, end: End): string | undefined {
     if (typeof text !== 'string' || typeof schema !== 'object' || schema === null) return undefined;
     const decision = this.#policy.decide(schema, text, tool, end[0], end[1]);
     if (decision === undefined) return undefined;
@@ -423,10 +426,30 @@ function offered(params: Item | undefined): Item[] {
 }
 
 /** `[status, reason]` of an AI SDK finish reason: `{ unified, raw }` (v3 and later) or a string. */
-function finishEnd(finishReason: unknown): [string | undefined, string | undefined] {
+function finishEnd(finishReason: unknown): End {
   if (typeof finishReason === 'string') return [undefined, finishReason];
   const unified = (finishReason as Item | undefined)?.unified;
   return [undefined, typeof unified === 'string' ? unified : undefined];
+}
+
+/**
+ * An AI SDK result's content parts (or a stream step's parts, whose text is in `delta`s) with
+ * repaired texts, or `parts` itself when nothing changed: each tool call's `input` against its
+ * tool's `inputSchema`, and the text against the call's output `schema`.
+ */
+function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unknown, end: End, key: 'text' | 'delta'): Item[] {
+  let copy = parts;
+  for (const [entry, where] of targetsOf('aiSdk', parts, tools, schema !== undefined)) {
+    if (typeof where === 'number') {
+      const part = parts[entry!]!;
+      const input = repairs.handle(tools[where].inputSchema, part.input, part.toolName, part.toolCallId, end);
+      if (input !== undefined) copy = copy.map((p, i) => (i === entry ? { ...part, input } : p));
+      continue;
+    }
+    const text = repairs.handle(schema, where.map((i) => parts[i]![key]).join(''), undefined, undefined, end);
+    if (text !== undefined) copy = joinInto(copy, where, key, text);
+  }
+  return copy;
 }
 
 /**
@@ -459,19 +482,8 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
       const schema = outputSchema(params);
       const tools = offered(params);
       if (schema === undefined && tools.length === 0) return result;
-      const end = finishEnd(result.finishReason);
-      let copy: Item[] | undefined;
-      for (const [entry, where] of targetsOf('aiSdk', content, tools, schema !== undefined)) {
-        if (typeof where === 'number') {
-          const part: Item = content[entry!];
-          const input = repairs.handle(tools[where].inputSchema, part.input, part.toolName, part.toolCallId, end);
-          if (input !== undefined) (copy ??= [...content])[entry!] = { ...part, input };
-          continue;
-        }
-        const text = repairs.handle(schema, where.map((i) => content[i].text).join(''), undefined, undefined, end);
-        if (text !== undefined) copy = joinInto(copy ?? content, where, 'text', text);
-      }
-      return copy === undefined ? result : { ...result, content: copy };
+      const repaired = repairParts(repairs, content, tools, schema, finishEnd(result.finishReason), 'text');
+      return repaired === content ? result : { ...result, content: repaired };
     },
     async wrapStream({ doStream, params }) {
       const result = await doStream();
@@ -482,20 +494,9 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
       // until the finish part says how the step ended.
       let held: Item[] | undefined;
       const release = (controller: TransformStreamDefaultController<Item>, finish: Item | undefined) => {
-        let parts = held ?? [];
+        // The text's deltas are joined into the first one.
+        const parts = repairParts(repairs, held ?? [], tools, schema, finishEnd(finish?.finishReason), 'delta');
         held = undefined;
-        const end = finishEnd(finish?.finishReason);
-        // Calls first, then the text (its deltas joined into the first one).
-        for (const [entry, where] of targetsOf('aiSdk', parts, tools, schema !== undefined)) {
-          if (typeof where === 'number') {
-            const part = parts[entry!];
-            const input = repairs.handle(tools[where].inputSchema, part.input, part.toolName, part.toolCallId, end);
-            if (input !== undefined) parts = parts.map((p, i) => (i === entry ? { ...part, input } : p));
-            continue;
-          }
-          const text = repairs.handle(schema, where.map((i) => parts[i].delta).join(''), undefined, undefined, end);
-          if (text !== undefined) parts = joinInto(parts, where, 'delta', text);
-        }
         for (const part of parts) controller.enqueue(part);
         if (finish !== undefined) controller.enqueue(finish);
       };
