@@ -187,9 +187,40 @@ mod tests {
         );
     }
 
+    const ERRORS_PATH: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/pkg-template/src/engine-errors.ts"
+    );
+
     #[test]
-    fn error_fields_ts_is_generated_from_the_error_types() {
+    fn engine_types_ts_is_generated_from_the_engine_types() {
         check_generated(TYPES_PATH, &engine_types_typescript());
+    }
+
+    #[test]
+    fn engine_errors_ts_is_generated_from_the_error_classes() {
+        check_generated(ERRORS_PATH, &crate::error_class::engine_errors_typescript());
+    }
+
+    #[test]
+    fn every_error_class_is_declared_once_with_its_base_first() {
+        let declared = crate::error::Class::DECLARED;
+        for (i, class) in declared.iter().enumerate() {
+            assert!(
+                !declared[..i].iter().any(|c| c.name == class.name),
+                "{} is declared twice",
+                class.name
+            );
+            if let Some(base) = class.base.first().filter(|b| **b != "UserError") {
+                assert!(
+                    declared[..i]
+                        .iter()
+                        .any(|c| c.name == *base && !c.base.is_empty()),
+                    "{}: its base {base} must be a generated class declared before it",
+                    class.name
+                );
+            }
+        }
     }
 
     #[test]

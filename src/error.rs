@@ -124,15 +124,63 @@ pub enum StandardSchemaError {
     },
 }
 
-/// An error the engine raises, as data: `kind` names the facade's class, `Display` is the
+crate::error_classes! {
+    /// A configuration problem: a schema or option the library cannot use.
+    UserError;
+    /// A schema strict mode refuses. The message is the reference's; the fields say where and
+    /// why.
+    StrictSchemaError: UserError("StrictSchemaErrorFields");
+    /// A schema nested deeper than 100 levels (physically, or logically through `$ref`), or
+    /// cyclic.
+    SchemaDepthError: StrictSchemaError;
+    /// A JSON Schema that cannot be compiled for validation.
+    InvalidJsonSchemaError: UserError("InvalidJsonSchemaErrorFields");
+    /// A Standard Schema value without both `~standard.validate` and `~standard.jsonSchema`.
+    UnsupportedStandardSchemaError: UserError;
+    /// A Standard Schema whose `validate` returned a Promise (async validation is not
+    /// supported).
+    AsyncStandardSchemaValidationError: UserError;
+    /// A value failed a Standard Schema (carries the validator's own issues).
+    StandardSchemaValidationError;
+    /// Text a model returned could not be read as a value of the schema.
+    StructuredParseError: UserError("StructuredParseErrorFields");
+    /// A value that fails the original schema of a provider conversion (carries the
+    /// validator's issues).
+    ProviderOutputValidationError;
+    /// A cassette (or a redaction pattern) cannot be used.
+    InvalidCassetteError: UserError("InvalidCassetteErrorFields");
+    /// A cassette file that does not exist where it must be replayed:
+    /// `UNDERSTUDY_CASSETTES=replay`, or the default `auto` mode under `CI` (which never
+    /// records). The message names the file and how to record it; nothing was written.
+    CassetteMissingError: InvalidCassetteError("CassetteMissingErrorFields");
+    /// No recorded request matches a live one (replay by request).
+    CassetteMismatchError: UserError("CassetteMismatchErrorFields");
+    // The test doubles' errors: the reference's constructors (src/doubles).
+    InvalidScriptedModelStepError;
+    UnexpectedModelCallError;
+    UnconsumedModelStepsError;
+    ScriptedModelRequestAbortedError;
+    InvalidScriptedSandboxStepError;
+    UnexpectedSandboxCallError;
+    SandboxCallMatcherError;
+    UnconsumedSandboxStepsError;
+    UnexpectedRealtimeCallError;
+    RealtimeCallMatcherError;
+    IncompleteRealtimeScenarioError;
+    ScriptedRealtimeScenarioCancelledError;
+    RealtimeTransportNotClosedError;
+    ScriptedRealtimeConnectionSupersededError;
+}
+
+/// An error the engine raises, as data: `kind` is the facade's class, `Display` is the
 /// message, and `Serialize` writes the fields under the names the facade's class gives them.
 /// Every kind crosses to JavaScript in the one form [`error_data`] writes.
 pub trait Raise: serde::Serialize + std::fmt::Display {
     /// The facade's class for this error.
-    fn kind(&self) -> &'static str;
+    fn kind(&self) -> Class;
     /// The error's `name`: its class, except where the reference names it otherwise.
     fn name(&self) -> &'static str {
-        self.kind()
+        self.kind().name()
     }
 }
 
@@ -142,7 +190,7 @@ pub trait Raise: serde::Serialize + std::fmt::Display {
 /// several classes, `#[serde(tag = "kind")]`) has it written once.
 pub fn error_data(e: &impl Raise) -> String {
     let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
-    let kind = text(e.kind());
+    let kind = text(e.kind().name());
     let mut out = format!(
         "{{\"kind\":{kind},\"name\":{},\"message\":{}",
         text(e.name()),
@@ -177,8 +225,8 @@ impl UserError {
 }
 
 impl Raise for UserError {
-    fn kind(&self) -> &'static str {
-        "UserError"
+    fn kind(&self) -> Class {
+        Class::UserError
     }
 }
 
@@ -216,42 +264,42 @@ pub struct ProviderOutputError {
 }
 
 impl Raise for ProviderOutputError {
-    fn kind(&self) -> &'static str {
-        "ProviderOutputValidationError"
+    fn kind(&self) -> Class {
+        Class::ProviderOutputValidationError
     }
 }
 
 impl Raise for Unencodable {
-    fn kind(&self) -> &'static str {
-        "UserError"
+    fn kind(&self) -> Class {
+        Class::UserError
     }
 }
 
 impl Raise for StrictError {
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> Class {
         if self.is_depth() {
-            "SchemaDepthError"
+            Class::SchemaDepthError
         } else {
-            "StrictSchemaError"
+            Class::StrictSchemaError
         }
     }
 }
 
 impl Raise for InvalidSchemaError {
-    fn kind(&self) -> &'static str {
-        "InvalidJsonSchemaError"
+    fn kind(&self) -> Class {
+        Class::InvalidJsonSchemaError
     }
 }
 
 impl Raise for StandardSchemaError {
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> Class {
         match self {
-            StandardSchemaError::Unsupported => "UnsupportedStandardSchemaError",
-            StandardSchemaError::AsyncValidation => "AsyncStandardSchemaValidationError",
+            StandardSchemaError::Unsupported => Class::UnsupportedStandardSchemaError,
+            StandardSchemaError::AsyncValidation => Class::AsyncStandardSchemaValidationError,
             StandardSchemaError::Conversion { .. } | StandardSchemaError::NonObjectRoot { .. } => {
-                "UserError"
+                Class::UserError
             }
-            StandardSchemaError::Validation { .. } => "StandardSchemaValidationError",
+            StandardSchemaError::Validation { .. } => Class::StandardSchemaValidationError,
         }
     }
 }

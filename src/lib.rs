@@ -7,6 +7,7 @@ mod code_enum;
 pub mod codes;
 pub mod doubles;
 pub mod error;
+pub mod error_class;
 pub mod map;
 pub mod sap;
 pub mod schema;

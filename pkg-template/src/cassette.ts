@@ -11,8 +11,7 @@ import { peers } from './peers.js';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
 import { describeValue, expectKnownOptions, expectString } from './args.js';
 import { call as engine, encodeValue, isUnencodable } from './core.js';
-import { UserError, adopt, fromEngine, registerEngineErrors, typed } from './errors.js';
-import type { CassetteMismatchErrorFields, CassetteMissingErrorFields, InvalidCassetteErrorFields } from './engine-types.js';
+import { UserError, fromEngine } from './errors.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { takeCassetteSlot } from './test-names.js';
 import { ScriptedModel, installCassetteReplay, modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelOptions } from './scripted-model.js';
@@ -65,41 +64,7 @@ export interface CassetteOptions extends RedactionOptions, ReplayOptions {
 
 const CASSETTE_OPTIONS: readonly (keyof CassetteOptions)[] = ['dir', 'record', 'redactKeys', 'redact', 'allowSecrets', 'match', 'strictTools'];
 
-export interface InvalidCassetteError extends Readonly<InvalidCassetteErrorFields> {}
-/** A cassette (or a redaction pattern) cannot be used. */
-export class InvalidCassetteError extends UserError {
-  constructor(message: string, fields: InvalidCassetteErrorFields) {
-    super(message);
-    adopt(this, new.target.name, fields);
-  }
-}
-
-export interface CassetteMissingError extends Readonly<CassetteMissingErrorFields> {}
-/**
- * A cassette file that does not exist where it must be replayed: `UNDERSTUDY_CASSETTES=replay`,
- * or the default `auto` mode under `CI` (which never records). The message names the file and
- * how to record it; nothing was written.
- */
-export class CassetteMissingError extends InvalidCassetteError {
-  constructor(message: string, fields: CassetteMissingErrorFields) {
-    super(message, fields);
-  }
-}
-
-export interface CassetteMismatchError extends Readonly<CassetteMismatchErrorFields> {}
-/** No recorded request matches a live one (replay by request). */
-export class CassetteMismatchError extends UserError {
-  constructor(message: string, fields: CassetteMismatchErrorFields) {
-    super(message);
-    adopt(this, new.target.name, fields);
-  }
-}
-
-registerEngineErrors({
-  InvalidCassetteError: typed(InvalidCassetteError),
-  CassetteMismatchError: typed(CassetteMismatchError),
-  CassetteMissingError: typed(CassetteMissingError),
-});
+export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError } from './errors.js';
 
 type Recorder = import('../wasm/node/understudy.js').CassetteRecorder;
 type Replay = import('../wasm/node/understudy.js').CassetteReplay;

@@ -1,61 +1,28 @@
 /**
  * Error classes. The engine decides which error is raised, with which message and fields; these
- * classes only give each kind its `instanceof` and its typed fields. The fields of a class
- * built from `(message, fields)` are the engine's error type's (engine-types.ts, generated).
+ * classes only give each kind its `instanceof` and its typed fields. Most are generated from
+ * the engine's declaration of its classes (engine-errors.ts); the two here carry a host value
+ * (a validator's issues) as it came.
  */
 import { expectFields } from './args.js';
-import type {
-  InvalidJsonSchemaErrorFields,
-  ProviderOutputValidationErrorFields,
-  StrictSchemaErrorFields,
-  StructuredParseErrorFields,
-} from './engine-types.js';
+import { GENERATED_CLASSES } from './engine-errors.js';
+import type { ProviderOutputValidationErrorFields } from './engine-types.js';
+import { UserError, adopt } from './error-base.js';
 
+export { UserError } from './error-base.js';
+export {
+  StrictSchemaError,
+  SchemaDepthError,
+  InvalidJsonSchemaError,
+  UnsupportedStandardSchemaError,
+  AsyncStandardSchemaValidationError,
+  StructuredParseError,
+  InvalidCassetteError,
+  CassetteMissingError,
+  CassetteMismatchError,
+} from './engine-errors.js';
 export type { StrictSchemaErrorReason, StructuredParseErrorReason } from './codes.js';
 export type { RefusedCandidate } from './engine-types.js';
-
-/** @internal Puts an error's fields (an object, else a `TypeError` naming the class) on it. */
-export function adopt(error: Error, name: string, fields: object): void {
-  Object.assign(error, expectFields(name, fields));
-}
-
-/** A configuration problem: a schema or option the library cannot use. */
-export class UserError extends Error {
-  /** Kept for parity with `@openai/agents-core`'s `UserError`. */
-  state?: unknown;
-  constructor(message: string, state?: unknown) {
-    super(message);
-    this.name = new.target.name;
-    this.state = state;
-  }
-}
-
-export interface StrictSchemaError extends Readonly<StrictSchemaErrorFields> {}
-/** A schema strict mode refuses. The message is the reference's; the fields say where and why. */
-export class StrictSchemaError extends UserError {
-  constructor(message: string, fields: StrictSchemaErrorFields) {
-    super(message);
-    adopt(this, new.target.name, fields);
-  }
-}
-
-/** A schema nested deeper than 100 levels (physically, or logically through `$ref`), or cyclic. */
-export class SchemaDepthError extends StrictSchemaError {}
-
-export interface InvalidJsonSchemaError extends Readonly<InvalidJsonSchemaErrorFields> {}
-/** A JSON Schema that cannot be compiled for validation. */
-export class InvalidJsonSchemaError extends UserError {
-  constructor(message: string, fields: InvalidJsonSchemaErrorFields) {
-    super(message);
-    adopt(this, new.target.name, fields);
-  }
-}
-
-/** A Standard Schema value without both `~standard.validate` and `~standard.jsonSchema`. */
-export class UnsupportedStandardSchemaError extends UserError {}
-
-/** A Standard Schema whose `validate` returned a Promise (async validation is not supported). */
-export class AsyncStandardSchemaValidationError extends UserError {}
 
 /** One issue reported by a Standard Schema validator. */
 export interface StandardSchemaIssue {
@@ -74,15 +41,6 @@ export class StandardSchemaValidationError extends Error {
     fields = expectFields(new.target.name, fields);
     this.name = new.target.name;
     this.issues = fields.issues;
-  }
-}
-
-export interface StructuredParseError extends Readonly<StructuredParseErrorFields> {}
-/** Text a model returned could not be read as a value of the schema. */
-export class StructuredParseError extends UserError {
-  constructor(message: string, fields: StructuredParseErrorFields) {
-    super(message);
-    adopt(this, new.target.name, fields);
   }
 }
 
@@ -131,7 +89,7 @@ export function engineErrorObject(data: string, issues: unknown): Record<string,
 }
 
 /** Builds the error of one engine kind from the engine's name, message and fields. */
-export type Make = (message: string, fields: Record<string, unknown>, name: string) => Error;
+type Make = (message: string, fields: Record<string, unknown>, name: string) => Error;
 
 /** The fields an engine error has (an absent one crosses as `null`). */
 function present(fields: Record<string, unknown>): Record<string, unknown> {
@@ -139,8 +97,8 @@ function present(fields: Record<string, unknown>): Record<string, unknown> {
   return fields;
 }
 
-/** @internal A class whose constructor takes `(message, fields)`. */
-export const typed =
+/** A class whose constructor takes `(message, fields)`. */
+const typed =
   (Class: new (message: string, fields: any) => Error): Make =>
   (message, fields) =>
     new Class(message, present(fields));
@@ -169,22 +127,12 @@ const double =
 /** How each engine error kind becomes its class, by the kind the engine names. */
 const makers: Record<string, Make> = {
   UserError: assigned(UserError),
-  StrictSchemaError: typed(StrictSchemaError),
-  SchemaDepthError: typed(SchemaDepthError),
-  InvalidJsonSchemaError: typed(InvalidJsonSchemaError),
-  UnsupportedStandardSchemaError: assigned(UnsupportedStandardSchemaError),
-  AsyncStandardSchemaValidationError: assigned(AsyncStandardSchemaValidationError),
   StandardSchemaValidationError: typed(StandardSchemaValidationError),
-  StructuredParseError: typed(StructuredParseError),
   ProviderOutputValidationError: typed(ProviderOutputValidationError),
 };
-
-/**
- * @internal Lets an entry (`./testing`) register how the errors its engine part raises become
- * their classes, by kind.
- */
-export function registerEngineErrors(more: Record<string, Make>): void {
-  Object.assign(makers, more);
+for (const kind in GENERATED_CLASSES) {
+  const [Class, withFields] = GENERATED_CLASSES[kind]!;
+  makers[kind] = withFields ? typed(Class) : assigned(Class);
 }
 
 /** @internal Registers a test double's error classes by kind (see `double`). */

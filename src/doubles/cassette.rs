@@ -1001,9 +1001,11 @@ fn excerpt(v: &Option<Value>) -> String {
     }
 }
 
+use crate::error::Class;
+
 impl crate::error::Raise for CassetteError {
-    fn kind(&self) -> &'static str {
-        "InvalidCassetteError"
+    fn kind(&self) -> Class {
+        Class::InvalidCassetteError
     }
 }
 
@@ -1047,8 +1049,8 @@ impl serde::Serialize for Mismatch {
 }
 
 impl crate::error::Raise for Mismatch {
-    fn kind(&self) -> &'static str {
-        "CassetteMismatchError"
+    fn kind(&self) -> Class {
+        Class::CassetteMismatchError
     }
 }
 
@@ -1084,10 +1086,10 @@ impl serde::Serialize for PlanError {
 }
 
 impl crate::error::Raise for PlanError {
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> Class {
         match self {
-            PlanError::Missing { .. } => "CassetteMissingError",
-            PlanError::UnknownMode(_) => "UserError",
+            PlanError::Missing { .. } => Class::CassetteMissingError,
+            PlanError::UnknownMode(_) => Class::UserError,
         }
     }
 }

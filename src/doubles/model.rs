@@ -104,20 +104,22 @@ pub enum ModelError {
     },
 }
 
+use crate::error::Class;
+
 impl crate::error::Raise for ModelError {
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> Class {
         match self {
-            ModelError::InvalidStep { .. } => "InvalidScriptedModelStepError",
-            ModelError::Unexpected { .. } => "UnexpectedModelCallError",
-            ModelError::Unconsumed { .. } => "UnconsumedModelStepsError",
-            ModelError::Aborted { .. } => "ScriptedModelRequestAbortedError",
+            ModelError::InvalidStep { .. } => Class::InvalidScriptedModelStepError,
+            ModelError::Unexpected { .. } => Class::UnexpectedModelCallError,
+            ModelError::Unconsumed { .. } => Class::UnconsumedModelStepsError,
+            ModelError::Aborted { .. } => Class::ScriptedModelRequestAbortedError,
         }
     }
 
     fn name(&self) -> &'static str {
         match self {
             ModelError::Aborted { .. } => "AbortError",
-            other => other.kind(),
+            other => other.kind().name(),
         }
     }
 }
@@ -882,7 +884,7 @@ mod tests {
         );
         let abort = ModelError::Aborted { call_index: None };
         assert_eq!(
-            (abort.name(), abort.kind()),
+            (abort.name(), abort.kind().name()),
             ("AbortError", "ScriptedModelRequestAbortedError")
         );
         assert_eq!(abort.to_string(), "Scripted model request was aborted.");

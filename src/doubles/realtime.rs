@@ -132,22 +132,24 @@ pub enum RealtimeError {
     },
 }
 
+use crate::error::Class;
+
 impl crate::error::Raise for RealtimeError {
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> Class {
         match self {
-            RealtimeError::Unexpected { .. } => "UnexpectedRealtimeCallError",
-            RealtimeError::Matcher { .. } => "RealtimeCallMatcherError",
-            RealtimeError::Incomplete { .. } => "IncompleteRealtimeScenarioError",
-            RealtimeError::Cancelled { .. } => "ScriptedRealtimeScenarioCancelledError",
-            RealtimeError::NotClosed { .. } => "RealtimeTransportNotClosedError",
-            RealtimeError::Superseded { .. } => "ScriptedRealtimeConnectionSupersededError",
+            RealtimeError::Unexpected { .. } => Class::UnexpectedRealtimeCallError,
+            RealtimeError::Matcher { .. } => Class::RealtimeCallMatcherError,
+            RealtimeError::Incomplete { .. } => Class::IncompleteRealtimeScenarioError,
+            RealtimeError::Cancelled { .. } => Class::ScriptedRealtimeScenarioCancelledError,
+            RealtimeError::NotClosed { .. } => Class::RealtimeTransportNotClosedError,
+            RealtimeError::Superseded { .. } => Class::ScriptedRealtimeConnectionSupersededError,
         }
     }
 
     fn name(&self) -> &'static str {
         match self {
             RealtimeError::Cancelled { .. } => "AbortError",
-            other => other.kind(),
+            other => other.kind().name(),
         }
     }
 }

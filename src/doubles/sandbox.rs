@@ -124,13 +124,15 @@ pub enum SandboxError {
     },
 }
 
+use crate::error::Class;
+
 impl crate::error::Raise for SandboxError {
-    fn kind(&self) -> &'static str {
+    fn kind(&self) -> Class {
         match self {
-            SandboxError::InvalidStep { .. } => "InvalidScriptedSandboxStepError",
-            SandboxError::Unexpected { .. } => "UnexpectedSandboxCallError",
-            SandboxError::Matcher { .. } => "SandboxCallMatcherError",
-            SandboxError::Unconsumed { .. } => "UnconsumedSandboxStepsError",
+            SandboxError::InvalidStep { .. } => Class::InvalidScriptedSandboxStepError,
+            SandboxError::Unexpected { .. } => Class::UnexpectedSandboxCallError,
+            SandboxError::Matcher { .. } => Class::SandboxCallMatcherError,
+            SandboxError::Unconsumed { .. } => Class::UnconsumedSandboxStepsError,
         }
     }
 }

@@ -92,8 +92,8 @@ pub struct ParseFailure {
 }
 
 impl crate::error::Raise for ParseFailure {
-    fn kind(&self) -> &'static str {
-        "StructuredParseError"
+    fn kind(&self) -> crate::error::Class {
+        crate::error::Class::StructuredParseError
     }
 }
 

@@ -1181,8 +1181,8 @@ impl serde::Serialize for NormalizeError {
 }
 
 impl crate::error::Raise for NormalizeError {
-    fn kind(&self) -> &'static str {
-        "UserError"
+    fn kind(&self) -> crate::error::Class {
+        crate::error::Class::UserError
     }
 }
 
