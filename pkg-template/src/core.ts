@@ -53,11 +53,6 @@ export function installValidatorLoader(load: () => unknown): void {
   loadValidator = load;
 }
 
-/** @internal Whether the validator module is loaded (a browser entry's `init` asks). */
-export function validatorLoaded(): boolean {
-  return validatorEngine !== undefined;
-}
-
 function validator(): ValidatorBindings {
   if (validatorEngine === undefined) {
     if (loadValidator === undefined) {

@@ -17,12 +17,11 @@ import type {
   ModelRetryAdviceRequest,
   StreamEvent,
 } from '@openai/agents-core';
-import { call, checkProviderCode, checkProviderTools, checkStrictTool, type Bindings } from './core.js';
+import { call as engine, checkProviderCode, checkProviderTools, checkStrictTool } from './core.js';
 import type { SchemaProvider } from './codes.js';
 import { describeValue, expectKnownOptions } from './args.js';
 import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
-import type { InvalidScriptedModelStepReason } from './codes.js';
 import { registerDoubleErrors, settle, type FieldsOf } from './errors.js';
 import type { ModelErrorFields } from './engine-types.js';
 import { peers } from './peers.js';
@@ -95,9 +94,6 @@ export type FunctionCallOptions = {
   providerData?: Record<string, unknown>;
 };
 
-function engine<T>(run: (e: Bindings) => T): T {
-  return call(run);
-}
 
 const message = (kind: string, args: object) => engine((e) => e.modelErrorMessage(kind, args));
 type Fields<K extends ModelErrorFields['kind']> = Readonly<FieldsOf<ModelErrorFields, K>>;

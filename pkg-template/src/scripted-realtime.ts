@@ -17,16 +17,10 @@ import type {
   RealtimeTransportLayerConnectOptions,
   TransportToolCallEvent,
 } from '@openai/agents-realtime';
-import { call as engine, type Bindings } from './core.js';
+import { call as engine } from './core.js';
 import { fromEngine, registerDoubleErrors, settle, type FieldsOf } from './errors.js';
 import type { RealtimeErrorFields } from './engine-types.js';
-import type {
-  PendingRealtimeExpectation,
-  PendingRealtimeFailure,
-  RealtimeTransportMethod,
-  RealtimeTransportStatus,
-  RecordedRealtimeTransportCall,
-} from './realtime-types.js';
+import type { PendingRealtimeExpectation, PendingRealtimeFailure, RealtimeTransportMethod, RealtimeTransportStatus, RecordedRealtimeTransportCall } from './realtime-types.js';
 
 export type { PendingRealtimeExpectation, PendingRealtimeFailure, RealtimeTransportMethod, RecordedRealtimeTransportCall } from './realtime-types.js';
 import { frozenSnapshot, snapshotValue } from './walks.js';

@@ -12,7 +12,6 @@ import { call as engine } from './core.js';
 import { peers } from './peers.js';
 import { registerDoubleErrors, settle, type FieldsOf } from './errors.js';
 import type { SandboxErrorFields } from './engine-types.js';
-import type { InvalidScriptedSandboxStepReason } from './codes.js';
 
 export type { InvalidScriptedSandboxStepReason } from './codes.js';
 
