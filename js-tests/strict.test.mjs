@@ -106,3 +106,16 @@ describe('normalizeInput and stripStrictNulls', () => {
     assert.equal(stripStrictNulls(true, value), value);
   });
 });
+
+test('an optional field the error does not have is absent, not an own undefined', () => {
+  const cyclic = { type: 'object', properties: {} };
+  cyclic.properties.self = cyclic;
+  for (const schema of [cyclic, 5]) {
+    const error = thrown(() => toStrictJsonSchema(schema));
+    assert.ok(error instanceof StrictSchemaError);
+    assert.deepEqual(Object.keys(error), ['state', 'name', 'reason', 'pointer']);
+    assert.equal('keyword' in error, false);
+  }
+  const withKeyword = thrown(() => toStrictJsonSchema({ oneOf: [{ type: 'string' }] }));
+  assert.deepEqual(Object.keys(withKeyword), ['state', 'name', 'reason', 'pointer', 'keyword']);
+});

@@ -67,6 +67,7 @@ pub struct StrictError {
     /// JSON Pointer (RFC 6901) to the offending node of the schema you passed; `''` is the root.
     pub pointer: String,
     /// The keyword at fault, where there is one (`allOf`, `$ref`, `anyOf`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub keyword: Option<String>,
     /// The message (`Display`); it crosses once, as the error's own.
     #[serde(skip)]
@@ -184,23 +185,31 @@ pub trait Raise: serde::Serialize + std::fmt::Display {
     }
 }
 
-/// `{"kind":…,"name":…,"message":…,…fields}` as JSON text: the form in which every engine
-/// error crosses (one string, read by the facade's `engineErrorObject`). An absent (`None`)
-/// field is written as `null`. A kind that serializes its own `kind` tag first (an enum of
-/// several classes, `#[serde(tag = "kind")]`) has it written once.
+/// `{"kind":…,"message":…,…fields}` as JSON text, with `"name"` after the kind where the
+/// error's name is not its class: the form in which every engine error crosses (one string,
+/// read by the facade's `engineErrorObject`). An absent field is left out
+/// (`skip_serializing_if`), except in a test double's error, whose class has every field as
+/// an own property: there it is `null`. A kind that serializes its own `kind` tag first (an
+/// enum of several classes, `#[serde(tag = "kind")]`) has it written once.
 pub fn error_data(e: &impl Raise) -> String {
     let text = |s: &str| serde_json::to_string(s).unwrap_or_default();
-    let kind = text(e.kind().name());
-    let mut out = format!(
-        "{{\"kind\":{kind},\"name\":{},\"message\":{}",
-        text(e.name()),
-        text(&e.to_string())
-    );
+    let (kind, name) = (e.kind().name(), e.name());
+    // A class name is an identifier: nothing in it to escape.
+    let mut out = format!("{{\"kind\":\"{kind}\"");
+    if name != kind {
+        out.push_str(",\"name\":");
+        out.push_str(&text(name));
+    }
+    out.push_str(",\"message\":");
+    out.push_str(&text(&e.to_string()));
     // A kind with fields serializes as a map (a unit kind as `null`): its members follow.
     let fields = serde_json::to_string(e).unwrap_or_default();
     if let Some(members) = fields.strip_prefix('{').and_then(|f| f.strip_suffix('}')) {
-        let tag = format!("\"kind\":{kind}");
-        let members = match members.strip_prefix(tag.as_str()) {
+        let tagged = members
+            .strip_prefix("\"kind\":\"")
+            .and_then(|rest| rest.strip_prefix(kind))
+            .and_then(|rest| rest.strip_prefix('"'));
+        let members = match tagged {
             Some(rest) => rest.strip_prefix(',').unwrap_or(rest),
             None => members,
         };
@@ -308,11 +317,9 @@ impl Raise for StandardSchemaError {
 mod tests {
     use super::*;
 
-    /// The data as the facade reads it: `null` is absent.
+    /// The data as the facade reads it.
     fn data(e: &impl Raise) -> serde_json::Value {
-        let mut v: serde_json::Value = serde_json::from_str(&error_data(e)).unwrap();
-        v.as_object_mut().unwrap().retain(|_, v| !v.is_null());
-        v
+        serde_json::from_str(&error_data(e)).unwrap()
     }
 
     #[test]
@@ -325,7 +332,7 @@ mod tests {
         };
         assert_eq!(
             data(&strict),
-            serde_json::json!({"kind": "StrictSchemaError", "name": "StrictSchemaError", "message": "no", "reason": "ref_sibling", "pointer": "/properties/a"})
+            serde_json::json!({"kind": "StrictSchemaError", "message": "no", "reason": "ref_sibling", "pointer": "/properties/a"})
         );
         let depth = StrictError {
             reason: StrictReason::Depth,
@@ -336,7 +343,7 @@ mod tests {
         assert_eq!(data(&depth)["keyword"], "$ref");
         assert_eq!(
             data(&UserError::new("bad")),
-            serde_json::json!({"kind": "UserError", "name": "UserError", "message": "bad"})
+            serde_json::json!({"kind": "UserError", "message": "bad"})
         );
         let standard = StandardSchemaError::NonObjectRoot {
             surface: "Tool".into(),
@@ -347,14 +354,38 @@ mod tests {
             .as_str()
             .unwrap()
             .starts_with("Tool Standard Schema"));
-        assert_eq!(d.as_object().unwrap().len(), 3, "{d}");
+        assert_eq!(d.as_object().unwrap().len(), 2, "{d}");
         assert_eq!(
             data(&InvalidSchemaError {
                 pointer: "/type".into(),
                 message: "m".into()
             }),
-            serde_json::json!({"kind": "InvalidJsonSchemaError", "name": "InvalidJsonSchemaError", "message": "m", "pointer": "/type"})
+            serde_json::json!({"kind": "InvalidJsonSchemaError", "message": "m", "pointer": "/type"})
         );
+    }
+
+    #[test]
+    fn an_absent_field_is_left_out_except_in_a_test_double_error() {
+        let strict = StrictError {
+            reason: StrictReason::RefSibling,
+            pointer: String::new(),
+            keyword: None,
+            message: "no".into(),
+        };
+        assert!(!error_data(&strict).contains("null"));
+        let mismatch = crate::doubles::cassette::Mismatch {
+            call_index: 0,
+            hash: "h".into(),
+            closest: None,
+        };
+        assert!(!error_data(&mismatch).contains("null"));
+        let invalid = crate::doubles::sandbox::SandboxError::InvalidStep {
+            reason: crate::doubles::sandbox::StepReason::InvalidInput,
+            input_index: 0,
+            method: None,
+            problem: None,
+        };
+        assert!(error_data(&invalid).ends_with(r#""inputIndex":0,"method":null}"#));
     }
 
     #[test]
@@ -369,7 +400,7 @@ mod tests {
                 call_index: 2,
                 streamed: true
             }),
-            r#"{"kind":"UnexpectedModelCallError","name":"UnexpectedModelCallError","message":"ScriptedModel received unexpected streaming call #3; no scripted steps remain.","callIndex":2,"streamed":true}"#
+            r#"{"kind":"UnexpectedModelCallError","message":"ScriptedModel received unexpected streaming call #3; no scripted steps remain.","callIndex":2,"streamed":true}"#
         );
     }
 }

@@ -77,9 +77,9 @@ const ENGINE_ERROR = '__understudyError';
 
 /**
  * @internal The engine's error, built in one crossing (src/wasm/mod.rs `raise`): `data` is the
- * JSON text `{"kind", "name", "message", …fields}` every engine error crosses as (an absent
- * field is `null`); `issues`, when defined, is a host value the error carries as it came (a
- * validator's issues).
+ * JSON text `{"kind", "name"?, "message", …fields}` every engine error crosses as (`name` only
+ * where it is not the class; an absent field is left out, or `null` in a test double's error);
+ * `issues`, when defined, is a host value the error carries as it came (a validator's issues).
  */
 export function engineErrorObject(data: string, issues: unknown): Record<string, unknown> {
   const error: Record<string, unknown> = JSON.parse(data);
@@ -91,23 +91,17 @@ export function engineErrorObject(data: string, issues: unknown): Record<string,
 /** Builds the error of one engine kind from the engine's name, message and fields. */
 type Make = (message: string, fields: Record<string, unknown>, name: string) => Error;
 
-/** The fields an engine error has (an absent one crosses as `null`). */
-function present(fields: Record<string, unknown>): Record<string, unknown> {
-  for (const key in fields) if (fields[key] === null) delete fields[key];
-  return fields;
-}
-
 /** A class whose constructor takes `(message, fields)`. */
 const typed =
   (Class: new (message: string, fields: any) => Error): Make =>
   (message, fields) =>
-    new Class(message, present(fields));
+    new Class(message, fields);
 
 /** A class with the reference's `(message)` constructor; the fields are assigned. */
 const assigned =
   (Class: new (message: string) => Error): Make =>
   (message, fields) =>
-    Object.assign(new Class(message), present(fields));
+    Object.assign(new Class(message), fields);
 
 /**
  * A test double's class: its constructor takes the reference's arguments, so the error is
@@ -143,7 +137,7 @@ export function registerDoubleErrors(classes: Record<string, Function>): void {
 /** Turns an engine error object into its class; anything else is returned unchanged. */
 export function fromEngine(thrown: unknown): unknown {
   if (typeof thrown !== 'object' || thrown === null || !(ENGINE_ERROR in thrown)) return thrown;
-  const { kind, name, message, [ENGINE_ERROR]: _marker, ...fields } = thrown as Record<string, any>;
+  const { kind, name = kind, message, [ENGINE_ERROR]: _marker, ...fields } = thrown as Record<string, any>;
   const make = makers[kind];
   // Every kind the engine raises has a class; a missing one is this library's bug, said so.
   if (make === undefined) return new Error(`understudy: the engine raised an error of unknown kind ${String(kind)}: ${message}`);

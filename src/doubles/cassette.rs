@@ -1023,12 +1023,16 @@ pub struct MismatchFields {
     /// The live request's hash.
     pub hash: String,
     /// The closest unused recorded step, when one is left.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub closest_step: Option<usize>,
     /// JSON Pointer of the first field where that step's request differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pointer: Option<String>,
     /// That field as recorded (JSON text; absent when the field is).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub recorded: Option<String>,
     /// That field as sent now (JSON text; absent when the field is).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub live: Option<String>,
 }
 
