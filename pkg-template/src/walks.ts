@@ -352,8 +352,8 @@ function shortAscii(bytes: Uint8Array, ptr: number, len: number): string | undef
  * The validator module's compiled patterns: the host's `RegExp`s at the handles the engine hands
  * out. The engine decides the flags and what a refusal or a failure means; this table compiles,
  * reads a tested text out of the module's memory (ASCII without a decoder call) and tests, so
- * a match crosses with three numbers. Nothing here throws into the engine: failures are codes,
- * their messages in `error`.
+ * a match crosses with three numbers. Nothing here throws into the engine: a failure answers
+ * `false`, its message in `error`.
  */
 export class PatternTable {
   error = '';
@@ -375,16 +375,16 @@ export class PatternTable {
     }
   }
 
-  test(handle: number, ptr: number, len: number): number {
+  test(handle: number, ptr: number, len: number): boolean {
     try {
       let bytes = this.#bytes;
       // A grown memory detaches the view.
       if (bytes.buffer !== this.#memory.buffer) bytes = this.#bytes = new Uint8Array(this.#memory.buffer);
       const text = shortAscii(bytes, ptr, len) ?? decoder().decode(bytes.subarray(ptr, ptr + len));
-      return this.#regexps[handle]!.test(text) ? 1 : 0;
+      return this.#regexps[handle]!.test(text);
     } catch (thrown) {
       this.error = messageOf(thrown);
-      return 2;
+      return false;
     }
   }
 

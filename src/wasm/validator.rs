@@ -107,17 +107,18 @@ extern "C" {
     /// The facade's table of compiled patterns (`PatternTable` in `pkg-template/src/walks.ts`):
     /// it holds the host's `RegExp`s by the handles this module hands out and reads a tested
     /// text straight out of this module's memory, so a match crosses with three numbers. Its
-    /// methods catch what `RegExp` throws and answer with codes.
+    /// methods catch what `RegExp` throws and answer `false`, its message in
+    /// [`PatternTable::error`].
     #[derive(Clone)]
     pub type PatternTable;
     /// `RegExp(source, flags)` stored at `handle`: `true`, or `false` when the host refuses it
     /// (its message in [`PatternTable::error`]).
     #[wasm_bindgen(method)]
     fn compile(this: &PatternTable, handle: u32, source: &str, flags: &str) -> bool;
-    /// The pattern at `handle` tested on the UTF-8 text at `ptr` (`len` bytes): 1 match,
-    /// 0 none, 2 the host failed (its message in [`PatternTable::error`]).
+    /// Whether the pattern at `handle` matches the UTF-8 text at `ptr` (`len` bytes); `false`
+    /// also when the host failed.
     #[wasm_bindgen(method)]
-    fn test(this: &PatternTable, handle: u32, ptr: u32, len: u32) -> u32;
+    fn test(this: &PatternTable, handle: u32, ptr: u32, len: u32) -> bool;
     #[wasm_bindgen(method)]
     fn release(this: &PatternTable, handle: u32);
     #[wasm_bindgen(method, getter)]
@@ -248,7 +249,7 @@ impl ecma_regex::Classes for HostClasses {
     fn contains(&self, handle: u32, c: char) -> bool {
         let mut buffer = [0u8; 4];
         let text = c.encode_utf8(&mut buffer);
-        table().is_ok_and(|t| t.test(handle, text.as_ptr() as u32, text.len() as u32) == 1)
+        table().is_ok_and(|t| t.test(handle, text.as_ptr() as u32, text.len() as u32))
     }
 }
 
