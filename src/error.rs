@@ -389,6 +389,68 @@ mod tests {
     }
 
     #[test]
+    fn a_test_double_error_is_tagged_with_its_class() {
+        use crate::doubles::{model::*, realtime::*, sandbox};
+        fn check(e: &impl Raise) {
+            let tag = serde_json::to_value(e).unwrap()["kind"].clone();
+            assert_eq!(tag, e.kind().name(), "{e}");
+            assert_eq!(error_data(e).matches("\"kind\"").count(), 1, "{e}");
+        }
+        let model = [
+            ModelError::responder_invalid_response(0),
+            ModelError::Unexpected {
+                call_index: 0,
+                streamed: false,
+            },
+            ModelError::Unconsumed { remaining: 1 },
+            ModelError::Aborted { call_index: None },
+        ];
+        model.iter().for_each(check);
+        let sandbox = [
+            sandbox::SandboxError::InvalidStep {
+                reason: sandbox::StepReason::InvalidInput,
+                input_index: 0,
+                method: None,
+                problem: None,
+            },
+            sandbox::SandboxError::Unexpected {
+                call_index: 0,
+                actual: "exec".into(),
+                expected: None,
+                remaining: 0,
+            },
+            sandbox::SandboxError::Matcher {
+                call_index: 0,
+                method: "exec".into(),
+            },
+            sandbox::SandboxError::unconsumed(vec!["exec".into()]),
+        ];
+        sandbox.iter().for_each(check);
+        let realtime = [
+            RealtimeError::Unexpected {
+                call_index: 0,
+                expected: "close".into(),
+                actual: "mute".into(),
+            },
+            RealtimeError::Matcher {
+                call_index: 0,
+                actual: "mute".into(),
+            },
+            RealtimeError::Incomplete {
+                unconsumed: vec![],
+                pending: vec![],
+                failures: vec![],
+            },
+            RealtimeError::Cancelled { pending: vec![] },
+            RealtimeError::NotClosed {
+                status: "connected".into(),
+            },
+            SUPERSEDED,
+        ];
+        realtime.iter().for_each(check);
+    }
+
+    #[test]
     fn a_tagged_kind_is_written_once_with_its_fields_in_order() {
         use crate::doubles::model::ModelError;
         assert_eq!(
