@@ -94,7 +94,6 @@ export type FunctionCallOptions = {
   providerData?: Record<string, unknown>;
 };
 
-
 const message = (kind: string, args: object) => engine((e) => e.modelErrorMessage(kind, args));
 type Fields<K extends ModelErrorFields['kind']> = Readonly<FieldsOf<ModelErrorFields, K>>;
 

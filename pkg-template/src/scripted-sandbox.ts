@@ -85,7 +85,6 @@ export type ScriptedSandboxSession<TMethod extends ScriptedSandboxMethod = never
     assertComplete(): void;
   };
 
-
 const message = (kind: string, args: object) => engine((e) => e.sandboxErrorMessage(kind, args));
 type Fields<K extends SandboxErrorFields['kind']> = Readonly<FieldsOf<SandboxErrorFields, K>>;
 
