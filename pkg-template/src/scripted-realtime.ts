@@ -21,9 +21,9 @@ import { call as engine } from './core.js';
 import { fromEngine, registerDoubleErrors, settle, type FieldsOf } from './errors.js';
 import type { RealtimeErrorFields } from './engine-types.js';
 import type { PendingRealtimeExpectation, PendingRealtimeFailure, RealtimeTransportMethod, RealtimeTransportStatus, RecordedRealtimeTransportCall } from './realtime-types.js';
+import { frozenSnapshot, snapshotValue } from './walks.js';
 
 export type { PendingRealtimeExpectation, PendingRealtimeFailure, RealtimeTransportMethod, RecordedRealtimeTransportCall } from './realtime-types.js';
-import { frozenSnapshot, snapshotValue } from './walks.js';
 
 type RealtimeUserInput = Parameters<RealtimeTransportLayer['sendMessage']>[0];
 type RealtimeMcpCallApprovalRequestItem = Parameters<RealtimeTransportLayer['sendMcpResponse']>[0];
@@ -64,7 +64,6 @@ export type ScriptedRealtimeScenarioOptions<TResult = void> = {
   exercise: () => TResult | Promise<TResult>;
   signal?: AbortSignal;
 };
-
 
 const message = (kind: string, ...args: unknown[]) => engine((e) => e.realtimeErrorMessage(kind, args));
 type Fields<K extends RealtimeErrorFields['kind']> = Readonly<FieldsOf<RealtimeErrorFields, K>>;
