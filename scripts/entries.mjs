@@ -27,7 +27,7 @@ export const entries = [
   { path: './vitest', file: 'vitest' },
 ];
 
-/** Modules that run code at import beyond the entry files: loaders, peers, error classes. */
+/** Modules that run code at import beyond the entry files: loaders, peers, the doubles' error registrations, the cassette replay. */
 const effects = [
   'workerd-validator',
   'peers-node',

@@ -160,7 +160,7 @@ crate::error_classes! {
     InvalidScriptedModelStepError;
     UnexpectedModelCallError;
     UnconsumedModelStepsError;
-    ScriptedModelRequestAbortedError;
+    ScriptedModelRequestAbortedError as "AbortError";
     InvalidScriptedSandboxStepError;
     UnexpectedSandboxCallError;
     SandboxCallMatcherError;
@@ -168,7 +168,7 @@ crate::error_classes! {
     UnexpectedRealtimeCallError;
     RealtimeCallMatcherError;
     IncompleteRealtimeScenarioError;
-    ScriptedRealtimeScenarioCancelledError;
+    ScriptedRealtimeScenarioCancelledError as "AbortError";
     RealtimeTransportNotClosedError;
     ScriptedRealtimeConnectionSupersededError;
 }
@@ -179,9 +179,9 @@ crate::error_classes! {
 pub trait Raise: serde::Serialize + std::fmt::Display {
     /// The facade's class for this error.
     fn kind(&self) -> Class;
-    /// The error's `name`: its class, except where the reference names it otherwise.
+    /// The error's `name`: its class's ([`Class::error_name`]).
     fn name(&self) -> &'static str {
-        self.kind().name()
+        self.kind().error_name()
     }
 }
 

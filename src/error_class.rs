@@ -6,10 +6,13 @@
 /// for the generator, each class's doc comment, base class and fields type. An entry
 /// `Name: Base` (optionally `Base("FieldsType")`, a type of `engine-types.ts`) is generated;
 /// an entry `Name` alone is written by hand in the facade (a class whose constructor is the
-/// reference's, or that carries a host value).
+/// reference's, or that carries a host value). `as "Other"` gives a class whose errors'
+/// `name` is not the class's (the reference's `AbortError`s).
 #[macro_export]
 macro_rules! error_classes {
-    ($($(#[doc = $doc:literal])* $name:ident $(: $base:ident $(($fields:literal))?)?;)+) => {
+    (@error_name $name:ident) => { stringify!($name) };
+    (@error_name $name:ident $error_name:literal) => { $error_name };
+    ($($(#[doc = $doc:literal])* $name:ident $(: $base:ident $(($fields:literal))?)? $(as $error_name:literal)?;)+) => {
         /// The facade's error class of an engine error (`Raise::kind`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Class {
@@ -21,6 +24,13 @@ macro_rules! error_classes {
             pub const fn name(self) -> &'static str {
                 match self {
                     $(Class::$name => stringify!($name),)+
+                }
+            }
+
+            /// The `name` of the class's errors: the class's, unless declared `as` another.
+            pub const fn error_name(self) -> &'static str {
+                match self {
+                    $(Class::$name => $crate::error_classes!(@error_name $name $($error_name)?),)+
                 }
             }
 

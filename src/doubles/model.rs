@@ -115,13 +115,6 @@ impl crate::error::Raise for ModelError {
             ModelError::Aborted { .. } => Class::ScriptedModelRequestAbortedError,
         }
     }
-
-    fn name(&self) -> &'static str {
-        match self {
-            ModelError::Aborted { .. } => "AbortError",
-            other => other.kind().name(),
-        }
-    }
 }
 
 impl ModelError {

@@ -145,13 +145,6 @@ impl crate::error::Raise for RealtimeError {
             RealtimeError::Superseded { .. } => Class::ScriptedRealtimeConnectionSupersededError,
         }
     }
-
-    fn name(&self) -> &'static str {
-        match self {
-            RealtimeError::Cancelled { .. } => "AbortError",
-            other => other.kind().name(),
-        }
-    }
 }
 
 /// The error a lifecycle operation that replaced a connect in progress raises.
