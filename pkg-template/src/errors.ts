@@ -6,7 +6,7 @@
  */
 import { expectFields } from './args.js';
 import { GENERATED_CLASSES } from './engine-errors.js';
-import type { ProviderOutputValidationErrorFields } from './engine-types.js';
+import type { ProviderOutputValidationErrorFields, ValidationIssue } from './engine-types.js';
 import { UserError, adopt } from './error-base.js';
 
 export { UserError } from './error-base.js';
@@ -51,7 +51,7 @@ export class StandardSchemaValidationError extends Error {
  */
 export class ProviderOutputValidationError extends Error {
   /** What failed, as `compileJsonSchema` reports it (the validator's issues, handed over as they came). */
-  readonly issues!: readonly { message: string; instancePath: string; schemaPath: string; keyword: string }[];
+  readonly issues!: readonly ValidationIssue[];
   constructor(message: string, fields: ProviderOutputValidationErrorFields & { issues: ProviderOutputValidationError['issues'] }) {
     super(message);
     this.name = new.target.name;
