@@ -90,8 +90,7 @@ pub fn allow_fixes(value: Given) -> Result<Vec<String>, String> {
     for item in items {
         match item {
             Ok(k) if FixKind::ALL.iter().any(|f| f.as_str() == k) => kinds.push(k),
-            Ok(k) => return Err(unknown_kind(&k)),
-            Err(text) => return Err(unknown_kind(&text)),
+            Ok(text) | Err(text) => return Err(unknown_kind(&text)),
         }
     }
     Ok(kinds)
