@@ -22,7 +22,7 @@ import {
 const scratch = mkdtempSync(join(tmpdir(), 'understudy-cassettes-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-const SECRET = 'sk-live-ABCDEFGHIJKLMNOP1234';
+const SECRET = 'sk-proj-ABCDEFGHIJKLMNOP1234qrstuvwx';
 
 /** A provider stand-in: asks for the weather tool, then answers from the tool result. */
 class FakeProvider {

@@ -1,21 +1,32 @@
 //! Cassettes from arbitrary files: loading is a value or a typed error, never a panic; a loaded
 //! cassette replays each of its own requests by request match, and normalizing, redacting,
-//! hashing and diffing arbitrary JSON never panic.
+//! hashing and diffing arbitrary JSON never panic; the text rules read any string without a
+//! panic and what they find lies on character boundaries; taking a learned value out
+//! everywhere never panics either.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use understudy::doubles::cassette::{first_difference, hash, load, normalize_request, Matcher, RegexHost, Redaction};
+use understudy::doubles::cassette::{build, first_difference, hash, load, normalize_request, Matcher, RegexHost, Redaction, Taken};
+use understudy::doubles::redaction::{matches_redacted, text};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(doc) = serde_json::from_slice::<Value>(data) else { return };
     let redaction = Redaction::new(&["x-key".into()], &["tok-[0-9]+".into()], RegexHost::shared()).expect("valid patterns");
-    let normalized = normalize_request(doc.clone(), &redaction);
+    if let Ok(text) = std::str::from_utf8(data) {
+        for found in text::find(text) {
+            assert!(text.is_char_boundary(found.range.start) && text.is_char_boundary(found.range.end));
+        }
+    }
+    let mut taken = Taken::default();
+    let normalized = normalize_request(doc.clone(), &redaction, &mut taken);
     let _ = hash(&normalized);
     let _ = first_difference(&doc, &normalized);
+    let _ = matches_redacted(&normalized, &doc);
+    let _ = build(vec![doc.clone()], &redaction, &taken);
     if let Ok(cassette) = load(doc, RegexHost::shared()) {
         let mut matcher = Matcher::new(&cassette);
         for (i, step) in cassette.steps.iter().enumerate() {
-            let request = normalize_request(step["request"].clone(), &cassette.redaction);
+            let request = normalize_request(step["request"].clone(), &cassette.redaction, &mut Taken::default());
             // Every step's own (normalized) request finds a step; a stored request that was not
             // normalized may differ, which must be a mismatch, not a panic.
             let _ = matcher.pick(&request, i);

@@ -7,7 +7,11 @@ import type { SchemaProvider } from './codes.js';
 export interface Cassette {
   format: 'understudy-cassette';
   version: 1;
-  redaction: { keys: string[]; patterns: string[] };
+  /**
+   * What the recording added to the built-in rules (which apply to every cassette and are not
+   * stored): its key names, its patterns, and the patterns of values it allowed.
+   */
+  redaction: { keys: string[]; patterns: string[]; allow?: string[] };
   steps: CassetteStep[];
 }
 

@@ -285,26 +285,33 @@ function allowedBy(allow: RegExp[], text: string): boolean {
 /**
  * Each text with every match of every pattern replaced by `replacement` (literally: a function
  * replacer, so `$` in it means nothing; between groups 1 and 2 for a `keep` pattern), pattern
- * after pattern, except a match an `allow` pattern finds something in; `undefined` where
- * nothing was replaced.
+ * after pattern, except a match an `allow` pattern finds something in: `undefined` where
+ * nothing was replaced, else `[replaced, ...taken]`, `taken` being what each replacement took
+ * out (the engine takes it out wherever else it stands).
  */
-export function redactTexts(texts: string[], [sources, flags, keeps]: PatternSpec, replacement: string, [allowSources, allowFlags]: PatternSpec): (string | undefined)[] {
+export function redactTexts(texts: string[], [sources, flags, keeps]: PatternSpec, replacement: string, [allowSources, allowFlags]: PatternSpec): (string[] | undefined)[] {
   const res = sources.map((s, i) => pattern(s, flags[i]!));
   const allow = allowSources.map((s, i) => pattern(s, allowFlags[i]!));
   return texts.map((text) => {
-    let out: string | undefined;
+    let out: string[] | undefined;
     res.forEach((re, i) => {
       re.lastIndex = 0;
-      const current = out ?? text;
+      const current = out?.[0] ?? text;
       if (!re.test(current)) return;
       re.lastIndex = 0;
+      const taken: string[] = [];
       const replaced = current.replace(re, (whole: string, ...groups: unknown[]) => {
         if (allow.length > 0 && allowedBy(allow, whole)) return whole;
-        if (!keeps[i]) return replacement;
+        if (!keeps[i]) {
+          taken.push(whole);
+          return replacement;
+        }
         const group = (g: unknown) => (typeof g === 'string' ? g : '');
-        return `${group(groups[0])}${replacement}${group(groups[1])}`;
+        const [before, after] = [group(groups[0]), group(groups[1])];
+        taken.push(whole.slice(before.length, whole.length - after.length));
+        return `${before}${replacement}${after}`;
       });
-      if (replaced !== current) out = replaced;
+      if (replaced !== current) out = [replaced, ...(out?.slice(1) ?? []), ...taken];
     });
     return out;
   });

@@ -12,172 +12,26 @@
 //!
 //! Requests are *normalized* before they are stored or hashed: runtime-only members (`signal`,
 //! `tracing`, the SDK's `_internal`) and values JSON cannot carry (functions, `undefined`, …) are dropped, object keys
-//! are sorted, and secrets are redacted (key names such as `authorization` or `api_key`, and
-//! string parts matching `sk-…`, `Bearer …` or the cassette's own patterns). Responses and
-//! events are redacted the same way. The hash is FNV-1a (64-bit) of the canonical JSON of the
-//! normalized request: a fingerprint for matching, not a security measure.
+//! are sorted, and credentials are redacted (`super::redaction`). Responses and events are
+//! redacted the same way. The hash is FNV-1a (64-bit) of the canonical JSON of the normalized
+//! request: a fingerprint for matching, not a security measure.
 
 use serde_json::{Map, Value};
 use std::fmt;
 use std::rc::Rc;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub use super::redaction::RegexHost;
+pub use super::redaction::{
+    InvalidPattern, Leak, Pattern, PatternHost, Redaction, Replaced, Taken, PII_PATTERNS, REDACTED,
+};
+
 pub const FORMAT: &str = "understudy-cassette";
 pub const VERSION: u64 = 1;
-pub const REDACTED: &str = "[REDACTED]";
 
 /// Request members that describe the run, not the request, and never take part in matching
 /// (`_internal` is the SDK's private bookkeeping, including the tracing parent span).
 const RUNTIME_KEYS: [&str; 3] = ["signal", "tracing", "_internal"];
-
-/// Key names whose values are always redacted, whatever the value (compared with case and
-/// `-`/`_` ignored).
-pub const DEFAULT_SECRET_KEYS: [&str; 20] = [
-    "authorization",
-    "proxy-authorization",
-    "api-key",
-    "apikey",
-    "x-api-key",
-    "openai-api-key",
-    "client-secret",
-    "secret",
-    "password",
-    "passwd",
-    "access-token",
-    "refresh-token",
-    "id-token",
-    "session-token",
-    "auth-token",
-    "api-token",
-    "cookie",
-    "set-cookie",
-    "private-key",
-    "x-goog-api-key",
-];
-
-/// Whether a key looks like it holds a credential beyond [`DEFAULT_SECRET_KEYS`] (its string
-/// value is redacted): `*token*` (not counts such as `max_tokens`, not `tokenizer`),
-/// `*secret*`, `*password*`, `*passwd*`, `*private-key*`, `*api-key*`, and `x-*-key` headers.
-/// `folded`: lowercase, without `-` and `_`.
-fn credential_like_key(folded: &str) -> bool {
-    (folded.contains("token") && !folded.ends_with("tokens") && !folded.contains("tokeniz"))
-        || folded.contains("secret")
-        || folded.contains("password")
-        || folded.contains("passwd")
-        || folded.contains("privatekey")
-        || folded.ends_with("apikey")
-        || (folded.starts_with('x') && folded.ends_with("key") && folded.len() > 4)
-}
-
-/// A built-in credential format: redacted wherever it occurs in a string, and refused at save
-/// time if it is still there. Written in the syntax both JavaScript's `RegExp` and the `regex`
-/// crate read (no lookaround); `keep`: the texts of groups 1 and 2 stay around the marker
-/// (`https://user:[REDACTED]@host`, `?token=[REDACTED]`). Formats as well-kept scanners
-/// (gitleaks, secretlint) define them, kept to the prefixes that make them unambiguous.
-pub struct Rule {
-    pub name: &'static str,
-    pub pattern: &'static str,
-    pub keep: bool,
-}
-
-/// The built-in credential rules, in the order they run.
-pub const CREDENTIAL_RULES: &[Rule] = &[
-    Rule {
-        name: "private-key",
-        pattern: r"-----BEGIN[ A-Z0-9]*PRIVATE KEY-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY-----",
-        keep: false,
-    },
-    Rule {
-        name: "openai-or-anthropic-key",
-        pattern: r"sk-[A-Za-z0-9_\-]{8,}",
-        keep: false,
-    },
-    Rule {
-        name: "bearer",
-        pattern: r"(?i)bearer\s+[A-Za-z0-9._~+/=\-]+",
-        keep: false,
-    },
-    Rule {
-        name: "github-token",
-        pattern: r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})",
-        keep: false,
-    },
-    Rule {
-        name: "gitlab-token",
-        pattern: r"\bgl(?:pat|ptt|dt|rt|oas|cbt|soat|ffct|imt|agent)-[A-Za-z0-9_\-]{20,}",
-        keep: false,
-    },
-    Rule {
-        name: "aws-access-key",
-        pattern: r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b",
-        keep: false,
-    },
-    Rule {
-        name: "aws-secret-key",
-        pattern: r#"(?i)(aws.{0,20}?secret.{0,20}?["']?\s*[:=]\s*["']?)[A-Za-z0-9/+=]{40}()"#,
-        keep: true,
-    },
-    Rule {
-        name: "google-api-key",
-        pattern: r"\bAIza[0-9A-Za-z_\-]{35}",
-        keep: false,
-    },
-    Rule {
-        name: "slack-token",
-        pattern: r"\bxox[abposre]-[A-Za-z0-9\-]{10,}",
-        keep: false,
-    },
-    Rule {
-        name: "slack-webhook",
-        pattern: r"https://hooks\.slack\.com/services/[A-Za-z0-9_/]+",
-        keep: false,
-    },
-    Rule {
-        name: "stripe-key",
-        pattern: r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}",
-        keep: false,
-    },
-    Rule {
-        name: "twilio-key",
-        pattern: r"\bSK[0-9a-fA-F]{32}\b",
-        keep: false,
-    },
-    Rule {
-        name: "sendgrid-key",
-        pattern: r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}",
-        keep: false,
-    },
-    Rule {
-        name: "npm-token",
-        pattern: r"\bnpm_[A-Za-z0-9]{36}\b",
-        keep: false,
-    },
-    Rule {
-        name: "jwt",
-        pattern: r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
-        keep: false,
-    },
-    Rule {
-        name: "url-password",
-        pattern: r#"([A-Za-z][A-Za-z0-9+.\-]*://[^\s/@:"'<>]+:)[^\s/@"'<>]+(@)"#,
-        keep: true,
-    },
-    Rule {
-        name: "url-secret-parameter",
-        pattern: r#"(?i)([?&;][A-Za-z0-9_.\-]*(?:token|key|secret|signature|sig|password|passwd|pwd|auth|credential)[A-Za-z0-9_.\-]*=)[^&#;\s"'<>]+()"#,
-        keep: true,
-    },
-];
-
-/// The `redact: 'pii'` preset: email addresses, phone numbers (an international `+` form, or
-/// ten digits grouped 3-3-4) and payment card numbers (13 to 19 digits, optionally grouped by
-/// spaces or dashes). Stored in the cassette like any pattern, so replay redacts the live
-/// request the same way before matching.
-pub const PII_PATTERNS: [&str; 4] = [
-    r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}",
-    r"\+\d{1,3}(?:[ .\-]?\(?\d{1,4}\)?){2,5}\d",
-    r"\(?\b\d{3}\)?[ .\-]\d{3}[ .\-]\d{4}\b",
-    r"\b(?:\d[ \-]?){12,18}\d\b",
-];
 
 /// The key of the facade's tagged encoding (`crate::schema::json::TAG_KEY`): a value JSON cannot carry.
 const TAG_KEY: &str = "\u{0}understudy";
@@ -220,6 +74,28 @@ impl fmt::Display for CassetteError {
     }
 }
 
+impl From<InvalidPattern> for CassetteError {
+    fn from(e: InvalidPattern) -> CassetteError {
+        CassetteError {
+            reason: CassetteReason::InvalidPattern,
+            pointer: e.pointer,
+            message: e.message,
+        }
+    }
+}
+
+/// The error for a credential the save-time check found.
+pub fn leak_error(leak: &Leak) -> CassetteError {
+    CassetteError {
+        reason: CassetteReason::Credential,
+        pointer: leak.pointer.clone(),
+        message: format!(
+            "The cassette would hold what looks like a credential at {} (rule `{}`), so it is not written. Redact it (the `redact` or `redactKeys` option), or, for a value the test means to keep, allow it with `allowSecrets: [/…/]`.",
+            leak.pointer, leak.rule
+        ),
+    }
+}
+
 fn invalid(pointer: &str, what: &str) -> CassetteError {
     CassetteError {
         reason: CassetteReason::InvalidCassette,
@@ -232,435 +108,6 @@ fn invalid(pointer: &str, what: &str) -> CassetteError {
                 pointer
             }
         ),
-    }
-}
-
-/// A redaction pattern as stored in a cassette: regular-expression source text, optionally led
-/// by inline flags out of `i`, `m`, `s`, `u` (`(?i)`, `(?is)`, …), which is how a JavaScript
-/// `RegExp`'s flags are written into the cassette. Any other leading group is part of the
-/// expression (so `(?y)` is refused as an invalid pattern, not dropped).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pattern {
-    /// The text as written (stored in the cassette).
-    pub text: String,
-    /// The expression without its leading flags.
-    pub source: String,
-    /// The leading flags, out of `imsu`, in the order written.
-    pub flags: String,
-    /// Groups 1 and 2 stay around the marker (built-in rules only).
-    pub keep: bool,
-}
-
-impl Pattern {
-    pub fn new(text: &str) -> Pattern {
-        let flags_end = text.strip_prefix("(?").and_then(|rest| {
-            let n = rest.find(')')?;
-            let flags = &rest[..n];
-            (!flags.is_empty() && flags.chars().all(|c| matches!(c, 'i' | 'm' | 's' | 'u')))
-                .then_some(flags.len())
-        });
-        match flags_end {
-            Some(n) => Pattern {
-                text: text.to_owned(),
-                flags: text[2..2 + n].to_owned(),
-                source: text[3 + n..].to_owned(),
-                keep: false,
-            },
-            None => Pattern {
-                text: text.to_owned(),
-                flags: String::new(),
-                source: text.to_owned(),
-                keep: false,
-            },
-        }
-    }
-}
-
-/// Runs redaction patterns. The engine decides which strings are redacted and with which
-/// patterns; the host runs the regular expressions: natively the `regex` crate
-/// ([`RegexHost`]), in the wasm module the JavaScript host's `RegExp` (so the engine carries no
-/// regex engine, and a user's `RegExp` means what it means in JavaScript).
-pub trait PatternHost {
-    /// Checks that each pattern compiles: the index and the host's message for the first that
-    /// does not.
-    fn check(&self, patterns: &[Pattern]) -> Result<(), (usize, String)>;
-    /// Each text with every match of every pattern replaced by `with` (between the texts of
-    /// groups 1 and 2 for a `keep` pattern), pattern after pattern, except matches an `allow`
-    /// pattern finds something in; `None` for a text nothing was replaced in.
-    fn replace_all(
-        &self,
-        texts: &[&str],
-        patterns: &[Pattern],
-        with: &str,
-        allow: &[Pattern],
-    ) -> Vec<Option<String>>;
-    /// The first (text, pattern) pair where a pattern matches something no `allow` pattern
-    /// finds anything in.
-    fn first_match(
-        &self,
-        texts: &[&str],
-        patterns: &[Pattern],
-        allow: &[Pattern],
-    ) -> Option<(usize, usize)>;
-}
-
-/// The native pattern host: the `regex` crate, with compiled patterns cached by text.
-#[cfg(not(target_arch = "wasm32"))]
-pub struct RegexHost;
-
-#[cfg(not(target_arch = "wasm32"))]
-impl RegexHost {
-    /// Compiled redaction patterns, by their text: every recorder and replayed cassette uses
-    /// the default ones. Bounded: past 64 distinct patterns the cache starts again.
-    fn compile(pattern: &str) -> Result<regex::Regex, regex::Error> {
-        thread_local! {
-            static CACHE: std::cell::RefCell<std::collections::HashMap<String, regex::Regex>> =
-                std::cell::RefCell::new(std::collections::HashMap::new());
-        }
-        if let Some(hit) = CACHE.with(|c| c.borrow().get(pattern).cloned()) {
-            return Ok(hit);
-        }
-        let regex = regex::Regex::new(pattern)?;
-        CACHE.with(|c| {
-            let mut c = c.borrow_mut();
-            if c.len() >= 64 {
-                c.clear();
-            }
-            c.insert(pattern.to_owned(), regex.clone());
-        });
-        Ok(regex)
-    }
-
-    pub fn shared() -> Rc<dyn PatternHost> {
-        Rc::new(RegexHost)
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl PatternHost for RegexHost {
-    fn check(&self, patterns: &[Pattern]) -> Result<(), (usize, String)> {
-        for (i, p) in patterns.iter().enumerate() {
-            RegexHost::compile(&p.text).map_err(|e| (i, e.to_string()))?;
-        }
-        Ok(())
-    }
-
-    fn replace_all(
-        &self,
-        texts: &[&str],
-        patterns: &[Pattern],
-        with: &str,
-        allow: &[Pattern],
-    ) -> Vec<Option<String>> {
-        let compiled: Vec<(regex::Regex, bool)> = patterns
-            .iter()
-            .filter_map(|p| RegexHost::compile(&p.text).ok().map(|r| (r, p.keep)))
-            .collect();
-        let allowed = RegexHost::allowed(allow);
-        texts
-            .iter()
-            .map(|text| {
-                let mut out: Option<String> = None;
-                for (re, keep) in &compiled {
-                    let current = out.as_deref().unwrap_or(text);
-                    if !re.is_match(current) {
-                        continue;
-                    }
-                    let replaced = re.replace_all(current, |caps: &regex::Captures| {
-                        let whole = &caps[0];
-                        if allowed(whole) {
-                            return whole.to_owned();
-                        }
-                        if *keep {
-                            let group = |i| caps.get(i).map_or("", |m| m.as_str());
-                            format!("{}{with}{}", group(1), group(2))
-                        } else {
-                            with.to_owned()
-                        }
-                    });
-                    if replaced != current {
-                        out = Some(replaced.into_owned());
-                    }
-                }
-                out
-            })
-            .collect()
-    }
-
-    fn first_match(
-        &self,
-        texts: &[&str],
-        patterns: &[Pattern],
-        allow: &[Pattern],
-    ) -> Option<(usize, usize)> {
-        let allowed = RegexHost::allowed(allow);
-        for (t, text) in texts.iter().enumerate() {
-            for (p, pattern) in patterns.iter().enumerate() {
-                let Ok(re) = RegexHost::compile(&pattern.text) else {
-                    continue;
-                };
-                if re.find_iter(text).any(|m| !allowed(m.as_str())) {
-                    return Some((t, p));
-                }
-            }
-        }
-        None
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl RegexHost {
-    /// Whether an `allow` pattern finds something in a matched text.
-    fn allowed(allow: &[Pattern]) -> impl Fn(&str) -> bool {
-        let allow: Vec<regex::Regex> = allow
-            .iter()
-            .filter_map(|p| RegexHost::compile(&p.text).ok())
-            .collect();
-        move |text: &str| allow.iter().any(|a| a.is_match(text))
-    }
-}
-
-/// What gets redacted.
-#[derive(Clone)]
-pub struct Redaction {
-    keys: Vec<String>,
-    /// `keys` folded (lowercase, no `-` or `_`), as every key of a value is compared.
-    folded_keys: Vec<String>,
-    /// The caller's own patterns (stored in the cassette; the built-in rules always apply).
-    patterns: Vec<String>,
-    /// Patterns of values the caller means to keep (`allowSecrets`), stored in the cassette.
-    allow: Vec<String>,
-    /// The built-in rules, then the caller's patterns.
-    compiled: Vec<Pattern>,
-    allow_compiled: Vec<Pattern>,
-    host: Rc<dyn PatternHost>,
-}
-
-impl fmt::Debug for Redaction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Redaction")
-            .field("keys", &self.keys)
-            .field("patterns", &self.patterns)
-            .field("allow", &self.allow)
-            .finish_non_exhaustive()
-    }
-}
-
-fn fold_key(k: &str) -> String {
-    k.chars()
-        .filter(|c| *c != '-' && *c != '_')
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// A credential still in a cassette about to be written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Leak {
-    /// JSON Pointer of the string in the cassette.
-    pub pointer: String,
-    /// The rule that found it (`github-token`, `credential-key`, …).
-    pub rule: String,
-}
-
-impl Leak {
-    pub fn error(&self) -> CassetteError {
-        CassetteError {
-            reason: CassetteReason::Credential,
-            pointer: self.pointer.clone(),
-            message: format!(
-                "The cassette would hold what looks like a credential at {} (rule `{}`), so it is not written. Redact it (the `redact` or `redactKeys` option), or, for a value the test means to keep, allow it with `allowSecrets: [/…/]`.",
-                self.pointer, self.rule
-            ),
-        }
-    }
-}
-
-fn compile_all(
-    list: &[String],
-    pointer: &str,
-    host: &dyn PatternHost,
-) -> Result<Vec<Pattern>, CassetteError> {
-    let compiled: Vec<Pattern> = list.iter().map(|p| Pattern::new(p)).collect();
-    host.check(&compiled).map_err(|(i, e)| CassetteError {
-        reason: CassetteReason::InvalidPattern,
-        pointer: format!("{pointer}/{i}"),
-        message: format!(
-            "Redaction pattern {:?} is not a valid regular expression: {e}",
-            list[i]
-        ),
-    })?;
-    Ok(compiled)
-}
-
-impl Redaction {
-    /// The defaults plus extra key names and regular-expression patterns, run by `host`.
-    pub fn new(
-        extra_keys: &[String],
-        extra_patterns: &[String],
-        host: Rc<dyn PatternHost>,
-    ) -> Result<Redaction, CassetteError> {
-        Redaction::with_allow(extra_keys, extra_patterns, &[], host)
-    }
-
-    /// [`Redaction::new`], keeping values an `allow` pattern finds something in.
-    pub fn with_allow(
-        extra_keys: &[String],
-        extra_patterns: &[String],
-        allow: &[String],
-        host: Rc<dyn PatternHost>,
-    ) -> Result<Redaction, CassetteError> {
-        let mut keys: Vec<String> = DEFAULT_SECRET_KEYS
-            .iter()
-            .map(|k| (*k).to_owned())
-            .collect();
-        for k in extra_keys {
-            if !keys.iter().any(|have| fold_key(have) == fold_key(k)) {
-                keys.push(k.clone());
-            }
-        }
-        // A cassette written before the rules were built in stored two of them: they are rules
-        // now, not the caller's patterns.
-        let mut patterns: Vec<String> = Vec::new();
-        for p in extra_patterns {
-            if !patterns.contains(p) && !CREDENTIAL_RULES.iter().any(|r| r.pattern == p) {
-                patterns.push(p.clone());
-            }
-        }
-        let user = compile_all(extra_patterns, "/redaction/patterns", host.as_ref())?;
-        let mut compiled: Vec<Pattern> = CREDENTIAL_RULES
-            .iter()
-            .map(|r| Pattern {
-                keep: r.keep,
-                ..Pattern::new(r.pattern)
-            })
-            .collect();
-        compiled.extend(user.into_iter().filter(|p| patterns.contains(&p.text)));
-        let allow_compiled = compile_all(allow, "/redaction/allow", host.as_ref())?;
-        Ok(Redaction {
-            folded_keys: keys.iter().map(|k| fold_key(k)).collect(),
-            keys,
-            patterns,
-            allow: allow.to_vec(),
-            compiled,
-            allow_compiled,
-            host,
-        })
-    }
-
-    pub fn keys(&self) -> &[String] {
-        &self.keys
-    }
-
-    pub fn patterns(&self) -> &[String] {
-        &self.patterns
-    }
-
-    pub fn allow(&self) -> &[String] {
-        &self.allow
-    }
-
-    /// Whether the value under `key` is redacted whole: a secret key name (any value), or a
-    /// credential-looking one (a string).
-    fn redacts_key(&self, key: &str, value: &Value) -> bool {
-        let k = fold_key(key);
-        if value.is_null() || matches!(value, Value::String(s) if s == REDACTED) {
-            return false;
-        }
-        self.folded_keys.contains(&k) || (value.is_string() && credential_like_key(&k))
-    }
-
-    /// Whether an `allow` pattern keeps `text`.
-    fn allowed(&self, text: &str) -> bool {
-        !self.allow_compiled.is_empty()
-            && self
-                .host
-                .first_match(&[text], &self.allow_compiled, &[])
-                .is_some()
-    }
-
-    /// Redacts in place: secret keys' values become `"[REDACTED]"`, matching string parts are
-    /// replaced. Iterative, so depth is bounded by memory; the strings go to the pattern host
-    /// in one call.
-    pub fn apply(&self, value: &mut Value) {
-        let mut strings: Vec<&mut String> = Vec::new();
-        let mut stack: Vec<&mut Value> = vec![value];
-        while let Some(v) = stack.pop() {
-            match v {
-                Value::String(s) => strings.push(s),
-                Value::Array(items) => stack.extend(items.iter_mut()),
-                Value::Object(map) => {
-                    for (k, child) in map.iter_mut() {
-                        let keep = matches!(&*child, Value::String(s) if self.allowed(s));
-                        if !keep && self.redacts_key(k, child) {
-                            *child = Value::String(REDACTED.to_owned());
-                        } else {
-                            stack.push(child);
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        if strings.is_empty() || self.compiled.is_empty() {
-            return;
-        }
-        let texts: Vec<&str> = strings.iter().map(|s| s.as_str()).collect();
-        let replaced =
-            self.host
-                .replace_all(&texts, &self.compiled, REDACTED, &self.allow_compiled);
-        for (s, r) in strings.into_iter().zip(replaced) {
-            if let Some(r) = r {
-                *s = r;
-            }
-        }
-    }
-
-    /// The last check before a cassette is written: the first string of `value` (at `base`)
-    /// that still holds a credential by a built-in rule, or a credential key's string value,
-    /// that no `allow` pattern keeps.
-    pub fn find_leak(&self, value: &Value, base: &str) -> Option<Leak> {
-        let mut strings: Vec<(String, &str)> = Vec::new();
-        let mut stack: Vec<(String, &Value)> = vec![(base.to_owned(), value)];
-        while let Some((pointer, v)) = stack.pop() {
-            match v {
-                Value::String(s) if s != REDACTED => strings.push((pointer, s)),
-                Value::Array(items) => {
-                    for (i, item) in items.iter().enumerate().rev() {
-                        stack.push((format!("{pointer}/{i}"), item));
-                    }
-                }
-                Value::Object(map) => {
-                    for (k, child) in map.iter().rev() {
-                        let mut at = pointer.clone();
-                        crate::schema::json::push_token(&mut at, k);
-                        let keep = matches!(child, Value::String(s) if self.allowed(s));
-                        if !keep && self.redacts_key(k, child) {
-                            return Some(Leak {
-                                pointer: at,
-                                rule: "credential-key".into(),
-                            });
-                        }
-                        stack.push((at, child));
-                    }
-                }
-                _ => {}
-            }
-        }
-        let rules = &self.compiled[..CREDENTIAL_RULES.len()];
-        let texts: Vec<&str> = strings.iter().map(|(_, s)| *s).collect();
-        // A match that holds the marker is one redaction already took care of (a URL keeps its
-        // user and host around `[REDACTED]`).
-        let mut allow = self.allow_compiled.clone();
-        allow.push(Pattern::new(r"\[REDACTED\]"));
-        let (t, r) = self.host.first_match(&texts, rules, &allow)?;
-        Some(Leak {
-            pointer: strings[t].0.clone(),
-            rule: CREDENTIAL_RULES[r].name.into(),
-        })
-    }
-
-    fn to_json(&self) -> Value {
-        serde_json::json!({ "keys": self.keys, "patterns": self.patterns, "allow": self.allow })
     }
 }
 
@@ -693,15 +140,16 @@ fn is_tagged(v: &Value) -> bool {
     matches!(v, Value::Object(m) if m.len() == 1 && m.contains_key(TAG_KEY))
 }
 
-/// The normalized form of a model request: what is stored and hashed.
-pub fn normalize_request(mut request: Value, redaction: &Redaction) -> Value {
+/// The normalized form of a model request: what is stored and hashed. What redaction took out
+/// is added to `taken`.
+pub fn normalize_request(mut request: Value, redaction: &Redaction, taken: &mut Taken) -> Value {
     if let Value::Object(map) = &mut request {
         for k in RUNTIME_KEYS {
             map.shift_remove(k);
         }
     }
     drop_non_json(&mut request);
-    redaction.apply(&mut request);
+    redaction.apply(&mut request, taken);
     // Keys sorted, so equal requests have one text whatever order they were built in. (Values
     // come from `serde_json::from_str`, whose recursion limit bounds this recursive sort.)
     request.sort_all_objects();
@@ -762,14 +210,50 @@ pub fn response_from_events(events: &[Value]) -> Option<Value> {
     Some(Value::Object(out))
 }
 
-/// One recorded step.
+/// The deltas of a recorded stream, by what they add to: the text deltas of `@openai/agents`
+/// (`output_text_delta`), and each raw provider event stream (`type: 'model'`) whose events
+/// carry a `delta` string, by its event type, item and content index (text and function-call
+/// arguments arrive in pieces there). A credential split across pieces is found in their join.
+fn delta_channels(events: &mut [Value]) -> Vec<Vec<&mut String>> {
+    let mut channels: Vec<(String, Vec<&mut String>)> = Vec::new();
+    for event in events.iter_mut() {
+        let Value::Object(e) = event else { continue };
+        let (channel, delta) = if e.get("type").and_then(Value::as_str) == Some("model") {
+            let Some(Value::Object(raw)) = e.get_mut("event") else {
+                continue;
+            };
+            let key = ["type", "item_id", "output_index", "content_index"]
+                .iter()
+                .map(|k| raw.get(*k).map(Value::to_string).unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join("|");
+            (format!("model|{key}"), raw.get_mut("delta"))
+        } else if e.get("type").and_then(Value::as_str) == Some("output_text_delta") {
+            ("output_text_delta".to_owned(), e.get_mut("delta"))
+        } else {
+            continue;
+        };
+        let Some(Value::String(delta)) = delta else {
+            continue;
+        };
+        match channels.iter_mut().find(|(c, _)| *c == channel) {
+            Some((_, pieces)) => pieces.push(delta),
+            None => channels.push((channel, vec![delta])),
+        }
+    }
+    channels.into_iter().map(|(_, pieces)| pieces).collect()
+}
+
+/// One recorded step. What redaction took out is added to `taken`, for [`build`] to take out
+/// of every step.
 pub fn record_step(
     request: Value,
     streamed: bool,
     outcome: Outcome,
     redaction: &Redaction,
+    taken: &mut Taken,
 ) -> Value {
-    let request = normalize_request(request, redaction);
+    let request = normalize_request(request, redaction, taken);
     let mut step = Map::new();
     step.insert("streamed".into(), Value::Bool(streamed));
     step.insert("hash".into(), Value::String(hash(&request)));
@@ -777,13 +261,16 @@ pub fn record_step(
     match outcome {
         Outcome::Response(mut response) => {
             drop_non_json(&mut response);
-            redaction.apply(&mut response);
+            redaction.apply(&mut response, taken);
             step.insert("response".into(), response);
         }
-        Outcome::Events(events) => {
+        Outcome::Events(mut events) => {
+            for mut pieces in delta_channels(&mut events) {
+                redaction.apply_split(&mut pieces, taken);
+            }
             let mut events = Value::Array(events);
             drop_non_json(&mut events);
-            redaction.apply(&mut events);
+            redaction.apply(&mut events, taken);
             let list = events.as_array().map(Vec::as_slice).unwrap_or(&[]);
             match response_from_events(list) {
                 Some(response) => {
@@ -800,15 +287,25 @@ pub fn record_step(
         }
         Outcome::Error { name, message } => {
             let mut error = serde_json::json!({ "name": name, "message": message });
-            redaction.apply(&mut error);
+            redaction.apply(&mut error, taken);
             step.insert("error".into(), error);
         }
     }
     Value::Object(step)
 }
 
-/// A whole cassette from recorded steps.
-pub fn build(steps: Vec<Value>, redaction: &Redaction) -> Value {
+/// A whole cassette from recorded steps: what redaction took out of any step is taken out of
+/// every step wherever it stands (`redaction::propagate`), and a request that changed is hashed
+/// again.
+pub fn build(mut steps: Vec<Value>, redaction: &Redaction, taken: &Taken) -> Value {
+    for step in &mut steps {
+        if super::redaction::propagate(step, taken) {
+            if let Some(request) = step.get("request") {
+                let h = hash(request);
+                step["hash"] = Value::String(h);
+            }
+        }
+    }
     serde_json::json!({ "format": FORMAT, "version": VERSION, "redaction": redaction.to_json(), "steps": steps })
 }
 
@@ -858,11 +355,14 @@ pub fn load(doc: Value, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteE
         None => return Err(invalid("/version", "\"version\" must be a number")),
     }
     let redaction_json = root.get("redaction");
+    // Earlier versions stored the built-in key names with the caller's: they are rules.
+    let mut keys = strings(
+        redaction_json.and_then(|r| r.get("keys")),
+        "/redaction/keys",
+    )?;
+    keys.retain(|k| !super::redaction::rules::LEGACY_STORED_KEYS.contains(&k.as_str()));
     let redaction = Redaction::with_allow(
-        &strings(
-            redaction_json.and_then(|r| r.get("keys")),
-            "/redaction/keys",
-        )?,
+        &keys,
         &strings(
             redaction_json.and_then(|r| r.get("patterns")),
             "/redaction/patterns",
@@ -872,7 +372,8 @@ pub fn load(doc: Value, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteE
             "/redaction/allow",
         )?,
         host,
-    )?;
+    )
+    .map_err(CassetteError::from)?;
     let steps = root
         .get("steps")
         .and_then(Value::as_array)
@@ -1325,11 +826,19 @@ impl Matcher {
         }
     }
 
-    /// The first unused step whose normalized request equals `live` (already normalized).
+    /// The first unused step whose normalized request equals `live` (already normalized), or
+    /// else the first that equals it with each redacted part of the recorded request standing
+    /// for any text (`redaction::matches_redacted`: the live request may carry in plain text a
+    /// value that redaction learned from another step).
     pub fn pick(&mut self, live: &Value, call_index: usize) -> Result<usize, Box<Mismatch>> {
         let h = hash(live);
         if let Some(i) = (0..self.hashes.len())
             .find(|&i| !self.used[i] && self.hashes[i] == h && self.requests[i] == *live)
+            .or_else(|| {
+                (0..self.requests.len()).find(|&i| {
+                    !self.used[i] && super::redaction::matches_redacted(&self.requests[i], live)
+                })
+            })
         {
             self.used[i] = true;
             return Ok(i);
@@ -1359,6 +868,19 @@ mod tests {
         super::load(doc, RegexHost::shared())
     }
 
+    // What redaction takes out is followed in src/doubles/redaction/tests.rs.
+    fn normalize_request(request: Value, r: &Redaction) -> Value {
+        super::normalize_request(request, r, &mut Taken::default())
+    }
+
+    fn record_step(request: Value, streamed: bool, outcome: Outcome, r: &Redaction) -> Value {
+        super::record_step(request, streamed, outcome, r, &mut Taken::default())
+    }
+
+    fn build(steps: Vec<Value>, r: &Redaction) -> Value {
+        super::build(steps, r, &Taken::default())
+    }
+
     fn redaction() -> Redaction {
         Redaction::new(
             &["x-team-token".into()],
@@ -1382,269 +904,6 @@ mod tests {
             r#"{"a":2,"b":1,"input":"hi","tools":[null,{"name":"t"}]}"#,
             "keys sorted"
         );
-    }
-
-    #[test]
-    fn secrets_are_redacted_by_key_and_by_pattern() {
-        let request = json!({
-            "modelSettings": { "providerData": { "extra_headers": { "Authorization": "Bearer abc.def", "X-Team-Token": "t0", "x-trace": "ok" } } },
-            "input": "my key is sk-proj-ABCDEFGH12345678 and account corp-42; Bearer xyz",
-            "api_key": null,
-        });
-        let n = normalize_request(request, &redaction());
-        let text = serde_json::to_string(&n).unwrap();
-        for secret in ["abc.def", "t0", "sk-proj", "corp-42", "xyz"] {
-            assert!(!text.contains(secret), "{secret} leaked: {text}");
-        }
-        assert_eq!(
-            n["modelSettings"]["providerData"]["extra_headers"]["x-trace"],
-            "ok"
-        );
-        assert_eq!(
-            n["input"],
-            "my key is [REDACTED] and account [REDACTED]; [REDACTED]"
-        );
-        assert_eq!(n["api_key"], Value::Null, "an absent secret stays null");
-    }
-
-    #[test]
-    fn leading_inline_flags_are_read_as_flags() {
-        let p = Pattern::new("(?is)bearer.+");
-        assert_eq!((p.flags.as_str(), p.source.as_str()), ("is", "bearer.+"));
-        assert_eq!(p.text, "(?is)bearer.+");
-        let p = Pattern::new("(?i)x");
-        assert_eq!((p.flags.as_str(), p.source.as_str()), ("i", "x"));
-        // Not flags: a group, an unknown flag, a flag that is not at the start.
-        for text in ["(?:a)", "(?y)a", "(?i", "a(?i)b", "()"] {
-            let p = Pattern::new(text);
-            assert_eq!((p.flags.as_str(), p.source.as_str()), ("", text), "{text}");
-        }
-    }
-
-    #[test]
-    fn redaction_hands_every_string_to_the_host_in_one_call() {
-        use std::cell::RefCell;
-        struct Counting(RefCell<Vec<usize>>);
-        impl PatternHost for Counting {
-            fn check(&self, _: &[Pattern]) -> Result<(), (usize, String)> {
-                Ok(())
-            }
-            fn replace_all(
-                &self,
-                texts: &[&str],
-                _: &[Pattern],
-                with: &str,
-                _: &[Pattern],
-            ) -> Vec<Option<String>> {
-                self.0.borrow_mut().push(texts.len());
-                texts
-                    .iter()
-                    .map(|t| (*t == "secret").then(|| with.to_owned()))
-                    .collect()
-            }
-            fn first_match(
-                &self,
-                _: &[&str],
-                _: &[Pattern],
-                _: &[Pattern],
-            ) -> Option<(usize, usize)> {
-                None
-            }
-        }
-        let host = Rc::new(Counting(RefCell::new(Vec::new())));
-        let r = Redaction::new(&[], &[], host.clone()).unwrap();
-        let mut v = json!({ "a": "secret", "b": ["x", { "c": "secret" }], "password": "p" });
-        r.apply(&mut v);
-        assert_eq!(
-            v,
-            json!({ "a": REDACTED, "b": ["x", { "c": REDACTED }], "password": REDACTED })
-        );
-        assert_eq!(*host.0.borrow(), vec![3], "one call with the three strings");
-    }
-
-    #[test]
-    fn invalid_patterns_are_refused_with_a_pointer() {
-        let e = Redaction::new(&[], &["(".into()], RegexHost::shared()).unwrap_err();
-        assert_eq!(
-            (e.reason, e.pointer.as_str()),
-            (CassetteReason::InvalidPattern, "/redaction/patterns/0")
-        );
-        let e = Redaction::with_allow(&[], &[], &["[".into()], RegexHost::shared()).unwrap_err();
-        assert_eq!(
-            (e.reason, e.pointer.as_str()),
-            (CassetteReason::InvalidPattern, "/redaction/allow/0")
-        );
-    }
-
-    /// Fake credentials of every built-in format (built from parts, so no scanner flags this
-    /// file), each in a sentence.
-    fn fake_credentials() -> Vec<(&'static str, String)> {
-        let r = |c: char, n: usize| c.to_string().repeat(n);
-        vec![
-            ("openai-or-anthropic-key", format!("sk-proj-{}", r('A', 24))),
-            (
-                "openai-or-anthropic-key",
-                format!("sk-ant-api03-{}", r('b', 40)),
-            ),
-            ("github-token", format!("ghp_{}", r('a', 36))),
-            (
-                "github-token",
-                format!("github_pat_11{}_{}", r('A', 20), r('z', 59)),
-            ),
-            ("github-token", format!("gho_{}", r('C', 36))),
-            ("gitlab-token", format!("glpat-{}", r('x', 20))),
-            ("aws-access-key", format!("AKIA{}", r('Q', 16))),
-            (
-                "aws-secret-key",
-                format!("aws_secret_access_key = {}", r('k', 40)),
-            ),
-            ("google-api-key", format!("AIza{}", r('S', 35))),
-            ("slack-token", format!("xoxb-{}-{}", r('1', 12), r('a', 24))),
-            ("stripe-key", format!("sk_live_{}", r('4', 24))),
-            ("stripe-key", format!("rk_test_{}", r('5', 24))),
-            ("twilio-key", format!("SK{}", r('f', 32))),
-            ("sendgrid-key", format!("SG.{}.{}", r('g', 22), r('h', 43))),
-            ("npm-token", format!("npm_{}", r('n', 36))),
-            (
-                "jwt",
-                format!("eyJ{}.eyJ{}.{}", r('h', 16), r('p', 20), r('s', 22)),
-            ),
-            (
-                "private-key",
-                format!(
-                    "-----BEGIN RSA PRIVATE KEY-----\nMII{}\n-----END RSA PRIVATE KEY-----",
-                    r('E', 60)
-                ),
-            ),
-            (
-                "url-password",
-                "postgres://admin:hunter2pass@db.internal:5432/app".to_owned(),
-            ),
-            (
-                "url-secret-parameter",
-                "https://api.example.com/v1/files?id=7&access_token=abc123def456".to_owned(),
-            ),
-            ("bearer", format!("Bearer {}", r('t', 30))),
-        ]
-    }
-
-    #[test]
-    fn every_built_in_format_is_redacted_wherever_it_stands() {
-        let r = redaction();
-        for (rule, secret) in fake_credentials() {
-            let mut v = json!({
-                "input": [{ "role": "user", "content": format!("use {secret} please") }],
-                "instructions": secret,
-                "tools": [{ "arguments": format!("{{\"key\": \"{secret}\"}}") }],
-            });
-            r.apply(&mut v);
-            let text = v.to_string();
-            // What must be gone: the secret part (URLs keep their user, host and other parameters).
-            let core: String = match rule {
-                "url-password" => "hunter2pass".into(),
-                "url-secret-parameter" => "abc123def456".into(),
-                _ => secret
-                    .chars()
-                    .rev()
-                    .take(12)
-                    .collect::<String>()
-                    .chars()
-                    .rev()
-                    .collect(),
-            };
-            assert!(!text.contains(&core), "{rule}: {text}");
-            assert!(text.contains(REDACTED), "{rule}");
-            assert_eq!(
-                r.find_leak(&v, ""),
-                None,
-                "{rule}: nothing left after redaction"
-            );
-            // Unredacted, the save-time check names the pointer and the rule.
-            let raw = json!({ "input": [{ "content": format!("use {secret} please") }] });
-            let leak = r.find_leak(&raw, "/steps/0/request").expect(rule);
-            assert_eq!(leak.pointer, "/steps/0/request/input/0/content", "{rule}");
-            assert_eq!(leak.rule, rule, "{secret}");
-        }
-        // URL parts keep what is not secret.
-        let mut v = json!({ "u": "postgres://admin:hunter2pass@db.internal:5432/app and https://x.io/a?access_token=abc123&page=2" });
-        r.apply(&mut v);
-        assert_eq!(v["u"], json!("postgres://admin:[REDACTED]@db.internal:5432/app and https://x.io/a?access_token=[REDACTED]&page=2"));
-    }
-
-    #[test]
-    fn credential_keys_are_redacted_and_counts_are_not() {
-        let r = redaction();
-        let mut v = json!({
-            "headers": { "x-goog-api-key": "k1", "X-Custom-Key": "k2", "client_secret": "k3", "Private-Key": "k4", "github_token": "k5" },
-            "usage": { "input_tokens": 10, "max_tokens": 20, "total_tokens": 30 },
-            "modelSettings": { "maxTokens": 100 },
-            "tokenizer": "o200k",
-            "id": "resp_123",
-            "password": null
-        });
-        r.apply(&mut v);
-        for k in [
-            "x-goog-api-key",
-            "X-Custom-Key",
-            "client_secret",
-            "Private-Key",
-            "github_token",
-        ] {
-            assert_eq!(v["headers"][k], json!(REDACTED), "{k}");
-        }
-        assert_eq!(
-            v["usage"],
-            json!({ "input_tokens": 10, "max_tokens": 20, "total_tokens": 30 })
-        );
-        assert_eq!(v["modelSettings"]["maxTokens"], json!(100));
-        assert_eq!(v["tokenizer"], json!("o200k"));
-        assert_eq!(v["password"], json!(null));
-        let leak = r
-            .find_leak(&json!({ "h": { "Authorization": "Basic abc" } }), "")
-            .unwrap();
-        assert_eq!(
-            (leak.pointer.as_str(), leak.rule.as_str()),
-            ("/h/Authorization", "credential-key")
-        );
-    }
-
-    #[test]
-    fn allowed_values_are_kept_and_not_refused() {
-        let fixture = format!("ghp_{}", "F".repeat(36));
-        let r = Redaction::with_allow(&[], &[], &["ghp_F+".into()], RegexHost::shared()).unwrap();
-        let mut v = json!({ "a": format!("token {fixture}"), "b": format!("ghp_{}", "a".repeat(36)), "api_key": fixture });
-        r.apply(&mut v);
-        assert_eq!(v["a"], json!(format!("token {fixture}")));
-        assert_eq!(v["b"], json!(REDACTED));
-        assert_eq!(v["api_key"], json!(fixture));
-        assert_eq!(r.find_leak(&v, ""), None);
-        assert_eq!(r.to_json()["allow"], json!(["ghp_F+"]));
-    }
-
-    #[test]
-    fn realistic_recordings_raise_no_false_alarm() {
-        let r = redaction();
-        let base64_png = format!(
-            "data:image/png;base64,iVBORw0KGgo{}",
-            "AAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg"
-                .repeat(20)
-        );
-        let v = json!({
-            "responseId": "resp_68c1f0a2b3d4e5f60718293a4b5c6d7e",
-            "output": [{ "id": "msg_0123456789abcdef0123456789abcdef", "callId": "call_AbCdEfGhIjKlMnOpQrStUvWx", "type": "function_call", "arguments": "{\"sha\": \"3f786850e387550fdab836ed7e6dc881de23001b\"}" }],
-            "providerData": { "encrypted_content": "gAAAAABo" , "system_fingerprint": "fp_44709d6fcb" },
-            "image": base64_png,
-            "commit": "e83c5163316f89bfbde7d9ab23ca2e25604af290",
-            "uuid": "9b2d7c1e-3f4a-4b5c-8d6e-7f8091a2b3c4",
-            "usage": { "inputTokens": 120, "outputTokens": 30 }
-        });
-        let mut redacted = v.clone();
-        r.apply(&mut redacted);
-        assert_eq!(
-            redacted, v,
-            "nothing in a realistic recording is taken for a credential"
-        );
-        assert_eq!(r.find_leak(&v, ""), None);
     }
 
     #[test]
@@ -1707,7 +966,7 @@ mod tests {
                 false,
                 Outcome::Error {
                     name: "Error".into(),
-                    message: "429 sk-ABCDEFGH1234".into(),
+                    message: format!("429 sk-proj-{}", "ABCDEFGH1234".repeat(2)),
                 },
                 &r,
             ),
@@ -1739,27 +998,6 @@ mod tests {
         assert_eq!(
             load(json!({ "format": "x" })).unwrap_err().pointer,
             "/format"
-        );
-    }
-
-    #[test]
-    fn the_pii_preset_redacts_emails_phones_and_cards() {
-        let extra: Vec<String> = PII_PATTERNS.iter().map(|p| p.to_string()).collect();
-        let r = Redaction::new(&[], &extra, RegexHost::shared()).unwrap();
-        let mut v = serde_json::json!({
-            "input": "Mail ada.l@example.co.uk or call +44 20 7946 0958 / (415) 555-0132; card 4111 1111 1111 1111, 4111-1111-1111-1111 or 4111111111111111."
-        });
-        r.apply(&mut v);
-        assert_eq!(
-            v["input"],
-            "Mail [REDACTED] or call [REDACTED] / [REDACTED]; card [REDACTED], [REDACTED] or [REDACTED]."
-        );
-        // Ordinary numbers and dates stay.
-        let mut v = serde_json::json!({ "input": "Order 12345 on 2026-12-01, 3 items at 19.99, id 550e8400" });
-        r.apply(&mut v);
-        assert_eq!(
-            v["input"],
-            "Order 12345 on 2026-12-01, 3 items at 19.99, id 550e8400"
         );
     }
 

@@ -9,6 +9,7 @@
 pub mod cassette;
 pub mod model;
 pub mod realtime;
+pub mod redaction;
 pub mod sandbox;
 
 /// Call and input positions are zero-based in fields and one-based in messages.

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use super::{raise, user_error};
 use crate::doubles::cassette::{
     self as rules, Cassette, CassetteError, CassetteReason, MatchMode, Matcher, Outcome, Pattern,
-    PatternHost, Redaction, REDACTED,
+    PatternHost, Redaction, Replaced, Taken, REDACTED,
 };
 
 /// Redaction patterns run by the host's `RegExp` (`checkPatterns` / `redactTexts` in
@@ -60,14 +60,15 @@ impl PatternHost for JsPatterns {
     }
 
     /// Fails closed: if the host cannot run the patterns (out of memory, no facade), every text
-    /// is replaced whole, so nothing that should be redacted is written.
+    /// is replaced whole, so nothing that should be redacted is written. The host answers each
+    /// text with `undefined` or `[replaced, ...taken]`.
     fn replace_all(
         &self,
         texts: &[&str],
         patterns: &[Pattern],
         with: &str,
         allow: &[Pattern],
-    ) -> Vec<Option<String>> {
+    ) -> Vec<Option<Replaced>> {
         let answer = super::with_walks(|w| {
             let args = Array::of4(
                 &text_list(texts),
@@ -81,10 +82,29 @@ impl PatternHost for JsPatterns {
             Ok(answer) if Array::is_array(&answer) => {
                 let answer = Array::from(&answer);
                 (0..texts.len() as u32)
-                    .map(|i| answer.get(i).as_string())
+                    .map(|i| {
+                        let item = answer.get(i);
+                        if !Array::is_array(&item) {
+                            return None;
+                        }
+                        let item = Array::from(&item);
+                        let mut parts = item.iter().map(|p| p.as_string().unwrap_or_default());
+                        Some(Replaced {
+                            text: parts.next().unwrap_or_else(|| REDACTED.to_owned()),
+                            taken: parts.collect(),
+                        })
+                    })
                     .collect()
             }
-            _ => texts.iter().map(|_| Some(REDACTED.to_owned())).collect(),
+            _ => texts
+                .iter()
+                .map(|t| {
+                    Some(Replaced {
+                        text: REDACTED.to_owned(),
+                        taken: vec![(*t).to_owned()],
+                    })
+                })
+                .collect(),
         }
     }
 
@@ -137,6 +157,8 @@ fn strings(list: &Array) -> Vec<String> {
 pub struct CassetteRecorder {
     redaction: Redaction,
     steps: Vec<Value>,
+    /// What redaction took out so far, taken out of every step when the cassette is built.
+    taken: Taken,
     _live: super::Live,
 }
 
@@ -152,10 +174,11 @@ impl CassetteRecorder {
             &strings(allow),
             js_patterns(),
         )
-        .map_err(raise)?;
+        .map_err(|e| raise(CassetteError::from(e)))?;
         Ok(CassetteRecorder {
             redaction,
             steps: Vec::new(),
+            taken: Taken::default(),
             _live: super::Live::new(),
         })
     }
@@ -187,6 +210,7 @@ impl CassetteRecorder {
             streamed,
             outcome,
             &self.redaction,
+            &mut self.taken,
         ));
         Ok(())
     }
@@ -201,9 +225,9 @@ impl CassetteRecorder {
     /// pointer and the rule, and nothing is returned.
     #[wasm_bindgen(js_name = toJson)]
     pub fn to_json(&self) -> Result<String, JsValue> {
-        let cassette = rules::build(self.steps.clone(), &self.redaction);
+        let cassette = rules::build(self.steps.clone(), &self.redaction, &self.taken);
         if let Some(leak) = self.redaction.find_leak(&cassette["steps"], "/steps") {
-            return Err(raise(leak.error()));
+            return Err(raise(rules::leak_error(&leak)));
         }
         Ok(serde_json::to_string_pretty(&cassette).unwrap_or_default())
     }
@@ -263,8 +287,11 @@ impl CassetteReplay {
     /// The step whose request matches the live request (JSON text), each used once; throws
     /// `CassetteMismatchError` with the closest step's first differing field otherwise.
     pub fn pick(&mut self, request: &str, call_index: u32) -> Result<u32, JsValue> {
-        let live =
-            rules::normalize_request(json(request, "The request")?, &self.cassette.redaction);
+        let live = rules::normalize_request(
+            json(request, "The request")?,
+            &self.cassette.redaction,
+            &mut Taken::default(),
+        );
         self.matcher
             .pick(&live, call_index as usize)
             .map(|i| i as u32)
