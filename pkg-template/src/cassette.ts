@@ -24,14 +24,18 @@ export type { Cassette, CassetteStep, ReplayOptions } from './cassette-format.js
 export const RECORD_ENV = 'UNDERSTUDY_RECORD';
 
 /**
- * What is redacted besides the defaults: values under credential keys (`authorization`,
- * `api_key`, `x-goog-api-key`, `*token*`, `*secret*`, `password`, …) and credentials of common
- * formats wherever they occur (OpenAI and Anthropic keys, GitHub, GitLab, AWS, Google, Slack,
- * Stripe, Twilio, SendGrid and npm tokens, JWTs, PEM private keys, passwords and secret
- * parameters in URLs, `Bearer …`).
+ * What is redacted besides the built-in rules. Built in: values under credential names, judged
+ * by whole words (`password`, `api_key`, `clientSecret`, `Authorization`, `x-api-key`; not
+ * `secretary`, `token_type`, `keyword`), such names and values written inside texts (JSON in
+ * tool arguments and outputs, `.env` and shell lines, YAML and header lines, URL parameters),
+ * credentials of common formats wherever they start at a word boundary (OpenAI, Anthropic,
+ * GitHub, GitLab, AWS, Google, Slack, Stripe, Twilio, SendGrid, npm, Heroku, Datadog and Azure
+ * keys, JWTs, PEM private keys, URL passwords, `Bearer …`), and a value taken out once wherever
+ * else it stands as a whole word. Values evidently not secret (`''`, `'Bearer'`, numbers,
+ * `${API_KEY}`) are kept.
  */
 export interface RedactionOptions {
-  /** More key names whose values are replaced by `"[REDACTED]"` (case, `-` and `_` ignored). */
+  /** More key names whose values (any but `null`) are replaced by `"[REDACTED]"` (case, `-` and `_` ignored). Stored in the cassette. */
   redactKeys?: string[];
   /**
    * More patterns (regular expressions, as `RegExp` or source text) replaced inside strings, or
