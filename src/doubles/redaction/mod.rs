@@ -551,7 +551,8 @@ fn text_matches(recorded: &str, live: &str) -> bool {
 }
 
 /// Whether a recorded (normalized) value equals a live one, a recorded string with markers
-/// matching as [`text_matches`] says.
+/// matching when each marker stands for some text (at least one character) and the rest is
+/// equal.
 pub fn matches_redacted(recorded: &Value, live: &Value) -> bool {
     let mut stack: Vec<(&Value, &Value)> = vec![(recorded, live)];
     while let Some((a, b)) = stack.pop() {
