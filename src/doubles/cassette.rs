@@ -881,14 +881,7 @@ mod tests {
         super::build(steps, r, &Taken::default())
     }
 
-    fn redaction() -> Redaction {
-        Redaction::new(
-            &["x-team-token".into()],
-            &["corp-[0-9]+".into()],
-            RegexHost::shared(),
-        )
-        .unwrap()
-    }
+    use crate::doubles::redaction::tests::redaction;
 
     #[test]
     fn normalization_drops_runtime_members_and_non_json_values() {

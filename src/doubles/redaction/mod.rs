@@ -590,4 +590,4 @@ pub fn matches_redacted(recorded: &Value, live: &Value) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -4,7 +4,8 @@ use super::*;
 use crate::doubles::cassette::{self, build, normalize_request, record_step, Outcome};
 use serde_json::json;
 
-fn redaction() -> Redaction {
+/// The redaction the cassette tests use too: one key and one pattern of the caller's.
+pub(crate) fn redaction() -> Redaction {
     Redaction::new(
         &["x-team-token".into()],
         &["corp-[0-9]+".into()],
