@@ -153,6 +153,7 @@ export const ORDINARY_LINES = [
   '{"max_tokens": 800, "temperature": 0.2}',
   '{"input_tokens": 1520, "output_tokens": 312, "total_tokens": 1832}',
   '{"next_page_token": "CAoQAA", "items": []}',
+  '{"token": " international", "logprob": -0.41, "top_logprobs": [{"token": "everything", "logprob": -1.2}]}',
   '{"signature": "EqQBCkgIARABGAIiQK", "type": "thinking"}',
   '{"password": "", "remember": false}',
   '{"api_key": "${OPENAI_API_KEY}"}',

@@ -14,9 +14,8 @@ pub enum Kind {
     Password,
     /// `authorization`, `cookie`: the whole value (an auth scheme alone is not a secret).
     Header,
-    /// `token`, `secret`, `api_key`, `credentials`, …: a value that looks like a key (one word
-    /// of at least [`MIN_KEY_LENGTH`] characters); prose or a short word under such a name is
-    /// kept.
+    /// `token`, `secret`, `api_key`, `credentials`, …: a value that looks like a key
+    /// ([`looks_like_key`]); prose, a word or a short value under such a name is kept.
     Key,
 }
 
@@ -206,6 +205,19 @@ pub fn evidently_not_secret(value: &str) -> bool {
     chars.all(|c| c == first) && matches!(first, '*' | 'x' | 'X' | '•' | '.' | '-' | '#')
 }
 
+/// Whether a value looks like a key rather than a word: at least [`MIN_KEY_LENGTH`]
+/// characters, no whitespace (a logprob's `token: " international"` is text), and characters
+/// of more than one kind: a digit, both cases, or a symbol keys are written with
+/// (`production` under `token` is a word; `s3ss10n`, `AbCdEfGh`, `tok_live_…` are keys).
+pub fn looks_like_key(value: &str) -> bool {
+    let b = value.as_bytes();
+    b.len() >= MIN_KEY_LENGTH
+        && !value.chars().any(char::is_whitespace)
+        && (b.iter().any(u8::is_ascii_digit)
+            || (b.iter().any(u8::is_ascii_uppercase) && b.iter().any(u8::is_ascii_lowercase))
+            || b.iter().any(|c| b"-_./+=~".contains(c)))
+}
+
 /// Whether `value` under a name of `kind` is redacted.
 pub fn is_secret_value(kind: Kind, value: &str) -> bool {
     if evidently_not_secret(value) {
@@ -213,10 +225,7 @@ pub fn is_secret_value(kind: Kind, value: &str) -> bool {
     }
     match kind {
         Kind::Password | Kind::Header => true,
-        Kind::Key => {
-            let v = value.trim();
-            v.chars().count() >= MIN_KEY_LENGTH && !v.chars().any(char::is_whitespace)
-        }
+        Kind::Key => looks_like_key(value),
     }
 }
 
@@ -361,8 +370,18 @@ mod tests {
             Kind::Key,
             "a8f5f167f44f4964e6c998dee827110c"
         ));
-        // Under a key-like name, prose and short words are not keys.
+        // Under a key-like name, prose, short words and words are not keys.
         assert!(!is_secret_value(Kind::Key, "The secret is less salt"));
         assert!(!is_secret_value(Kind::Key, "Hello"));
+        assert!(!is_secret_value(Kind::Key, " international"));
+        assert!(!is_secret_value(Kind::Key, "production"));
+        for key in [
+            "s3ss10n-s3cr3t",
+            "AbCdEfGhIj",
+            "tok_live_abcdefgh",
+            "abcdefgh/ijkl",
+        ] {
+            assert!(is_secret_value(Kind::Key, key), "{key}");
+        }
     }
 }

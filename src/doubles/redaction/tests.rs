@@ -287,7 +287,7 @@ fn ordinary_keys_and_evident_values_are_kept() {
         "api_key": "${OPENAI_API_KEY}",
         "password": 12345678,
         "secret": true,
-        "logprobs": [{ "token": " the", "logprob": -0.1 }],
+        "logprobs": [{ "token": " the", "logprob": -0.1 }, { "token": " international", "logprob": -0.4 }, { "token": "everything", "logprob": -0.2 }],
         "note": "The secret is to keep going.",
     });
     assert_eq!(redacted(&r, v.clone()), v);
