@@ -729,19 +729,42 @@ impl Aligner<'_> {
         let (entries, closed) = match value {
             Value::Obj { entries, closed } => (entries, *closed),
             Value::Arr { items, .. } if mode.coerce => {
-                // A one-element array holding the object (rule 7) …
-                if items.len() == 1 && matches!(items[0], Value::Obj { .. }) {
-                    self.fix(FixKind::ArrayToSingle, pointer, "one-element array");
-                    return self.align(&items[0], schema, pointer, mode, depth + 1);
+                // A bare array for an object with exactly one array property (`{ elements }`)
+                // is wrapped in it, whatever its length; a one-element array holding the
+                // object itself (rule 7) is unwrapped when that object fits exactly, or when
+                // there is no such property or wrapping fails.
+                let single = items.len() == 1 && matches!(items[0], Value::Obj { .. });
+                let wrapper = properties.filter(|p| p.len() == 1).and_then(|p| {
+                    let (name, prop) = p.iter().next()?;
+                    let prop = resolve(prop, root);
+                    (type_names(prop).contains(&"array") || prop.kw("items").is_some())
+                        .then_some((name, prop))
+                });
+                if single {
+                    let mut exact = Aligner {
+                        root,
+                        fixes: Vec::new(),
+                    };
+                    let strict = Mode {
+                        coerce: false,
+                        ..mode
+                    };
+                    if let Ok(v) = exact.align(&items[0], schema, pointer, strict, depth + 1) {
+                        if exact.fixes.is_empty() {
+                            self.fix(FixKind::ArrayToSingle, pointer, "one-element array");
+                            return Ok(v);
+                        }
+                    }
                 }
-                // … or a bare array for an object with exactly one array property.
-                if let Some(props) = properties {
-                    if props.len() == 1 {
-                        let (name, prop) = props.iter().next().expect("one property");
-                        let prop = resolve(prop, root);
-                        if type_names(prop).contains(&"array") || prop.kw("items").is_some() {
-                            let inner = pointer.child(Seg::Key(name));
-                            let aligned = self.align(value, prop, &inner, mode, depth + 1)?;
+                if let Some((name, prop)) = wrapper {
+                    let inner = pointer.child(Seg::Key(name));
+                    let mut probe = Aligner {
+                        root,
+                        fixes: Vec::new(),
+                    };
+                    match probe.align(value, prop, &inner, mode, depth + 1) {
+                        Ok(aligned) => {
+                            self.fixes.extend(probe.fixes);
                             self.fix(FixKind::ArrayToObject, pointer, name.clone());
                             let entries = aligned
                                 .map(|v| (Cow::Owned(name.clone()), v))
@@ -749,7 +772,13 @@ impl Aligner<'_> {
                                 .collect();
                             return Ok(Some(Aligned::Obj(entries)));
                         }
+                        Err(e) if !single => return Err(e),
+                        Err(_) => {}
                     }
+                }
+                if single {
+                    self.fix(FixKind::ArrayToSingle, pointer, "one-element array");
+                    return self.align(&items[0], schema, pointer, mode, depth + 1);
                 }
                 return Err(mismatch(
                     ParseReason::TypeMismatch,

@@ -260,6 +260,36 @@ fn r7_wrapping() {
     assert_eq!(ok(r#"{"o":[{"x":1}]}"#, tags.clone()), json!({"o":{"x":1}}));
     let single = json!({"type":"object","properties":{"items":{"type":"array","items":{"type":"integer"}}},"required":["items"]});
     assert_eq!(ok("[1,2,3]", single), json!({"items":[1,2,3]}));
+    // The AI SDK's `Output.array` wrapper: one element is wrapped like two.
+    let elements = json!({"type":"object","properties":{"elements":{"type":"array","items":{"type":"object","properties":{"x":{"type":"integer"}},"required":["x"],"additionalProperties":false}}},"required":["elements"],"additionalProperties":false});
+    assert_eq!(
+        ok(r#"[{"x":1}]"#, elements.clone()),
+        json!({"elements":[{"x":1}]})
+    );
+    assert_eq!(
+        ok(r#"[{"x":1},{"x":2}]"#, elements.clone()),
+        json!({"elements":[{"x":1},{"x":2}]})
+    );
+    assert_eq!(
+        kinds(r#"[{"x":1}]"#, elements.clone()),
+        vec!["array_to_object"]
+    );
+    // A one-element array holding an object that fits exactly is that object.
+    let list = json!({"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}},"required":["tags"]});
+    assert_eq!(
+        ok(r#"[{"tags":["a"]}]"#, list.clone()),
+        json!({"tags":["a"]})
+    );
+    assert_eq!(
+        kinds(r#"[{"tags":["a"]}]"#, list.clone()),
+        vec!["array_to_single"]
+    );
+    // When wrapping fails, the one element is unwrapped and coerced as before.
+    let closed = json!({"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}},"required":["tags"],"additionalProperties":false});
+    assert_eq!(
+        ok(r#"[{"tags":["a"],"extra":1}]"#, closed),
+        json!({"tags":["a"]})
+    );
     let s = json!({"type":"object","properties":{"s":{"type":"string"}}});
     assert_eq!(err(r#"{"s":["x"]}"#, s), "type_mismatch");
 }
