@@ -144,7 +144,7 @@ const ENV = {
   PASSWORD: 'correct-horse-9',
 };
 const ENV_TEXT = `${Object.entries(ENV).map(([k, v]) => `${k}=${v}`).join('\n')}\nexport MY_SERVICE_TOKEN="tok_live_${r('q', 24)}"\nNODE_ENV=production\n`;
-const AWS_JSON = JSON.stringify({ Credentials: { AccessKeyId: `ASIA${r('Y', 16)}`, SecretAccessKey: r('w', 40), SessionToken: r('z', 120) } }, null, 2);
+const AWS_JSON = JSON.stringify({ Credentials: { AccessKeyId: `ASIA${r('Y', 16)}`, SecretAccessKey: r('w', 40), SessionToken: r('zZ9', 40) } }, null, 2);
 
 test('credentials in tool arguments, tool output, .env text and repeated prose never reach the file', async () => {
   const login = tool({ name: 'login', description: 'Logs in.', parameters: z.object({ user: z.string(), password: z.string() }), execute: async () => `ok; DATABASE_URL=postgres://app:${DB_PASSWORD}@db.internal:5432/app` });
@@ -162,7 +162,7 @@ test('credentials in tool arguments, tool output, .env text and repeated prose n
   recorder.save(file);
   const text = readFileSync(file, 'utf8');
   const doc = JSON.parse(text);
-  for (const secret of [PASSWORD, DB_PASSWORD, ...Object.values(ENV), `tok_live_${r('q', 24)}`, r('w', 40), r('z', 120)]) {
+  for (const secret of [PASSWORD, DB_PASSWORD, ...Object.values(ENV), `tok_live_${r('q', 24)}`, r('w', 40), r('zZ9', 40)]) {
     assert.ok(!text.includes(secret), `${secret} is not in the file`);
   }
   // Tool arguments keep their layout, with the value replaced.

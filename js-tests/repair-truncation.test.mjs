@@ -270,3 +270,24 @@ test('AI SDK: streamed tool calls are held until the finish reason is known', as
   await run('{"recursive": true, "path": "/home/user/tm', { unified: 'tool-calls', raw: 'tool_calls' });
   assert.equal(seen.length, 1, 'cut-off calls never ran');
 });
+
+test('AI SDK: Output.array reads a one-element reply as it reads two (MockLanguageModelV3 and V4)', async () => {
+  const { generateText, Output, wrapLanguageModel, MockLanguageModelV3, MockLanguageModelV4 } = await sdk();
+  const element = z.object({ x: z.number() });
+  for (const Mock of [MockLanguageModelV3, MockLanguageModelV4]) {
+    for (const [reply, want] of [
+      ['[{"x":1}]', [{ x: 1 }]],
+      ['[{"x":1},{"x":2}]', [{ x: 1 }, { x: 2 }]],
+      ['Here you go:\n```json\n[{"x": 1,}]\n```', [{ x: 1 }]],
+    ]) {
+      const repairs = [];
+      const model = wrapLanguageModel({
+        model: new Mock({ doGenerate: async () => ({ content: [{ type: 'text', text: reply }], finishReason: stop, usage, warnings: [] }) }),
+        middleware: repairingMiddleware({ onRepair: (r) => repairs.push(r) }),
+      });
+      const { output } = await generateText({ model, output: Output.array({ element }), prompt: 'list' });
+      assert.deepEqual(output, want, `${Mock.name}: ${reply}`);
+      assert.ok(repairs[0]?.fixes.some((f) => f.kind === 'array_to_object'), `${Mock.name}: ${reply}`);
+    }
+  }
+});

@@ -235,3 +235,11 @@ describe('large texts (they cross into the engine as UTF-8 bytes)', () => {
     assert.equal(parseStructured(`Sure: ${lone.slice(0, 40)}"}`.replace('"n": 1', ''), { type: 'object' }).value.note[0], '\ufffd');
   });
 });
+
+test('a one-element array for an { elements } object is wrapped as two are', () => {
+  const schema = { type: 'object', properties: { elements: { type: 'array', items: { type: 'object', properties: { x: { type: 'integer' } }, required: ['x'] } } }, required: ['elements'] };
+  const one = parseStructured('[{"x":1}]', schema);
+  assert.deepEqual(one.value, { elements: [{ x: 1 }] });
+  assert.deepEqual(one.fixes.map((f) => f.kind), ['array_to_object']);
+  assert.deepEqual(parseStructured('[{"x":1},{"x":2}]', schema).value, { elements: [{ x: 1 }, { x: 2 }] });
+});
