@@ -1,6 +1,6 @@
 // The docs as a user reads them: every export of every entry is documented in the npm README,
-// every `js` example of both READMEs runs, and every `ts` example type-checks (strict, with
-// skipLibCheck off) against the built package.
+// every `js` example of both READMEs runs, and every example, `js` or `ts`, type-checks as a
+// `.mts` (strict, with skipLibCheck off) against the built package.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -53,7 +53,7 @@ test('every export of every entry is documented in the npm README', async () => 
   assert.deepEqual(missing, [], 'undocumented exports');
 });
 
-test('every js example of both READMEs runs, every ts example type-checks', () => {
+test('every js example of both READMEs runs, and every example type-checks under --strict', () => {
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(scratch, { recursive: true });
   const typed = [];
@@ -70,6 +70,9 @@ test('every js example of both READMEs runs, every ts example type-checks', () =
             assert.fail(`${name}:${line}: the example failed:\n${error.stderr || error.message}`);
           }
           ran += 1;
+          // A js example is also what a TypeScript user writes: it type-checks as a .mts.
+          writeFileSync(`${file}.mts`, `${code}\nexport {};\n`);
+          typed.push({ file: `${file}.mts`, where: `${name}:${line}` });
         } else if (lang === 'ts') {
           writeFileSync(`${file}.mts`, `${code}\nexport {};\n`);
           typed.push({ file: `${file}.mts`, where: `${name}:${line}` });

@@ -249,12 +249,31 @@ export interface StrictSchemaOptions {
   provider?: SchemaProvider;
 }
 
-/** The JSON Schema of a Standard Schema with JSON (its input), or `schema` itself. */
-function jsonSchemaOf(schema: unknown): unknown {
-  // Only a value with the marker key can be a Standard Schema (a crossing saved for the others).
-  const marked = typeof schema === 'object' && schema !== null && '~standard' in schema;
-  return marked && isStandardSchemaWithJSON(schema) ? standardSchemaToJsonSchema(schema, 'input') : schema;
+/**
+ * @internal The JSON Schema a schema argument stands for (the engine's `jsonSchemaArg`): a
+ * Standard Schema's input JSON Schema, `UnsupportedStandardSchemaError` for one without JSON,
+ * anything else as given. Only objects and functions (ArkType's types) can be Standard
+ * Schemas, so other values do not cross.
+ */
+export function jsonSchemaOf(schema: unknown): unknown {
+  const text = standardText(schema);
+  return text === undefined ? schema : JSON.parse(text);
 }
+
+/** A Standard Schema's JSON Schema as the engine's JSON text; `undefined` for any other value. */
+function standardText(schema: unknown): string | undefined {
+  if ((typeof schema !== 'object' || schema === null) && typeof schema !== 'function') return undefined;
+  const answer = call((e) => e.jsonSchemaArg(schema));
+  return typeof answer === 'string' ? answer : undefined;
+}
+
+/** The JSON text of a schema argument, in the tagged encoding (a Standard Schema's JSON Schema for one). */
+function schemaText(schema: unknown): string {
+  return standardText(schema) ?? encodeSchema(schema);
+}
+
+/** A JSON Schema object as a conversion returns it: its members are yours to read. */
+export type JsonSchemaObject = { [key: string]: any };
 
 /**
  * The strict copy of a JSON Schema. For OpenAI (the default) strict mode: optional properties
@@ -263,20 +282,23 @@ function jsonSchemaOf(schema: unknown): unknown {
  * With `{ provider: 'anthropic' | 'gemini' }`, what that provider accepts: rewrites that lose
  * nothing are made, constraints it refuses move into `description` (check answers with
  * `prepareStrictJsonSchema(…).normalizeInput`), what it cannot express is refused. The input
- * is never mutated.
+ * is never mutated. `schema` may also be a Standard Schema with JSON (Zod 4, Valibot with its
+ * adapter, ArkType): its input JSON Schema is converted, for every provider.
  *
  * @throws {StrictSchemaError} a construct the provider cannot represent (`reason`, `pointer`; the message names the provider).
  * @throws {SchemaDepthError} nesting deeper than 100 levels, or a cyclic object.
+ * @throws {UnsupportedStandardSchemaError} a Standard Schema without JSON Schema conversion (never read as JSON Schema).
  * @throws {UserError} an unknown provider.
  */
-export function toStrictJsonSchema<T extends JsonSchema>(schema: T, options?: StrictSchemaOptions): T {
+export function toStrictJsonSchema<T extends JsonSchema>(schema: T, options?: StrictSchemaOptions): T;
+export function toStrictJsonSchema(schema: StandardSchemaWithJSON, options?: StrictSchemaOptions): JsonSchemaObject;
+export function toStrictJsonSchema(schema: JsonSchema | StandardSchemaWithJSON, options?: StrictSchemaOptions): unknown {
   if (options === undefined) {
-    const text = encodeSchema(schema);
-    return decode(call((e) => e.strictConvert(input(text)))) as T;
+    const text = schemaText(schema);
+    return decode(call((e) => e.strictConvert(input(text))));
   }
   const { provider = 'openai' } = expectKnownOptions('toStrictJsonSchema', options, ['provider']);
-  // OpenAI's conversion takes the schema as given (the reference's); the others read a Standard Schema's JSON Schema.
-  const text = encodeSchema(provider === 'openai' ? schema : jsonSchemaOf(schema));
+  const text = schemaText(schema);
   return JSON.parse(call((e) => e.providerConvert(input(text), provider, false)));
 }
 
@@ -288,22 +310,26 @@ const releasePrepared = new FinalizationRegistry<PreparedHandle>((handle) => han
  * maps synthetic `null`s back to absent keys. With a provider other than OpenAI,
  * `normalizeInput` validates a value against the original schema (with `compileJsonSchema`,
  * so in a browser after `init({ validator: true })`), and `changes` lists the conversion.
+ * `schema` may be a Standard Schema with JSON, as for {@link toStrictJsonSchema}.
+ *
+ * @throws {UnsupportedStandardSchemaError} a Standard Schema without JSON Schema conversion.
  */
-export function prepareStrictJsonSchema<T extends JsonSchema>(schema: T, options?: StrictSchemaOptions): PreparedStrictJsonSchema<T> {
+export function prepareStrictJsonSchema<T extends JsonSchema>(schema: T, options?: StrictSchemaOptions): PreparedStrictJsonSchema<T>;
+export function prepareStrictJsonSchema(schema: StandardSchemaWithJSON, options?: StrictSchemaOptions): PreparedStrictJsonSchema<JsonSchemaObject>;
+export function prepareStrictJsonSchema<T>(given: JsonSchema | StandardSchemaWithJSON, options?: StrictSchemaOptions): PreparedStrictJsonSchema<T> {
   const { provider = 'openai' } = expectKnownOptions('prepareStrictJsonSchema', options, ['provider']);
+  const text = schemaText(given);
   if (!call((e) => e.providerIsOpenAi(provider, 'prepareStrictJsonSchema'))) {
-    const original = jsonSchemaOf(schema);
-    const converted: { schema: unknown; changes: SchemaChange[] } = JSON.parse(call((e) => e.providerConvert(input(encodeSchema(original)), provider, true)));
+    const converted: { schema: unknown; changes: SchemaChange[] } = JSON.parse(call((e) => e.providerConvert(input(text), provider, true)));
     let validator: JsonSchemaValidator | undefined;
     const normalizeInput = (value: unknown): unknown => {
-      validator ??= compileJsonSchema(original as JsonSchema);
+      validator ??= compileJsonSchema(given);
       const { valid, issues } = validator.validate(value);
       if (!valid) throw fromEngine(call((e) => e.providerOutputError(provider, issues)));
       return value;
     };
     return { schema: converted.schema as T, normalizeInput, changes: converted.changes };
   }
-  const text = encodeSchema(schema);
   const strict = decode(call((e) => e.strictPrepareSchema(input(text)))) as T;
   // The engine keeps a prepared schema for normalizeInput only once it is first called: many
   // prepared schemas (agent output types, say) are never normalized, and a handle that waits
@@ -333,18 +359,20 @@ export interface RequestTool {
  * Checks a whole request against one provider's limits, over all its tools and its output
  * schema together: Anthropic's 20 strict tools, 24 optional parameters and 16 parameters with
  * unions; OpenAI's 5,000 properties, 10 levels of nesting, 120,000 characters of names and enum
- * values, 1,000 enum values. Returns every breach (empty: within the limits).
+ * values, 1,000 enum values. Returns every breach (empty: within the limits). A tool's
+ * parameters and the output may be Standard Schemas with JSON.
  *
+ * @throws {UnsupportedStandardSchemaError} a Standard Schema without JSON Schema conversion.
  * @throws {UserError} an unknown provider.
  */
 export function checkRequestLimits(provider: SchemaProvider, request: { tools?: readonly RequestTool[]; output?: unknown }): RequestLimitBreach[] {
   return JSON.parse(call((e) => e.providerRequestCheck(input(requestText(request)), provider, false)));
 }
 
-/** @internal A request's tools and output schema as the engine's limit check reads them. */
+/** @internal A request's tools and output schema as the engine's limit check reads them (a Standard Schema as its JSON Schema). */
 export function requestText(request: { tools?: readonly RequestTool[]; output?: unknown }): string {
-  const tools = Array.isArray(request?.tools) ? request.tools.map((t) => ({ name: t?.name, parameters: t?.parameters ?? t?.inputSchema })) : [];
-  return encodeSchema({ tools, output: request?.output });
+  const tools = Array.isArray(request?.tools) ? request.tools.map((t) => ({ name: t?.name, parameters: jsonSchemaOf(t?.parameters ?? t?.inputSchema) })) : [];
+  return encodeSchema({ tools, output: jsonSchemaOf(request?.output) });
 }
 
 /** @internal Refuses an unknown provider code (`UserError` naming the choices). */
@@ -355,7 +383,7 @@ export function checkProviderCode(provider: unknown, surface: string): void {
 /** @internal `strictTools` for a provider other than OpenAI: each tool's parameters as sent, then the request's limits. */
 export function checkProviderTools(provider: SchemaProvider, tools: readonly RequestTool[], output: unknown): void {
   for (const tool of tools) {
-    const text = encodeSchema(tool.parameters);
+    const text = schemaText(tool.parameters);
     call((e) => e.providerToolCheck(input(text), tool.name, provider));
   }
   call((e) => e.providerRequestCheck(input(requestText({ tools, output })), provider, true));
@@ -399,8 +427,8 @@ function reviveUndefined(value: unknown): unknown {
  *
  * @throws {StrictSchemaError} with `reason: 'open_object'` and the pointer of the object.
  */
-export function assertStrictSchemaPreservesOpenObjects(schema: JsonSchema): void {
-  const text = encodeSchema(schema);
+export function assertStrictSchemaPreservesOpenObjects(schema: JsonSchema | StandardSchemaWithJSON): void {
+  const text = schemaText(schema);
   call((e) => e.strictAssertOpenObjects(input(text)));
 }
 
@@ -534,10 +562,13 @@ class CompiledValidator extends EngineOwner<ValidatorHandle> implements JsonSche
  * browser by `await init({ validator: true })` beforehand (without it this throws a `UserError`
  * saying so). Everything else runs without it.
  *
+ * `schema` may be a Standard Schema with JSON: its input JSON Schema is compiled.
+ *
  * @throws {InvalidJsonSchemaError} a schema that is not a valid JSON Schema (`pointer`).
+ * @throws {UnsupportedStandardSchemaError} a Standard Schema without JSON Schema conversion.
  */
-export function compileJsonSchema(schema: JsonSchema, options?: CompileOptions): JsonSchemaValidator {
-  const text = encodeSchema(schema);
+export function compileJsonSchema(schema: JsonSchema | StandardSchemaWithJSON, options?: CompileOptions): JsonSchemaValidator {
+  const text = schemaText(schema);
   return new CompiledValidator(callValidator((v) => v.compileSchema(validatorInput.write(text), options)));
 }
 
@@ -547,7 +578,7 @@ export function compileJsonSchema(schema: JsonSchema, options?: CompileOptions):
  * is what OpenAI strict mode accepts as sent.
  */
 export function checkStrictTool(tool: string, parameters: unknown): void {
-  const text = encodeSchema(parameters);
+  const text = schemaText(parameters);
   call((e) => e.strictToolCheck(input(text), tool));
 }
 

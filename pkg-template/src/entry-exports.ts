@@ -20,6 +20,7 @@ export {
 } from './core.js';
 export type {
   JsonSchema,
+  JsonSchemaObject,
   PreparedStrictJsonSchema,
   StrictSchemaOptions,
   SchemaChange,

@@ -17,8 +17,7 @@ import {
   checkProviderCode,
   toStrictJsonSchema,
   compileStructuredParser,
-  isStandardSchemaWithJSON,
-  standardSchemaToJsonSchema,
+  jsonSchemaOf,
   type JsonSchema,
   type ParseFix,
   type PartialOptions,
@@ -386,7 +385,7 @@ export type RepairTextFunction = (options: { text: string; error: unknown }) => 
  * @throws {UserError} `schema` is not a schema.
  */
 export function repairText(schema: JsonSchema | StandardSchemaWithJSON): RepairTextFunction {
-  const guide = isStandardSchemaWithJSON(schema) ? standardSchemaToJsonSchema(schema, 'input') : schema;
+  const guide = jsonSchemaOf(schema);
   const parser = compileStructuredParser(guide as JsonSchema);
   return async (options) => {
     if (typeof options !== 'object' || options === null) {

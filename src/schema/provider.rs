@@ -1121,6 +1121,16 @@ pub fn convert(schema: &Json, provider: Provider) -> Result<Converted, StrictErr
     })
 }
 
+/// Converts a schema the caller gave `toStrictJsonSchema` or `prepareStrictJsonSchema` for
+/// `provider`: what a schema library writes that says nothing (Zod's safe-integer bounds, a
+/// record's `propertyNames: { type: 'string' }`; `standard::tidy_converted`) goes first, so it
+/// is neither described nor sent (`normalizeInput` still checks the original), then
+/// [`convert`].
+pub fn convert_given(mut schema: Json, provider: Provider) -> Result<Converted, StrictError> {
+    crate::schema::standard::tidy_converted(&mut schema);
+    convert(&schema, provider)
+}
+
 /// A tool's parameters as sent must be their own form for `provider`: converting them changes
 /// nothing but annotations. Otherwise a `not_strict` error at the first change.
 pub fn check_as_sent(schema: &Json, provider: Provider, tool: &str) -> Result<(), StrictError> {

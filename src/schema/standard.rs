@@ -61,8 +61,69 @@ impl Io {
     }
 }
 
+/// Where a schema argument's `~standard` stands (what the host found).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MarkerPlace {
+    /// An own property of the value (not inherited, not a getter's class).
+    pub own: bool,
+    pub enumerable: bool,
+    /// The value is a plain object (its prototype is `Object.prototype` or `null`).
+    pub plain: bool,
+}
+
+/// Whether a schema argument that has `~standard` is read as a Standard Schema (through its
+/// JSON Schema conversion) rather than as the JSON Schema it shows. Schema objects carry the
+/// marker enumerable (Valibot) or inherited (Zod, ArkType); a plain object whose own marker is
+/// not enumerable is a JSON Schema document its library marked (Zod's `toJSONSchema` output,
+/// whose `~standard` converts the schema it came from, not the document, so its input form
+/// differs): it is the JSON Schema `JSON.stringify` shows, as `@openai/agents` reads it.
+pub fn reads_as_standard(place: MarkerPlace) -> bool {
+    !(place.own && !place.enumerable && place.plain)
+}
+
 /// The target passed to `~standard.jsonSchema[io]`.
 pub const JSON_SCHEMA_TARGET: &str = "draft-2020-12";
+
+/// `Number.MAX_SAFE_INTEGER`: the bound Zod writes on every `int()`.
+const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// Tidies a JSON Schema before a provider conversion (not OpenAI's, which stays the
+/// reference's) reads it: the bounds Zod adds to every integer (`minimum: -(2^53 - 1)`,
+/// `maximum: 2^53 - 1`, JSON's safe integers, which no provider needs described or enforced)
+/// and a record's `propertyNames: { type: 'string' }` (every key is a string) say nothing, and
+/// go. Iterative; what else the schema says is kept.
+pub fn tidy_converted(schema: &mut serde_json::Value) {
+    use serde_json::Value;
+    let mut stack: Vec<&mut Value> = vec![schema];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                let integer = match map.get("type") {
+                    Some(Value::String(t)) => t == "integer",
+                    Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+                    _ => false,
+                };
+                if integer {
+                    for (key, bound) in [("minimum", -SAFE_INTEGER), ("maximum", SAFE_INTEGER)] {
+                        if map.get(key).and_then(Value::as_f64) == Some(bound) {
+                            map.shift_remove(key);
+                        }
+                    }
+                }
+                let string_keys = matches!(
+                    map.get("propertyNames"),
+                    Some(Value::Object(p)) if p.len() == 1 && p.get("type").and_then(Value::as_str) == Some("string")
+                );
+                if string_keys {
+                    map.shift_remove("propertyNames");
+                }
+                stack.extend(map.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+}
 
 /// The error for a converter that threw; `detail` is the thrown `Error`'s message, if it was one.
 pub fn conversion_error(detail: Option<String>) -> StandardSchemaError {
@@ -217,6 +278,51 @@ pub fn decode_issue_texts(encoded: &str) -> Option<Vec<IssueText>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_marked_json_document_is_read_as_json_schema() {
+        let place = |own, enumerable, plain| MarkerPlace {
+            own,
+            enumerable,
+            plain,
+        };
+        // Zod's toJSONSchema output: an own, hidden marker on a plain object.
+        assert!(!reads_as_standard(place(true, false, true)));
+        // Valibot's schemas (own, enumerable), Zod's and ArkType's (inherited), a class
+        // instance with a hidden marker.
+        assert!(reads_as_standard(place(true, true, true)));
+        assert!(reads_as_standard(place(false, false, false)));
+        assert!(reads_as_standard(place(true, false, false)));
+    }
+
+    #[test]
+    fn a_library_s_vacuous_bounds_and_key_types_are_tidied() {
+        let mut s = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "n": { "type": "integer", "minimum": -9007199254740991i64, "maximum": 9007199254740991i64 },
+                "m": { "type": ["integer", "null"], "minimum": 0, "maximum": 9007199254740991i64 },
+                "f": { "type": "number", "maximum": 9007199254740991i64 },
+                "r": { "type": "object", "propertyNames": { "type": "string" }, "additionalProperties": { "type": "number" } },
+                "p": { "type": "object", "propertyNames": { "type": "string", "pattern": "^a" } }
+            }
+        });
+        tidy_converted(&mut s);
+        assert_eq!(
+            s,
+            serde_json::json!({
+                "type": "object",
+                "properties": {
+                    "n": { "type": "integer" },
+                    "m": { "type": ["integer", "null"], "minimum": 0 },
+                    "f": { "type": "number", "maximum": 9007199254740991i64 },
+                    "r": { "type": "object", "additionalProperties": { "type": "number" } },
+                    "p": { "type": "object", "propertyNames": { "type": "string", "pattern": "^a" } }
+                }
+            }),
+            "only an integer's safe-integer bounds and a bare string key type go"
+        );
+    }
 
     #[test]
     fn outcomes_cross_as_their_numbers() {

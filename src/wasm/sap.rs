@@ -15,15 +15,12 @@ use crate::sap::{self, Options};
 /// The JSON Schema that guides alignment, and whether `schema` is a Standard Schema whose
 /// `validate` must run on the result.
 fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
-    let standard = standard::has_standard_schema_marker(schema);
-    let json_schema = if standard {
-        if !standard::is_standard_schema_with_json(schema) {
-            return Err(standard::unsupported_standard_schema_error());
-        }
-        standard::standard_schema_to_json_schema(schema, "input")?
-    } else {
-        schema.clone()
-    };
+    let standard = standard::is_standard_arg(schema);
+    let json_schema = standard::json_schema_arg(schema)?;
+    // A Standard Schema's JSON Schema comes as its JSON text.
+    if standard && json_schema.is_string() {
+        return Ok((parsed_schema(json_schema)?, standard));
+    }
     let is_schema = json_schema.is_object() && !Array::is_array(&json_schema)
         || json_schema.as_bool().is_some();
     if !is_schema {

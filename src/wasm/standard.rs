@@ -112,6 +112,53 @@ pub fn unsupported_standard_schema_error() -> JsValue {
     raise(crate::error::StandardSchemaError::Unsupported)
 }
 
+/// Whether a schema argument is read as a Standard Schema: it has the marker, and is not a
+/// JSON Schema document its library marked (`rules::reads_as_standard`). A value the host
+/// cannot look at (a throwing proxy) keeps the marker's answer.
+pub(crate) fn is_standard_arg(schema: &JsValue) -> bool {
+    if !marker(schema) {
+        return false;
+    }
+    let place = || -> Result<rules::MarkerPlace, JsValue> {
+        let target: &js_sys::Object = schema.unchecked_ref();
+        let key = KEY_VALUES.with(|keys| keys[0].clone());
+        let descriptor = Reflect::get_own_property_descriptor(target, &key)?;
+        let own = descriptor.is_object();
+        let enumerable =
+            own && Reflect::get(&descriptor, &JsValue::from_str("enumerable"))?.is_truthy();
+        let proto = Reflect::get_prototype_of(schema)?;
+        let plain = proto.is_null()
+            || JsValue::from(proto)
+                == JsValue::from(js_sys::Object::get_prototype_of(&js_sys::Object::new()));
+        Ok(rules::MarkerPlace {
+            own,
+            enumerable,
+            plain,
+        })
+    };
+    place().map_or(true, rules::reads_as_standard)
+}
+
+/// `jsonSchemaArg(schema)`: the JSON Schema a schema argument stands for. A Standard Schema
+/// (a Zod, Valibot or ArkType schema: [`is_standard_arg`]) stands for its input JSON Schema,
+/// answered as its JSON text (a string, which no JSON Schema is); one without JSON Schema conversion is an `UnsupportedStandardSchemaError`,
+/// never read as JSON Schema. Any other value is itself, and so is a converter's answer that
+/// `JSON.stringify` cannot write (the caller's encoder names what is wrong).
+#[wasm_bindgen(js_name = jsonSchemaArg)]
+pub fn json_schema_arg(schema: &JsValue) -> Result<JsValue, JsValue> {
+    if !is_standard_arg(schema) {
+        return Ok(schema.clone());
+    }
+    if !capabilities(schema).with_json() {
+        return Err(unsupported_standard_schema_error());
+    }
+    let converted = standard_schema_to_json_schema(schema, "input")?;
+    match js_sys::JSON::stringify(&converted) {
+        Ok(text) if text.is_string() => Ok(text.into()),
+        _ => Ok(converted),
+    }
+}
+
 /// `standardSchemaToJsonSchema(schema, io)`: calls `~standard.jsonSchema[io]({ target:
 /// 'draft-2020-12' })` and returns its result as is.
 #[wasm_bindgen(js_name = standardSchemaToJsonSchema)]

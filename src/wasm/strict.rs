@@ -194,7 +194,7 @@ pub fn provider_convert(len: usize, code: &JsValue, changes: bool) -> Result<Str
             return Ok(json::to_string(&prepared.doc, prepared.root));
         }
         let schema = schema_value(text)?;
-        let converted = provider::convert(&schema, provider).map_err(raise)?;
+        let converted = provider::convert_given(schema, provider).map_err(raise)?;
         Ok(if changes {
             serde_json::to_string(&converted)
         } else {
