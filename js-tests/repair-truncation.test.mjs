@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { Agent, Runner, Usage, tool } from '@openai/agents';
 import { z } from 'zod';
-import { repairingMiddleware, repairingModel, UserError } from '@understudy/agents';
+import { repairText, repairingMiddleware, repairingModel, UserError } from '@understudy/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@understudy/agents/testing';
 
 const runner = () => new Runner({ tracingDisabled: true });
@@ -290,4 +290,42 @@ test('AI SDK: Output.array reads a one-element reply as it reads two (MockLangua
       assert.ok(repairs[0]?.fixes.some((f) => f.kind === 'array_to_object'), `${Mock.name}: ${reply}`);
     }
   }
+});
+
+test('AI SDK: Output.choice reads a bare, quoted or prose choice (MockLanguageModelV3 and V4)', async () => {
+  const { generateText, Output, wrapLanguageModel, MockLanguageModelV3, MockLanguageModelV4 } = await sdk();
+  for (const Mock of [MockLanguageModelV3, MockLanguageModelV4]) {
+    for (const [reply, want] of [
+      ['rainy', 'rainy'],
+      ['"snowy"', 'snowy'],
+      ['The weather will most likely be rainy.', 'rainy'],
+    ]) {
+      const repairs = [];
+      const model = wrapLanguageModel({
+        model: new Mock({ doGenerate: async () => ({ content: [{ type: 'text', text: reply }], finishReason: stop, usage, warnings: [] }) }),
+        middleware: repairingMiddleware({ onRepair: (r) => repairs.push(r) }),
+      });
+      const { output } = await generateText({ model, output: Output.choice({ options: ['sunny', 'rainy', 'snowy'] }), prompt: 'weather?' });
+      assert.equal(output, want, `${Mock.name}: ${reply}`);
+      assert.ok(repairs[0].fixes.some((f) => f.kind === 'value_to_object'), `${Mock.name}: ${reply}`);
+    }
+  }
+});
+
+test('repairText returns the repaired text and leaves validation to the SDK, for every library', async () => {
+  const { generateObject, MockLanguageModelV3 } = await sdk();
+  const { toStandardJsonSchema } = await import('@valibot/to-json-schema');
+  const v = await import('valibot');
+  const reply = "{email: 'not-an-address', n: 1,}";
+  const schemas = {
+    zod: z.object({ email: z.email(), n: z.number().min(5) }),
+    valibot: toStandardJsonSchema(v.object({ email: v.pipe(v.string(), v.email()), n: v.pipe(v.number(), v.minValue(5)) })),
+  };
+  for (const [library, schema] of Object.entries(schemas)) {
+    assert.equal(await repairText(schema)({ text: reply, error: new Error('x') }), '{"email":"not-an-address","n":1}', library);
+  }
+  // The SDK then refuses the value with its own error. (It does not run a Valibot adapter's
+  // validate: ai 7 reads only its JSON Schema, so only Zod is asked here.)
+  const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: reply }], finishReason: stop, usage, warnings: [] }) });
+  await assert.rejects(generateObject({ model, schema: schemas.zod, prompt: 'p', repairText: repairText(schemas.zod) }), (e) => e.name === 'AI_NoObjectGeneratedError');
 });

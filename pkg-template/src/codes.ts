@@ -69,7 +69,8 @@ export type ParseFixKind =
   | 'triple_quotes'
   | 'unquoted_key'
   | 'unquoted_value'
-  | 'values_collected';
+  | 'values_collected'
+  | 'value_to_object';
 
 /** A model provider whose schema rules `toStrictJsonSchema(schema, { provider })` follows. */
 export type SchemaProvider =

@@ -34,5 +34,7 @@ crate::codes! {
         UnquotedKey = "unquoted_key",
         UnquotedValue = "unquoted_value",
         ValuesCollected = "values_collected",
+        /// A bare value read as the one required property of an object schema.
+        ValueToObject = "value_to_object",
     }
 }

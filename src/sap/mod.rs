@@ -411,6 +411,38 @@ fn read_structured<'t>(
     schema: &Json,
     options: &Options,
 ) -> Result<Reading<'t>, ParseFailure> {
+    read_structured_at(text, schema, options, 0)
+}
+
+/// How many objects of one required property a bare value is read through (`{ a: { b: … } }`).
+const MAX_WRAPPED: usize = 4;
+
+/// An object schema with exactly one required property, that property's name and its schema
+/// (with the root's `$defs`, so its `$ref`s still resolve).
+fn one_required_property(schema: &Json) -> Option<(String, Json)> {
+    let resolved = align::resolve(schema, schema);
+    let required = resolved.kw("required").and_then(Json::as_array)?;
+    let [Json::String(name)] = required.as_slice() else {
+        return None;
+    };
+    let property = resolved.kw("properties")?.kw(name)?;
+    let mut with_defs = align::resolve(property, schema).clone();
+    if let Json::Object(m) = &mut with_defs {
+        for defs in ["$defs", "definitions"] {
+            if let Some(d) = schema.kw(defs) {
+                m.entry(defs).or_insert_with(|| d.clone());
+            }
+        }
+    }
+    Some((name.clone(), with_defs))
+}
+
+fn read_structured_at<'t>(
+    text: &'t str,
+    schema: &Json,
+    options: &Options,
+    wrapped: usize,
+) -> Result<Reading<'t>, ParseFailure> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let mut found = candidates(text);
     let mut accepted: Vec<(usize, Aligned<'t>, Vec<Fix>)> = Vec::new();
@@ -612,6 +644,43 @@ fn read_structured<'t>(
             value: Aligned::Str(Cow::Borrowed(text.trim())),
             fixes: vec![fix(FixKind::TextAsString, "the reply is the string")],
         });
+    }
+    // An object of one required property, and a reply that holds no object but a value of
+    // that property (`rainy` for `{ result: enum }`, `1214` for `{ foo: number }`): the object
+    // holding it, read by these same rules.
+    let holds_object = found
+        .iter()
+        .any(|c| matches!(c.scanned.value, Value::Obj { .. }));
+    if root_type == Some("object") && !holds_object && wrapped < MAX_WRAPPED {
+        if let Some((name, property)) = one_required_property(schema) {
+            let inner = read_structured_at(text, &property, options, wrapped + 1);
+            // Two values of the property: that is why nothing fits.
+            if let Err(e) = &inner {
+                if e.reason == ParseReason::Ambiguous {
+                    return inner;
+                }
+            }
+            if let Ok(inner) = inner {
+                let mut at = String::new();
+                crate::schema::json::push_token(&mut at, &name);
+                let mut fixes: Vec<Fix> = inner
+                    .fixes
+                    .into_iter()
+                    .map(|mut f| {
+                        f.pointer = format!("{at}{}", f.pointer);
+                        f
+                    })
+                    .collect();
+                fixes.push(fix(
+                    FixKind::ValueToObject,
+                    format!("the value of `{name}`"),
+                ));
+                return Ok(Reading {
+                    value: Aligned::Obj(vec![(Cow::Owned(name), inner.value)]),
+                    fixes,
+                });
+            }
+        }
     }
     if let Some(first) = refused.first().cloned() {
         let message = format!(

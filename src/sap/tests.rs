@@ -1077,3 +1077,46 @@ fn rule_22_unions_admitting_a_string_take_bare_text_and_prose_scalars_are_wrappe
         json!(["red"])
     );
 }
+
+// An object of one required property takes a bare value of that property (the AI SDK's
+// `Output.choice`, `{ result: enum }`; a peer parser's `1214` → `{"foo": 1214}`).
+#[test]
+fn rule_23_a_bare_value_is_the_one_required_property() {
+    let choice = json!({"type":"object","properties":{"result":{"type":"string","enum":["sunny","rainy","snowy"]}},"required":["result"],"additionalProperties":false});
+    for (text, want) in [
+        ("rainy", "rainy"),
+        ("\"snowy\"", "snowy"),
+        ("The weather will most likely be rainy.", "rainy"),
+        ("RAINY", "rainy"),
+    ] {
+        assert_eq!(ok(text, choice.clone()), json!({"result": want}), "{text}");
+        assert!(
+            kinds(text, choice.clone()).ends_with(&["value_to_object"]),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        err("sunny or rainy, hard to say", choice.clone()),
+        "ambiguous"
+    );
+    let number = json!({"type":"object","properties":{"foo":{"type":"number"}},"required":["foo"]});
+    assert_eq!(ok("1214", number.clone()), json!({"foo": 1214}));
+    assert_eq!(ok("12.5", number.clone()), json!({"foo": 12.5}));
+    assert_eq!(
+        ok("The total is 1214.", number.clone()),
+        json!({"foo": 1214})
+    );
+    let flag = json!({"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]});
+    assert_eq!(ok("true", flag.clone()), json!({"ok": true}));
+    // A reply that holds an object is read as that object, and refused if it does not fit.
+    assert_eq!(
+        err(r#"{"res": "rainy"}"#, choice.clone()),
+        "missing_required"
+    );
+    // Two required properties: no single value stands for the object.
+    let two = json!({"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]});
+    assert_eq!(err("1214", two), "type_mismatch");
+    // Nested, through `$ref`s.
+    let nested = json!({"type":"object","properties":{"w":{"$ref":"#/$defs/W"}},"required":["w"],"$defs":{"W":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}});
+    assert_eq!(ok("7", nested), json!({"w": {"n": 7}}));
+}
