@@ -243,3 +243,17 @@ test('a one-element array for an { elements } object is wrapped as two are', () 
   assert.deepEqual(one.fixes.map((f) => f.kind), ['array_to_object']);
   assert.deepEqual(parseStructured('[{"x":1},{"x":2}]', schema).value, { elements: [{ x: 1 }, { x: 2 }] });
 });
+
+test('errors name the function called; a schema with an unknown type is an InvalidJsonSchemaError', async () => {
+  const { repairText, repairingMiddleware, repairingModel, InvalidJsonSchemaError } = await import('@understudy/agents');
+  assert.throws(() => repairText(undefined), { name: 'UserError', message: /^repairText expects a JSON Schema/ });
+  assert.throws(() => compileStructuredParser(5), { name: 'UserError', message: /^compileStructuredParser expects a JSON Schema/ });
+  assert.throws(() => repairingMiddleware({ allowFixes: ['fence'] }), { name: 'UserError', message: /^repairingMiddleware option `allowFixes` has an unknown repair kind fence;/ });
+  assert.throws(() => repairingModel({ getResponse() {}, getStreamedResponse() {} }, { allowFixes: 'x' }), { name: 'UserError', message: 'repairingModel option `allowFixes` must be an array of repair kinds.' });
+  for (const call of [() => parseStructured('{}', { type: 'nope' }), () => parsePartial('{}', { type: 'nope' }), () => compileStructuredParser({ properties: { a: { type: 'text' } } })]) {
+    const e = thrown(call);
+    assert.ok(e instanceof InvalidJsonSchemaError && e instanceof UserError, String(e));
+    assert.ok(!(e instanceof StructuredParseError));
+    assert.match(e.pointer, /\/type$/);
+  }
+});

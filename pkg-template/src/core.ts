@@ -759,6 +759,7 @@ type ParsedType<S> = S extends StandardSchemaWithJSON<any, infer O> ? O : unknow
  * truncated replies (`truncated: 'error'`) or limit the repairs accepted (`allowFixes`).
  *
  * @throws {StructuredParseError} no reading fits (`reason`, and every `candidates` refusal).
+ * @throws {InvalidJsonSchemaError} a `type` that names no JSON type (`pointer`).
  * @throws {UserError} an unknown option or repair kind.
  * @throws {StandardSchemaValidationError} the Standard Schema refused the aligned value.
  */
@@ -867,8 +868,10 @@ export type RepairDecision =
 export class RepairPolicy extends EngineOwner<RepairerHandle> {
   /** Parsers by schema object: the SDKs hand the same schemas turn after turn. */
   readonly #parsers = new WeakMap<object, BoundParser<unknown>>();
+  readonly #surface: string;
   constructor(surface: string, completeTruncated: unknown, allowFixes: unknown) {
     super(call((e) => new e.Repairer(surface, completeTruncated, allowFixes)), 'repair policy');
+    this.#surface = surface;
   }
   /**
    * `undefined` to leave `text` as it is. `tool`: the tool whose arguments these are
@@ -877,7 +880,7 @@ export class RepairPolicy extends EngineOwner<RepairerHandle> {
   decide(schema: object, text: string, tool: string | undefined, status: string | undefined, reason: string | undefined): RepairDecision | undefined {
     let parser = this.#parsers.get(schema);
     if (parser === undefined) {
-      parser = compileStructuredParser(schema as JsonSchema) as BoundParser<unknown>;
+      parser = structuredParser(schema as JsonSchema, this.#surface) as BoundParser<unknown>;
       this.#parsers.set(schema, parser);
     }
     const handle = parser.engineHandle();
@@ -893,10 +896,16 @@ export class RepairPolicy extends EngineOwner<RepairerHandle> {
  * changing it afterwards changes nothing.
  *
  * @throws {UserError} not a schema, or a cyclic one.
+ * @throws {InvalidJsonSchemaError} a `type` that names no JSON type (`pointer`).
  * @throws {UnsupportedStandardSchemaError} a Standard Schema without JSON Schema conversion.
  */
 export function compileStructuredParser<S extends JsonSchema | StandardSchemaWithJSON>(schema: S): StructuredParser<ParsedType<S>> {
-  return new BoundParser(call((e) => new e.StructuredParser(schema)));
+  return structuredParser(schema, 'compileStructuredParser');
+}
+
+/** @internal {@link compileStructuredParser} for another public function (`surface` names it in messages). */
+export function structuredParser<S extends JsonSchema | StandardSchemaWithJSON>(schema: S, surface: string): StructuredParser<ParsedType<S>> {
+  return new BoundParser(call((e) => new e.StructuredParser(schema, surface)));
 }
 
 // --- diagnostics ------------------------------------------------------------------------------

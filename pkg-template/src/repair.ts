@@ -16,7 +16,7 @@ import {
   call,
   checkProviderCode,
   toStrictJsonSchema,
-  compileStructuredParser,
+  structuredParser,
   jsonSchemaOf,
   type JsonSchema,
   type ParseFix,
@@ -345,7 +345,7 @@ export function partialOutput<T = unknown>(
 }
 
 async function* partialValues<T>(deltas: AsyncIterable<string | null>, schema: JsonSchema | StandardSchemaWithJSON, options: PartialOptions): AsyncGenerator<PartialOutput<T>> {
-  const parser = compileStructuredParser(schema);
+  const parser = structuredParser(schema, 'partialOutput');
   try {
     let text = '';
     let shown: string | undefined;
@@ -386,7 +386,7 @@ export type RepairTextFunction = (options: { text: string; error: unknown }) => 
  */
 export function repairText(schema: JsonSchema | StandardSchemaWithJSON): RepairTextFunction {
   const guide = jsonSchemaOf(schema);
-  const parser = compileStructuredParser(guide as JsonSchema);
+  const parser = structuredParser(guide as JsonSchema, 'repairText');
   return async (options) => {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(`repairText: the repair function takes { text, error }, got ${describeValue(options)}.`);

@@ -68,7 +68,7 @@ pub fn parse_options(arg: OptionsArg) -> Result<Options, String> {
             },
             "allowFixes" => {
                 if value != Given::Absent {
-                    out.allow_fixes = Some(allow_fixes(value)?);
+                    out.allow_fixes = Some(allow_fixes(value, "parseStructured")?);
                 }
             }
             other => {
@@ -81,24 +81,27 @@ pub fn parse_options(arg: OptionsArg) -> Result<Options, String> {
     Ok(out)
 }
 
-/// `allowFixes`: an array of repair kinds ([`FixKind`]).
-pub fn allow_fixes(value: Given) -> Result<Vec<String>, String> {
+/// `allowFixes`: an array of repair kinds ([`FixKind`]); `surface` is the function the caller
+/// gave it to (`parseStructured`, `repairingModel`, `repairingMiddleware`).
+pub fn allow_fixes(value: Given, surface: &str) -> Result<Vec<String>, String> {
     let Given::List { items, .. } = value else {
-        return Err("parseStructured option `allowFixes` must be an array of repair kinds.".into());
+        return Err(format!(
+            "{surface} option `allowFixes` must be an array of repair kinds."
+        ));
     };
     let mut kinds = Vec::new();
     for item in items {
         match item {
             Ok(k) if FixKind::ALL.iter().any(|f| f.as_str() == k) => kinds.push(k),
-            Ok(text) | Err(text) => return Err(unknown_kind(&text)),
+            Ok(text) | Err(text) => return Err(unknown_kind(&text, surface)),
         }
     }
     Ok(kinds)
 }
 
-fn unknown_kind(text: &str) -> String {
+fn unknown_kind(text: &str, surface: &str) -> String {
     format!(
-        "parseStructured option `allowFixes` has an unknown repair kind {text}; the kinds are {}.",
+        "{surface} option `allowFixes` has an unknown repair kind {text}; the kinds are {}.",
         FixKind::ALL
             .iter()
             .map(|f| f.as_str())
@@ -158,13 +161,16 @@ pub fn completion(value: Given, surface: &str) -> Result<Completion, String> {
 }
 
 /// The message for a schema argument that is neither a JSON Schema (a non-array object or a
-/// boolean) nor a Standard Schema with JSON.
-pub const NOT_A_GUIDE: &str = "parseStructured expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.";
+/// boolean) nor a Standard Schema with JSON; `surface` is the function it was given to.
+pub fn not_a_guide(surface: &str) -> String {
+    format!("{surface} expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion.")
+}
 
 /// The message for a schema `JSON.stringify` cannot follow (a cycle, or nested deeper than the
 /// host's stack).
-pub const UNREADABLE_GUIDE: &str =
-    "parseStructured expects a JSON Schema it can read as JSON; this one is cyclic or nested too deeply.";
+pub fn unreadable_guide(surface: &str) -> String {
+    format!("{surface} expects a JSON Schema it can read as JSON; this one is cyclic or nested too deeply.")
+}
 
 /// A few parsed schemas, keyed by their JSON text: the SDKs hand the same schemas call after
 /// call, and a schema mutated between calls is simply another key. The oldest goes first.
@@ -255,10 +261,16 @@ mod tests {
             "{unknown}"
         );
         assert!(unknown.contains("closed_at_end"), "{unknown}");
-        let misspelled = allow_fixes(list(&[Ok("closed")])).unwrap_err();
+        let misspelled = allow_fixes(list(&[Ok("closed")]), "repairingMiddleware").unwrap_err();
         assert!(
-            misspelled.contains("unknown repair kind closed;"),
-            "{misspelled}"
+            misspelled.starts_with(
+                "repairingMiddleware option `allowFixes` has an unknown repair kind closed;"
+            ),
+            "the message names the function called: {misspelled}"
+        );
+        assert_eq!(
+            not_a_guide("repairText"),
+            "repairText expects a JSON Schema (an object or a boolean) or a Standard Schema with JSON Schema conversion."
         );
     }
 

@@ -14,7 +14,8 @@ use crate::sap::{self, Options};
 
 /// The JSON Schema that guides alignment, and whether `schema` is a Standard Schema whose
 /// `validate` must run on the result.
-fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
+/// `surface`: the function the caller gave the schema to, for messages.
+fn guide(schema: &JsValue, surface: &str) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
     let standard = standard::is_standard_arg(schema);
     let json_schema = standard::json_schema_arg(schema)?;
     // A Standard Schema's JSON Schema comes as its JSON text.
@@ -24,7 +25,7 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
     let is_schema = json_schema.is_object() && !Array::is_array(&json_schema)
         || json_schema.as_bool().is_some();
     if !is_schema {
-        return Err(user_error(options::NOT_A_GUIDE));
+        return Err(user_error(options::not_a_guide(surface)));
     }
     let text = JSON::stringify(&json_schema).map_err(|thrown| {
         // A cycle or a nesting deeper than the host's stack; a throwing `toJSON` is the
@@ -33,7 +34,7 @@ fn guide(schema: &JsValue) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
             .dyn_ref::<js_sys::TypeError>()
             .is_some_and(|e| String::from(e.message()).contains("circular"));
         if thrown.is_instance_of::<js_sys::RangeError>() || circular {
-            user_error(options::UNREADABLE_GUIDE)
+            user_error(options::unreadable_guide(surface))
         } else {
             thrown
         }
@@ -60,6 +61,7 @@ fn parsed_schema(text: JsValue) -> Result<Rc<serde_json::Value>, JsValue> {
     let owned = text.as_string().unwrap_or_default();
     let value: serde_json::Value = serde_json::from_str(&owned)
         .map_err(|e| user_error(format!("The schema is not JSON: {e}")))?;
+    sap::check_guide(&value).map_err(raise)?;
     Ok(SCHEMAS.with(|c| c.borrow_mut().insert(text, value)))
 }
 
@@ -122,7 +124,7 @@ fn parse_structured(
     options_value: &JsValue,
 ) -> Result<JsValue, JsValue> {
     let options = options(options_value)?;
-    let (json_schema, standard) = guide(schema)?;
+    let (json_schema, standard) = guide(schema, "parseStructured")?;
     parse_with(text, &json_schema, standard.then_some(schema), &options)
 }
 
@@ -163,7 +165,7 @@ fn parse_with(
 /// is not run on unfinished values.
 fn parse_partial(text: &str, schema: &JsValue, options: &JsValue) -> Result<String, JsValue> {
     let atomic = partial_options(options)?;
-    let (json_schema, _) = guide(schema)?;
+    let (json_schema, _) = guide(schema, "parsePartial")?;
     partial_with(text, &json_schema, &atomic)
 }
 
@@ -188,9 +190,11 @@ pub struct StructuredParser {
 
 #[wasm_bindgen]
 impl StructuredParser {
+    /// `surface`: the function the caller gave the schema to (`compileStructuredParser`,
+    /// `repairText`, `partialOutput`), for messages.
     #[wasm_bindgen(constructor)]
-    pub fn new(schema: &JsValue) -> Result<StructuredParser, JsValue> {
-        let (json_schema, standard) = guide(schema)?;
+    pub fn new(schema: &JsValue, surface: &str) -> Result<StructuredParser, JsValue> {
+        let (json_schema, standard) = guide(schema, surface)?;
         Ok(StructuredParser {
             json_schema,
             standard: standard.then(|| schema.clone()),
@@ -269,7 +273,7 @@ impl Repairer {
             options::completion(given(complete_truncated)?, surface).map_err(user_error)?;
         let allow_fixes = match given(allow_fixes)? {
             Given::Absent => None,
-            list => Some(options::allow_fixes(list).map_err(user_error)?),
+            list => Some(options::allow_fixes(list, surface).map_err(user_error)?),
         };
         Ok(Repairer {
             policy: Policy {
