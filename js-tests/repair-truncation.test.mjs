@@ -329,3 +329,25 @@ test('repairText returns the repaired text and leaves validation to the SDK, for
   const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: reply }], finishReason: stop, usage, warnings: [] }) });
   await assert.rejects(generateObject({ model, schema: schemas.zod, prompt: 'p', repairText: repairText(schemas.zod) }), (e) => e.name === 'AI_NoObjectGeneratedError');
 });
+
+test('AI SDK: the preamble of a tool-calling step is not an output, so it is neither read nor refused (V3 and V4)', async () => {
+  const { generateText, Output, stepCountIs, tool: aiTool, wrapLanguageModel, MockLanguageModelV3, MockLanguageModelV4 } = await sdk();
+  for (const Mock of [MockLanguageModelV3, MockLanguageModelV4]) {
+    let call = 0;
+    const mock = new Mock({
+      doGenerate: async () => {
+        call += 1;
+        if (call === 1) return { content: [{ type: 'text', text: 'Let me look that up.' }, { type: 'tool-call', toolCallId: 'c1', toolName: 'lookup', input: '{"q":"login"}' }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+        return { content: [{ type: 'text', text: BROKEN }], finishReason: stop, usage, warnings: [] };
+      },
+    });
+    const refusals = [];
+    const repairs = [];
+    const model = wrapLanguageModel({ model: mock, middleware: repairingMiddleware({ onRepair: (r) => repairs.push(r), onRefusal: (r) => refusals.push(r) }) });
+    const tools = { lookup: aiTool({ description: 'Looks up', inputSchema: z.object({ q: z.string() }), execute: async () => 'found' }) };
+    const { output } = await generateText({ model, tools, stopWhen: stepCountIs(3), output: Output.object({ schema: TicketZ }), prompt: 'ticket' });
+    assert.deepEqual(output, { title: 'Fix login', priority: 'high', estimate: 3 }, Mock.name);
+    assert.deepEqual(refusals, [], `${Mock.name}: nothing refused`);
+    assert.deepEqual(repairs.map((r) => r.kind), ['output'], Mock.name);
+  }
+});

@@ -457,7 +457,9 @@ function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unk
  * - when the call asks for JSON with a schema (`generateText` / `streamText` with
  *   `output: Output.object(…)`, `Output.array`, `Output.choice`, `generateObject`), the text is
  *   read against that schema and replaced by the JSON text of the value;
- * - each tool call's `input` is read against its tool's `inputSchema`;
+ * - each tool call's `input` is read against its tool's `inputSchema`; a step that calls a tool
+ *   has no output (its text is a preamble such as "Let me look that up."), so its text is
+ *   neither read nor refused;
  * - a text the reply was cut off inside of, and every text of a call whose finish reason is
  *   `length` (or a content filter), is left as it came unless `options.completeTruncated`
  *   says otherwise, so no tool runs on an invented value.

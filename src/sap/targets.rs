@@ -110,7 +110,14 @@ pub fn targets(shape: &Shape) -> Vec<Target> {
         .filter(|(_, e)| is(&e.0, call) && e.5 != Some(true))
         .filter_map(|(i, e)| tool_of(shape, e).map(|tool| Target::Call { entry: i, tool }))
         .collect();
-    if !shape.json {
+    // An answer that calls a tool the caller runs (a function tool, a handoff) is a step of a
+    // loop, not the final answer: its text ("Let me look that up.") is not the output, and is
+    // neither read nor refused.
+    let calls_a_tool = shape
+        .entries
+        .iter()
+        .any(|e| is(&e.0, call) && e.5 != Some(true));
+    if !shape.json || calls_a_tool {
         return out;
     }
     match shape.source {
@@ -286,7 +293,15 @@ mod tests {
             "tools": [["function", "lookup"], ["provider", "other"], ["function", "lookup"]],
             "json": true
         });
-        assert_eq!(run(shape), serde_json::json!([[1, 2], [null, [0, 3]]]));
+        // A step with calls to run has no output (its text is a preamble).
+        assert_eq!(run(shape), serde_json::json!([[1, 2]]));
+        let answer = serde_json::json!({
+            "source": "aiSdk",
+            "entries": [["text"], ["reasoning"], ["text"], ["tool-call", "lookup", null, null, null, true]],
+            "tools": [["function", "lookup"]],
+            "json": true
+        });
+        assert_eq!(run(answer), serde_json::json!([[null, [0, 2]]]));
         let deltas = serde_json::json!({
             "source": "aiSdk",
             "entries": [["text-start"], ["text-delta"], ["text-delta"], ["text-end"]],
@@ -294,6 +309,41 @@ mod tests {
             "json": true
         });
         assert_eq!(run(deltas), serde_json::json!([[null, [1, 2]]]));
+    }
+
+    #[test]
+    fn a_step_that_calls_a_tool_has_no_output_to_read() {
+        let shape = |source: &str, entries: serde_json::Value, tools: serde_json::Value| serde_json::json!({ "source": source, "entries": entries, "tools": tools, "json": true });
+        // The AI SDK: a preamble before a tool call is not the output; a provider-executed
+        // call (the provider's own search) does not make the step a loop step.
+        assert_eq!(
+            run(shape(
+                "aiSdk",
+                serde_json::json!([["text"], ["tool-call", "search"]]),
+                serde_json::json!([["function", "search"]])
+            )),
+            serde_json::json!([[1, 0]])
+        );
+        assert_eq!(
+            run(shape(
+                "aiSdk",
+                serde_json::json!([["text"], ["tool-call", "web", null, null, null, true]]),
+                serde_json::json!([])
+            )),
+            serde_json::json!([[null, [0]]])
+        );
+        // The Agents SDK: a message beside a function call is not the output either.
+        assert_eq!(
+            run(shape(
+                "agents",
+                serde_json::json!([
+                    ["function_call", "search"],
+                    ["message", null, null, "assistant", ["output_text"]]
+                ]),
+                serde_json::json!([["function", "search"]])
+            )),
+            serde_json::json!([[0, 0]])
+        );
     }
 
     #[test]
