@@ -257,3 +257,24 @@ test('errors name the function called; a schema with an unknown type is an Inval
     assert.match(e.pointer, /\/type$/);
   }
 });
+
+test('partialOutput never goes back: a second value holds the partials until the reply ends', async () => {
+  const { partialOutput } = await import('@understudy/agents');
+  const schema = { type: 'object', properties: { title: { type: 'string' }, body: { type: 'string' } }, required: ['title'] };
+  const reply = 'Draft:\n```json\n{"title":"Draft","body":"first try"}\n```\nFinal:\n```json\n{"title":"Final","body":"second try"}\n```';
+  async function* deltas() {
+    for (let i = 0; i < reply.length; i += 7) yield reply.slice(i, i + 7);
+  }
+  const seen = [];
+  for await (const p of partialOutput(deltas(), schema)) seen.push(p);
+  const final = { title: 'Final', body: 'second try' };
+  assert.deepEqual(seen.at(-1).value, final);
+  assert.equal(seen.at(-1).complete, true);
+  // Before the final value is whole, each partial holds at least what the one before it held
+  // (no `{}` once the draft was shown): the draft's partials, then nothing until the end.
+  const partials = seen.filter((p) => !p.complete && JSON.stringify(p.value) !== JSON.stringify(final)).map((p) => p.value);
+  for (let i = 1; i < partials.length; i++) {
+    for (const [k, v] of Object.entries(partials[i - 1])) assert.ok(typeof partials[i][k] === 'string' && partials[i][k].startsWith(v), `${JSON.stringify(partials[i - 1])} then ${JSON.stringify(partials[i])}`);
+  }
+  assert.deepEqual(partials.at(-1), { title: 'Draft', body: 'first try' });
+});

@@ -807,7 +807,9 @@ export interface PartialOptions {
  * Reads the value a prefix of a streamed reply determines so far: open containers closed,
  * unfinished strings kept as received, unfinished numbers, literals, keys and enum values left
  * out, and objects still open exempt from `required`. `options.atomic` withholds named fields
- * until they are complete.
+ * until they are complete. While a second value is being written after a complete one that fits
+ * ("Draft: {…} Final: {…"), `value` is `undefined`: which one the reply means is known only at
+ * its end, and partials never go back.
  *
  * @throws {StructuredParseError} what arrived already contradicts the schema.
  * @throws {UserError} an unknown option, or an `atomic` entry that is not a JSON Pointer.

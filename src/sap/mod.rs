@@ -1067,6 +1067,32 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
             fixes: Vec::new(),
         });
     };
+    // An earlier value that fits the schema ("Draft: {…} Final: {…"): which one the reply
+    // finally means is known only at its end, so nothing is shown meanwhile (a partial never
+    // goes back to less than was shown). An earlier candidate that does not fit (`{name}` in
+    // prose) does not count.
+    let earlier_fits = found[..found.len() - 1].iter().any(|e| {
+        let mut probe = Aligner {
+            root: schema,
+            fixes: Vec::new(),
+        };
+        let mode = Mode {
+            coerce: true,
+            partial: false,
+        };
+        !e.scanned.cut
+            && matches!(
+                probe.align(&e.scanned.value, schema, &Path::ROOT, mode, 0),
+                Ok(Some(_))
+            )
+    });
+    if earlier_fits && c.scanned.cut {
+        return Ok(PartialParsed {
+            value: None,
+            complete: false,
+            fixes: Vec::new(),
+        });
+    }
     let mut aligner = Aligner {
         root: schema,
         fixes: Vec::new(),

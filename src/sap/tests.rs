@@ -1144,3 +1144,22 @@ fn a_guide_whose_type_names_no_json_type_is_an_invalid_schema() {
         assert_eq!(crate::sap::check_guide(&ok), Ok(()), "{ok}");
     }
 }
+
+// A partial never goes back: once a value that fits is complete and another starts, nothing is
+// shown until the reply ends.
+#[test]
+fn a_second_candidate_holds_the_partials() {
+    let s = json!({"type":"object","properties":{"title":{"type":"string"},"body":{"type":"string"}},"required":["title"]});
+    let draft =
+        "Draft:\n```json\n{\"title\":\"Draft\",\"body\":\"x\"}\n```\nFinal:\n```json\n{\"ti";
+    assert_eq!(
+        partial(draft, &s),
+        None,
+        "held while the second value is written"
+    );
+    let first = "Draft:\n```json\n{\"title\":\"Dra";
+    assert_eq!(partial(first, &s), Some(json!({"title":"Dra"})));
+    // A brace in prose that is no value of the schema does not hold anything.
+    let prose = "Use the {name} placeholder.\n```json\n{\"title\":\"Hel";
+    assert_eq!(partial(prose, &s), Some(json!({"title":"Hel"})));
+}
