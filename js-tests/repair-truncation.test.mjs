@@ -351,3 +351,16 @@ test('AI SDK: the preamble of a tool-calling step is not an output, so it is nei
     assert.deepEqual(repairs.map((r) => r.kind), ['output'], Mock.name);
   }
 });
+
+test("repairText with generateObject's output 'array' and 'enum': the wrapper schema is the one to give", async () => {
+  const { generateObject, MockLanguageModelV3 } = await sdk();
+  const Item = z.object({ x: z.number() });
+  const reply = (text) => new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text }], finishReason: stop, usage, warnings: [] }) });
+  const broken = "```json\n{elements: [{x: '1'}, {x: 2},]}\n```";
+  const { object } = await generateObject({ model: reply(broken), output: 'array', schema: Item, prompt: 'p', repairText: repairText(z.object({ elements: z.array(Item) })) });
+  assert.deepEqual(object, [{ x: 1 }, { x: 2 }]);
+  // The element schema alone does not read the wrapper: no repair, the SDK's own error.
+  assert.equal(await repairText(Item)({ text: broken, error: new Error('x') }), null);
+  const choice = await generateObject({ model: reply("{result: 'RAINY'}"), output: 'enum', enum: ['sunny', 'rainy'], prompt: 'p', repairText: repairText({ type: 'object', properties: { result: { type: 'string', enum: ['sunny', 'rainy'] } }, required: ['result'] }) });
+  assert.equal(choice.object, 'rainy');
+});
