@@ -19,6 +19,15 @@ for (const { schema, name } of corpus) {
   }
   writeFileSync(new URL(`seed-${String(i++).padStart(3, '0')}`, dir), `${JSON.stringify(schema)}\n${text}`);
 }
+// `unevaluated*` beside other keywords: the fast path models `unevaluatedProperties` without
+// applicators and leaves its violations' issues to the crate.
+const unevaluated = [
+  [{ unevaluatedProperties: { type: 'string', minLength: 3 } }, '{"foo":"fo"}'],
+  [{ propertyNames: { maxLength: 1 }, unevaluatedProperties: { type: 'number' } }, '{"a":"b"}'],
+  [{ properties: { a: { type: 'string' } }, unevaluatedProperties: false }, '{"a":"x","b":1}'],
+  [{ prefixItems: [{ type: 'string' }], unevaluatedItems: { type: 'string', minLength: 3 } }, '["x","fo"]'],
+];
+for (const [schema, text] of unevaluated) writeFileSync(new URL(`unevaluated-${i++}`, dir), `${JSON.stringify(schema)}\n${text}`);
 for (const text of ['{"a":1,"b":["xy"],"c":[true],"e":0.5}', '{"v":1,"next":{"v":1,"next":null}}', '["a",1,2.5]', '[1,"a@b.c"]']) {
   writeFileSync(new URL(`fixed-${i++}`, dir), `{}\n${text}`);
 }

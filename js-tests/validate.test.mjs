@@ -485,3 +485,33 @@ test("validateJson(text, { issues: 'first' }) answers one issue of the full list
   assert.throws(() => v.validateJson('1', 'first'), { name: 'TypeError', message: /validateJson: options must be an object/ });
   assert.deepEqual(v.validateJson('1', null), v.validateJson('1'));
 });
+
+test("validateJson's first issue is one of the full list, with unevaluatedProperties and unevaluatedItems too", () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const schemas = [
+    { unevaluatedProperties: { type: 'string', minLength: 3 } },
+    { propertyNames: { maxLength: 0 }, unevaluatedProperties: { type: 'number' } },
+    { properties: { a: { type: 'string' } }, unevaluatedProperties: { type: 'integer', maximum: 2 } },
+    { type: 'object', properties: { a: {} }, unevaluatedProperties: false },
+    { prefixItems: [{ type: 'string' }], unevaluatedItems: { type: 'string', minLength: 3 } },
+    { unevaluatedItems: { type: 'number' } },
+  ];
+  const texts = ['{"foo":"fo"}', '{"foo":"food"}', '{"a":"b"}', '{"a":"x","b":3}', '{"a":"x","b":1}', '{"a":1,"b":[]}', '["x","fo"]', '["x","food"]', '[1,"a"]', '{}', '[]', '"s"'];
+  for (const schema of schemas) {
+    const validator = compileJsonSchema(schema);
+    const check = ajv.compile(schema);
+    for (const text of texts) {
+      const all = validator.validateJson(text);
+      const first = validator.validateJson(text, { issues: 'first' });
+      assert.equal(all.valid, check(JSON.parse(text)), `${JSON.stringify(schema)} ${text}: the verdict is ajv's`);
+      assert.equal(first.valid, all.valid);
+      if (!all.valid) {
+        assert.equal(first.issues.length, 1);
+        const key = (i) => `${i.keyword} ${i.schemaPath} ${i.instancePath} ${i.message}`;
+        assert.ok(all.issues.map(key).includes(key(first.issues[0])), `${JSON.stringify(schema)} ${text}: ${key(first.issues[0])} not in ${all.issues.map(key).join(' | ')}`);
+      }
+    }
+    validator.free();
+  }
+});

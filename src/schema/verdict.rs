@@ -260,6 +260,10 @@ struct Node {
     property_names: Option<usize>,
     /// Schema of the keys neither `properties` nor `patternProperties` names (`None`: anything).
     additional: Option<usize>,
+    /// `additional` is `unevaluatedProperties`, whose violation the full validator reports as
+    /// the keyword's own ("Unevaluated properties are not allowed"), not the inner keyword's: the
+    /// fast path does not write it.
+    additional_unevaluated: bool,
     /// `enum`, or `const` as an enum of one.
     options: Option<Vec<Json>>,
     /// Schemas the whole value must also satisfy (`allOf`, and `$ref` next to other keywords).
@@ -320,6 +324,7 @@ impl Node {
             pattern_properties: Vec::new(),
             property_names: None,
             additional: None,
+            additional_unevaluated: false,
             options: None,
             all_of: Vec::new(),
             any_of: Vec::new(),
@@ -684,6 +689,7 @@ impl<'s> Builder<'s> {
                         && !obj.contains_key("additionalProperties") =>
                 {
                     node.additional = Some(self.node(value, false));
+                    node.additional_unevaluated = true;
                 }
                 "items" => match (value, self.draft) {
                     (Json::Array(tuple), Draft::D7) => {
@@ -1334,7 +1340,11 @@ impl<'de> Visitor<'de> for Check<'_> {
                 return Err(self.walk.unknown());
             }
             let read = match &targets.ids[..targets.len] {
-                [] => map.next_value_seed(self.child(node.additional.unwrap_or(ANY))),
+                [] => {
+                    let mut check = self.child(node.additional.unwrap_or(ANY));
+                    check.exact &= !node.additional_unevaluated;
+                    map.next_value_seed(check)
+                }
                 [id] => map.next_value_seed(self.child(*id)),
                 several => self.several(&mut map, several),
             };

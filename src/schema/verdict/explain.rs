@@ -398,4 +398,26 @@ mod tests {
             assert_eq!(explained(&applied, text), None, "{text}");
         }
     }
+
+    #[test]
+    fn unevaluated_properties_are_left_to_the_crate() {
+        // The crate reports "Unevaluated properties are not allowed" at the keyword, not the
+        // inner `minLength`: the fast path writes nothing, and its verdict stands.
+        let schema: Json =
+            serde_json::from_str(r#"{"unevaluatedProperties":{"type":"string","minLength":3}}"#)
+                .unwrap();
+        assert_eq!(explained(&schema, r#"{"foo":"fo"}"#), None);
+        assert_eq!(explained(&schema, r#"{"foo":3}"#), None);
+        let names: Json = serde_json::from_str(
+            r#"{"propertyNames":{"maxLength":0},"unevaluatedProperties":{"type":"number"}}"#,
+        )
+        .unwrap();
+        // Whatever the fast path writes here is one of the crate's issues (`explained` checks).
+        explained(&names, r#"{"a":"b"}"#);
+        // `additionalProperties` with a schema is still written as the inner keyword.
+        let additional: Json =
+            serde_json::from_str(r#"{"additionalProperties":{"type":"string","minLength":3}}"#)
+                .unwrap();
+        assert_eq!(explained(&additional, r#"{"foo":"fo"}"#), Some("minLength"));
+    }
 }
