@@ -515,3 +515,28 @@ test("validateJson's first issue is one of the full list, with unevaluatedProper
     validator.free();
   }
 });
+
+test('compileJsonSchema resolves non-local $refs to the resources given, and fetches nothing', () => {
+  const schema = { type: 'object', properties: { item: { $ref: 'https://example.com/item.json' }, tag: { $ref: 'https://example.com/defs.json#/$defs/tag' } }, required: ['item'] };
+  const resources = {
+    'https://example.com/item.json': { type: 'object', properties: { qty: { type: 'integer', minimum: 1 } }, required: ['qty'] },
+    'https://example.com/defs.json': { $defs: { tag: { type: 'string', maxLength: 3 } } },
+  };
+  const validator = compileJsonSchema(schema, { resources });
+  assert.equal(validator.validateJson('{"item":{"qty":2},"tag":"abc"}').valid, true);
+  const report = validator.validateJson('{"item":{"qty":0},"tag":"abcd"}');
+  assert.deepEqual(report.issues.map((i) => i.keyword).sort(), ['maxLength', 'minimum']);
+  assert.equal(validator.validate({ item: { qty: 0 } }).valid, false);
+  assert.equal(validator.validateJson('{"item":{"qty":0}}', { issues: 'first' }).issues[0].keyword, 'minimum');
+  validator.free();
+  // A reference to a URI not given is an invalid schema, not a fetch.
+  assert.throws(() => compileJsonSchema(schema, { resources: { 'https://example.com/item.json': resources['https://example.com/item.json'] } }), InvalidJsonSchemaError);
+  assert.throws(() => compileJsonSchema(schema), InvalidJsonSchemaError);
+  // The same schema with other resources is compiled anew.
+  const other = compileJsonSchema(schema, { resources: { ...resources, 'https://example.com/item.json': { type: 'object' } } });
+  assert.equal(other.validateJson('{"item":{"qty":0}}').valid, true);
+  other.free();
+  assert.throws(() => compileJsonSchema(schema, { resources: [] }), { name: 'UserError', message: /option `resources` must be an object of JSON Schemas by URI/ });
+  assert.throws(() => compileJsonSchema(schema, { resources: { a: 5 } }), { name: 'UserError', message: /`a` must be a JSON Schema/ });
+  assert.throws(() => compileJsonSchema(schema, { resource: {} }), { name: 'UserError', message: 'compileJsonSchema has no option `resource`; its options are `formats` and `resources`.' });
+});

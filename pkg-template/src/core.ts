@@ -588,10 +588,16 @@ export interface CompileOptions {
    * Whether `format` asserts (default `true`, in every draft): the formats OpenAI strict mode
    * documents (`date-time`, `time`, `date`, `duration`, `email`, `hostname`, `ipv4`, `ipv6`,
    * `uuid`) and the others the engine knows (`uri`, `uri-reference`, `iri`, `json-pointer`,
-   * `regex`, …; draft 7 has no `uuid` or `duration`). An unknown format passes. `false` makes
-   * `format` an annotation again.
+   * `regex`, …; draft 7 has no `uuid` or `duration`). `idn-email` and `idn-hostname` pass
+   * anything. An unknown format passes. `false` makes `format` an annotation again.
    */
   formats?: boolean;
+  /**
+   * The documents the schema's non-local `$ref`s name, by URI (a schema split across
+   * documents: an MCP server's, OpenAPI components): `{ 'https://example.com/item.json': {…} }`.
+   * A `$ref` to a URI not given is an `InvalidJsonSchemaError`; nothing is fetched.
+   */
+  resources?: Readonly<Record<string, JsonSchema>>;
 }
 
 // --- Standard Schema --------------------------------------------------------------------------

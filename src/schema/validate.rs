@@ -110,6 +110,37 @@ pub fn compile_with(
     schema: &serde_json::Value,
     formats: bool,
 ) -> Result<Compiled, InvalidSchemaError> {
+    compile_with_resources(schema, formats, Vec::new())
+}
+
+/// The documents a schema's non-local `$ref`s may name, by URI (`compileJsonSchema`'s
+/// `resources`): what a schema split across documents (an MCP server's, OpenAPI components)
+/// refers to. A URI no resource has is the crate's unresolvable-reference error; nothing is
+/// fetched.
+struct Resources(std::collections::HashMap<String, serde_json::Value>);
+
+impl jsonschema::Retrieve for Resources {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<serde_json::Value, Box<dyn std::error::Error + Send + Sync>> {
+        let uri = uri.as_str();
+        let without_fragment = uri.split_once('#').map_or(uri, |(base, _)| base);
+        self.0
+            .get(uri)
+            .or_else(|| self.0.get(without_fragment))
+            .cloned()
+            .ok_or_else(|| format!("no resource `{uri}` was given (the `resources` option)").into())
+    }
+}
+
+/// [`compile_with`], with the documents non-local `$ref`s name (URI, schema); a URI's
+/// fragment is not part of its key.
+pub fn compile_with_resources(
+    schema: &serde_json::Value,
+    formats: bool,
+    resources: Vec<(String, serde_json::Value)>,
+) -> Result<Compiled, InvalidSchemaError> {
     if !matches!(
         schema,
         serde_json::Value::Object(_) | serde_json::Value::Bool(_)
@@ -122,8 +153,21 @@ pub fn compile_with(
             ),
         });
     }
+    let resources = Resources(
+        resources
+            .into_iter()
+            .map(|(uri, doc)| {
+                let key = uri
+                    .split_once('#')
+                    .map_or(uri.as_str(), |(b, _)| b)
+                    .to_owned();
+                (key, doc)
+            })
+            .collect(),
+    );
     jsonschema::options()
         .should_validate_formats(formats)
+        .with_retriever(resources)
         .build(schema)
         .map(|validator| Compiled {
             validator,
@@ -145,11 +189,28 @@ pub fn compile_json(text: &str) -> Result<Compiled, InvalidSchemaError> {
 
 /// [`compile_json`] with the `formats` choice of [`compile_with`].
 pub fn compile_json_with(text: &str, formats: bool) -> Result<Compiled, InvalidSchemaError> {
+    compile_json_with_resources(text, formats, &[])
+}
+
+/// [`compile_json_with`] and the resources of [`compile_with_resources`], as JSON texts.
+pub fn compile_json_with_resources(
+    text: &str,
+    formats: bool,
+    resources: &[(String, String)],
+) -> Result<Compiled, InvalidSchemaError> {
     let schema: serde_json::Value = serde_json::from_str(text).map_err(|e| InvalidSchemaError {
         pointer: String::new(),
         message: format!("The schema is not valid JSON: {e}"),
     })?;
-    compile_with(&schema, formats)
+    let mut documents = Vec::with_capacity(resources.len());
+    for (uri, doc) in resources {
+        let doc: serde_json::Value = serde_json::from_str(doc).map_err(|e| InvalidSchemaError {
+            pointer: String::new(),
+            message: format!("The resource `{uri}` is not valid JSON: {e}"),
+        })?;
+        documents.push((uri.clone(), doc));
+    }
+    compile_with_resources(&schema, formats, documents)
 }
 
 fn kind_of(v: &serde_json::Value) -> &'static str {
@@ -417,6 +478,36 @@ mod tests {
 
     fn compiled(schema: &str) -> Compiled {
         compile_json(schema).unwrap()
+    }
+
+    #[test]
+    fn remote_references_resolve_to_the_resources_given() {
+        let schema = r#"{"type":"object","properties":{"item":{"$ref":"https://example.com/item.json"},"tag":{"$ref":"https://example.com/defs.json#/$defs/tag"}}}"#;
+        let resources = [
+            (
+                "https://example.com/item.json".to_owned(),
+                r#"{"type":"object","properties":{"qty":{"type":"integer","minimum":1}},"required":["qty"]}"#.to_owned(),
+            ),
+            (
+                "https://example.com/defs.json".to_owned(),
+                r#"{"$defs":{"tag":{"type":"string","maxLength":3}}}"#.to_owned(),
+            ),
+        ];
+        let v = compile_json_with_resources(schema, true, &resources).unwrap();
+        assert!(v.validate_json(r#"{"item":{"qty":2},"tag":"abc"}"#).valid);
+        let report = v.validate_json(r#"{"item":{"qty":0},"tag":"abcd"}"#);
+        assert!(!report.valid);
+        assert_eq!(report.issues.len(), 2, "{:?}", report.issues);
+        // Without the resource, the reference is an error naming the URI; nothing is fetched.
+        let Err(e) = compile_json_with_resources(schema, true, &resources[..1]) else {
+            panic!("an unresolvable reference compiled");
+        };
+        assert!(
+            e.message.contains("https://example.com/defs.json"),
+            "{}",
+            e.message
+        );
+        assert!(compile_json(schema).is_err());
     }
 
     #[test]

@@ -72,34 +72,68 @@ impl Validator {
     }
 }
 
-/// Reads `compileJsonSchema`'s options, `{ formats?: boolean }` (default: formats assert);
-/// anything else is refused, so a misspelled option never passes silently.
-fn compile_formats(options: &JsValue) -> Result<bool, JsValue> {
+/// `compileJsonSchema`'s options as read: whether `format` asserts, and the resources (URI,
+/// JSON text) non-local `$ref`s may name.
+struct CompileOptions {
+    formats: bool,
+    resources: Vec<(String, String)>,
+}
+
+/// Reads `compileJsonSchema`'s options, `{ formats?: boolean, resources?: { [uri]: schema } }`
+/// (default: formats assert, no resources); anything else is refused, so a misspelled option
+/// never passes silently.
+fn compile_options(options: &JsValue) -> Result<CompileOptions, JsValue> {
     let refuse = |message: &str| Err(user_error(message));
+    let mut out = CompileOptions {
+        formats: true,
+        resources: Vec::new(),
+    };
     if options.is_undefined() || options.is_null() {
-        return Ok(true);
+        return Ok(out);
     }
     if !options.is_object() || js_sys::Array::is_array(options) {
         return refuse("compileJsonSchema options must be an object such as { formats: false }.");
     }
-    let mut formats = true;
     for key in js::keys(options)?.iter() {
         let key = key.as_string().unwrap_or_default();
         let value = Reflect::get(options, &JsValue::from_str(&key))?;
         match key.as_str() {
             "formats" => match value.as_bool() {
-                Some(b) => formats = b,
+                Some(b) => out.formats = b,
                 None if value.is_undefined() => {}
                 None => return refuse("compileJsonSchema option `formats` must be a boolean."),
             },
+            "resources" if value.is_undefined() => {}
+            "resources" => {
+                const NOT_RESOURCES: &str = "compileJsonSchema option `resources` must be an object of JSON Schemas by URI, such as { 'https://example.com/item.json': { type: 'object' } }.";
+                if !value.is_object() || js_sys::Array::is_array(&value) {
+                    return refuse(NOT_RESOURCES);
+                }
+                for uri in js::keys(&value)?.iter() {
+                    let uri = uri.as_string().unwrap_or_default();
+                    let doc = Reflect::get(&value, &JsValue::from_str(&uri))?;
+                    let is_schema = (doc.is_object() && !js_sys::Array::is_array(&doc))
+                        || doc.as_bool().is_some();
+                    let text = is_schema
+                        .then(|| js_sys::JSON::stringify(&doc).ok())
+                        .flatten()
+                        .and_then(|t| t.as_string());
+                    let Some(text) = text else {
+                        return refuse(&format!(
+                            "compileJsonSchema option `resources`: `{uri}` must be a JSON Schema (an object or a boolean that JSON can carry)."
+                        ));
+                    };
+                    out.resources.push((uri, text));
+                }
+            }
             other => {
                 return refuse(&format!(
-                    "compileJsonSchema has no option `{other}`; its only option is `formats`."
+                    "compileJsonSchema has no option `{other}`; its options are `formats` and `resources`."
                 ))
             }
         }
     }
-    Ok(formats)
+    Ok(out)
 }
 
 #[wasm_bindgen]
@@ -401,10 +435,11 @@ fn remember(text: String, formats: bool, compiled: &Rc<Compiled>) {
     });
 }
 
-/// `compileJsonSchema`; `options.formats: false` makes `format` an annotation.
+/// `compileJsonSchema`; `options.formats: false` makes `format` an annotation, and
+/// `options.resources` gives the documents non-local `$ref`s name.
 #[wasm_bindgen(js_name = compileSchema)]
 pub fn compile_schema(len: usize, options: &JsValue) -> Result<Validator, JsValue> {
-    let formats = compile_formats(options)?;
+    let CompileOptions { formats, resources } = compile_options(options)?;
     let doc = with_input(len, parse_schema)??;
     if let Some((_, pointer, _)) = crate::schema::pointer::first_opaque(&doc, doc.root()) {
         return Err(raise(InvalidSchemaError {
@@ -415,11 +450,21 @@ pub fn compile_schema(len: usize, options: &JsValue) -> Result<Validator, JsValu
         }));
     }
     let text = json::to_string(&doc, doc.root());
-    let compiled = match cached(&text, formats) {
+    // The resources are part of what is compiled: the cache keys them with the schema.
+    let mut key = text.clone();
+    for (uri, doc) in &resources {
+        key.push('\u{0}');
+        key.push_str(uri);
+        key.push('\u{0}');
+        key.push_str(doc);
+    }
+    let compiled = match cached(&key, formats) {
         Some(hit) => hit,
         None => {
-            let compiled = Rc::new(validate::compile_json_with(&text, formats).map_err(raise)?);
-            remember(text, formats, &compiled);
+            let compiled = Rc::new(
+                validate::compile_json_with_resources(&text, formats, &resources).map_err(raise)?,
+            );
+            remember(key, formats, &compiled);
             compiled
         }
     };
