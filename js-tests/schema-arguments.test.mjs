@@ -132,3 +132,16 @@ test('a Standard Schema without JSON is refused by every entry, never read as JS
   const model = new ScriptedModel([[assistantMessage('ok')]], { strictTools: 'gemini' });
   await assert.rejects(model.getResponse({ input: 'hi', modelSettings: {}, tools: [{ type: 'function', name: 't', description: 'd', parameters: raw, strict: true }], handoffs: [], outputType: 'text', tracing: false }), UnsupportedStandardSchemaError);
 });
+
+test('a provider conversion never passes a type name JSON Schema does not have', async () => {
+  const { InvalidJsonSchemaError } = await import('@understudy/agents');
+  for (const provider of ['anthropic', 'gemini']) {
+    for (const [schema, pointer] of [
+      [{ type: 'unsupported' }, '/type'],
+      [{ type: 'object', properties: { a: { type: ['string', 'text'] } } }, '/properties/a/type'],
+    ]) {
+      assert.throws(() => toStrictJsonSchema(schema, { provider }), (e) => e instanceof InvalidJsonSchemaError && e.pointer === pointer, `${provider} ${JSON.stringify(schema)}`);
+      assert.throws(() => prepareStrictJsonSchema(schema, { provider }), InvalidJsonSchemaError);
+    }
+  }
+});

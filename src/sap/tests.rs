@@ -1121,30 +1121,6 @@ fn rule_23_a_bare_value_is_the_one_required_property() {
     assert_eq!(ok("7", nested), json!({"w": {"n": 7}}));
 }
 
-#[test]
-fn a_guide_whose_type_names_no_json_type_is_an_invalid_schema() {
-    let e = crate::sap::check_guide(&json!({"type":"nope"})).unwrap_err();
-    assert_eq!(e.pointer, "/type");
-    assert_eq!(
-        e.message,
-        "Invalid JSON Schema at `/type`: `nope` is not a JSON type (the types are array, boolean, integer, null, number, object, string)."
-    );
-    let e = crate::sap::check_guide(&json!({"type":"object","properties":{"a":{"type":["string","text"]}},"$defs":{"x":{"type":"object"}}})).unwrap_err();
-    assert_eq!(e.pointer, "/properties/a/type");
-    let e = crate::sap::check_guide(&json!({"anyOf":[{"type":"string"},{"items":{"type":5}}]}))
-        .unwrap_err();
-    assert_eq!(e.pointer, "/anyOf/1/items/type");
-    // Data is not read as a schema; a property named `type` is a property.
-    for ok in [
-        json!({"type":"object","properties":{"type":{"type":"string"}}}),
-        json!({"enum":[{"type":"nope"}],"default":{"type":"x"}}),
-        json!(true),
-        json!({}),
-    ] {
-        assert_eq!(crate::sap::check_guide(&ok), Ok(()), "{ok}");
-    }
-}
-
 // A partial never goes back: once a value that fits is complete and another starts, nothing is
 // shown until the reply ends.
 #[test]

@@ -61,7 +61,7 @@ fn parsed_schema(text: JsValue) -> Result<Rc<serde_json::Value>, JsValue> {
     let owned = text.as_string().unwrap_or_default();
     let value: serde_json::Value = serde_json::from_str(&owned)
         .map_err(|e| user_error(format!("The schema is not JSON: {e}")))?;
-    sap::check_guide(&value).map_err(raise)?;
+    crate::schema::types::check(&value).map_err(raise)?;
     Ok(SCHEMAS.with(|c| c.borrow_mut().insert(text, value)))
 }
 

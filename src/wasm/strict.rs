@@ -194,6 +194,8 @@ pub fn provider_convert(len: usize, code: &JsValue, changes: bool) -> Result<Str
             return Ok(json::to_string(&prepared.doc, prepared.root));
         }
         let schema = schema_value(text)?;
+        // Never an invalid schema passed on (OpenAI's conversion stays the reference's).
+        crate::schema::types::check(&schema).map_err(raise)?;
         let converted = provider::convert_given(schema, provider).map_err(raise)?;
         Ok(if changes {
             serde_json::to_string(&converted)
