@@ -154,7 +154,7 @@ pub fn engine_types_typescript() -> String {
     declare::<crate::error::InvalidSchemaError>(&mut out);
     declare::<crate::sap::Refusal>(&mut out);
     declare::<crate::sap::ParseFailure>(&mut out);
-    declare::<crate::error::ProviderOutputError>(&mut out);
+    declare::<crate::schema::provider::ProviderOutputError>(&mut out);
     declare::<crate::doubles::cassette::CassetteError>(&mut out);
     declare::<crate::doubles::cassette::MissingFields>(&mut out);
     declare::<crate::doubles::cassette::MismatchFields>(&mut out);

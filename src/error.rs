@@ -254,30 +254,6 @@ impl serde::Serialize for Unencodable {
     }
 }
 
-/// A value that fails the original schema of a provider conversion
-/// (`ProviderOutputValidationError`; its `issues` are `compileJsonSchema`'s, handed over as
-/// they came).
-#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
-#[cfg_attr(
-    test,
-    derive(ts_rs::TS),
-    ts(rename = "ProviderOutputValidationErrorFields", optional_fields)
-)]
-#[error("{message}")]
-pub struct ProviderOutputError {
-    /// The provider the schema was converted for.
-    #[cfg_attr(test, ts(type = "SchemaProvider"))]
-    pub provider: crate::schema::provider::Provider,
-    #[serde(skip)]
-    pub message: String,
-}
-
-impl Raise for ProviderOutputError {
-    fn kind(&self) -> Class {
-        Class::ProviderOutputValidationError
-    }
-}
-
 impl Raise for Unencodable {
     fn kind(&self) -> Class {
         Class::UserError

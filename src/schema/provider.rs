@@ -45,6 +45,30 @@ impl Provider {
     }
 }
 
+/// A value that fails the original schema of a provider conversion
+/// (`ProviderOutputValidationError`; its `issues` are `compileJsonSchema`'s, handed over as
+/// they came).
+#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "ProviderOutputValidationErrorFields", optional_fields)
+)]
+#[error("{message}")]
+pub struct ProviderOutputError {
+    /// The provider the schema was converted for.
+    #[cfg_attr(test, ts(type = "SchemaProvider"))]
+    pub provider: Provider,
+    #[serde(skip)]
+    pub message: String,
+}
+
+impl crate::error::Raise for ProviderOutputError {
+    fn kind(&self) -> crate::error::Class {
+        crate::error::Class::ProviderOutputValidationError
+    }
+}
+
 crate::codes! {
     /// How a conversion changed a keyword.
     pub enum ChangeKind {

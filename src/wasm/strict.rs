@@ -296,7 +296,7 @@ pub fn provider_output_error(code: &JsValue, issues: &JsValue) -> Result<JsValue
         parts.push(format!("and {} more", list.length() - 5));
     }
     Ok(raise_with(
-        crate::error::ProviderOutputError {
+        crate::schema::provider::ProviderOutputError {
             provider,
             message: format!(
                 "The value does not match the schema as written (the {} form only describes some of its constraints): {}.",
