@@ -898,6 +898,16 @@ impl<'a> Walk<'a> {
         if let Some(value) = out.get("const").cloned() {
             out.shift_remove("const");
             match &value {
+                // `{ const: null }` is `{ type: 'null' }`: Gemini's types (the OpenAPI 3.0
+                // subset of providers.md) have no null type, only `nullable` beside another.
+                Json::Null => {
+                    return Err(self.refuse(
+                        StrictReason::UnsupportedKeyword,
+                        pointer,
+                        Some("const"),
+                        "a node that only accepts null is not supported",
+                    ));
+                }
                 Json::String(_) => {
                     out.insert("enum".into(), Json::Array(vec![value.clone()]));
                     out.entry("type").or_insert(Json::String("string".into()));
@@ -940,6 +950,14 @@ impl<'a> Walk<'a> {
             out.entry("type").or_insert(Json::String("string".into()));
         } else if let Some(Json::Array(values)) = out.get("enum").cloned() {
             let non_null: Vec<Json> = values.iter().filter(|v| !v.is_null()).cloned().collect();
+            if non_null.is_empty() {
+                return Err(self.refuse(
+                    StrictReason::UnsupportedKeyword,
+                    pointer,
+                    Some("enum"),
+                    "a node that only accepts null is not supported",
+                ));
+            }
             if non_null.len() < values.len() {
                 out.insert("nullable".into(), Json::Bool(true));
                 out.insert("enum".into(), Json::Array(non_null.clone()));

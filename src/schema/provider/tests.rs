@@ -538,3 +538,31 @@ fn request_limits_are_counted_over_the_whole_request() {
     assert_eq!(got, vec![RequestLimit::Nesting, RequestLimit::EnumValues]);
     assert!(check_request(Provider::OpenAi, &[("s".into(), small)], None).is_empty());
 }
+
+/// Gemini's types are the OpenAPI 3.0 subset (`providers.md`: "the OpenAPI 3.0 subset"; the
+/// Gemini API's `Type` lists STRING, NUMBER, INTEGER, BOOLEAN, ARRAY, OBJECT): null is only
+/// `nullable` beside another type. So a node that only accepts null is refused for the reason
+/// it is, however it is written (`type`, `const`, an `enum` of null, an `anyOf` of null).
+#[test]
+fn gemini_refuses_a_null_only_node_for_that_reason_however_written() {
+    for (schema, keyword) in [
+        (json!({ "type": "null" }), "type"),
+        (json!({ "const": null }), "const"),
+        (json!({ "enum": [null] }), "enum"),
+        (json!({ "anyOf": [{ "type": "null" }] }), "anyOf"),
+    ] {
+        let e = refused(schema.clone(), Provider::Gemini);
+        assert_eq!(e.reason, StrictReason::UnsupportedKeyword, "{schema}");
+        assert_eq!(e.keyword.as_deref(), Some(keyword), "{schema}");
+        assert!(
+            e.message.contains("only accepts null"),
+            "{schema}: {}",
+            e.message
+        );
+    }
+    // Beside another type, null is `nullable`.
+    assert_eq!(
+        gemini(json!({ "enum": ["a", null] })).schema,
+        json!({ "type": "string", "enum": ["a"], "nullable": true })
+    );
+}
