@@ -179,3 +179,17 @@ test('cassette replay takes a provider for strictTools too', async () => {
     await assert.rejects(runner.run(new Agent({ name: 'a', model, tools: [rate] }), 'go'), (e) => e instanceof StrictSchemaError && e.reason === 'not_strict' && /Gemini's form/.test(e.message), match);
   }
 });
+
+test('an explicit additionalProperties: true is closed and listed as narrowed; an open map with a value schema is still refused', () => {
+  const open = { type: 'object', properties: { a: { type: 'string' }, meta: { type: 'object', properties: { k: { type: 'string' } }, additionalProperties: true } }, required: ['a'], additionalProperties: true };
+  for (const provider of ['anthropic', 'gemini']) {
+    const prepared = prepareStrictJsonSchema(open, { provider });
+    const narrowed = prepared.changes.filter((c) => c.kind === 'narrowed').map((c) => `${c.pointer} ${c.keyword}`);
+    assert.deepEqual(narrowed.sort(), [' additionalProperties', '/properties/meta additionalProperties'], provider);
+    if (provider === 'anthropic') assert.equal(prepared.schema.properties.meta.additionalProperties, false);
+    else assert.equal('additionalProperties' in prepared.schema, false);
+    // Every answer to the closed schema is an answer to the original.
+    assert.deepEqual(prepared.normalizeInput({ a: 'x', meta: { k: 'y' } }), { a: 'x', meta: { k: 'y' } });
+    assert.throws(() => prepareStrictJsonSchema({ type: 'object', additionalProperties: { type: 'string' } }, { provider }), { name: 'StrictSchemaError', reason: 'open_object', pointer: '/additionalProperties' });
+  }
+});

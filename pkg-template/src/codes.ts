@@ -82,7 +82,8 @@ export type SchemaProvider =
 export type SchemaChangeKind =
   | 'rewritten'
   | 'described'
-  | 'dropped';
+  | 'dropped'
+  | 'narrowed';
 
 /** A limit a whole request must respect (`RequestLimitBreach.limit`). */
 export type RequestLimit =

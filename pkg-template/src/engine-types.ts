@@ -50,7 +50,8 @@ pointer: string,
  */
 keyword: string, 
 /**
- * `rewritten` (same meaning), `described` (moved into `description`), `dropped`.
+ * `rewritten` (same meaning), `described` (moved into `description`), `dropped`,
+ * `narrowed` (stricter than yours, every answer still one to your schema).
  */
 kind: SchemaChangeKind, 
 /**

@@ -80,6 +80,10 @@ crate::codes! {
         /// Left out: an annotation the provider does not accept, or a constraint the local
         /// check enforces (`additionalProperties: false` on Gemini).
         Dropped = "dropped",
+        /// Made stricter than your schema where the provider requires it: every answer to the
+        /// converted schema is an answer to yours (an explicit `additionalProperties: true`
+        /// closed).
+        Narrowed = "narrowed",
     }
 }
 
@@ -91,7 +95,8 @@ pub struct Change {
     pub pointer: String,
     /// The keyword changed.
     pub keyword: String,
-    /// `rewritten` (same meaning), `described` (moved into `description`), `dropped`.
+    /// `rewritten` (same meaning), `described` (moved into `description`), `dropped`,
+    /// `narrowed` (stricter than yours, every answer still one to your schema).
     #[cfg_attr(test, ts(type = "SchemaChangeKind"))]
     pub kind: ChangeKind,
     /// What was done, in words.
@@ -456,9 +461,11 @@ impl<'a> Walk<'a> {
             return self.node(&Json::Object(merged), pointer, depth + 1);
         }
         // An open map is the refusal to name first (a record's `propertyNames` comes with it).
+        // An explicit `true` is closed below: every answer to the closed object is an answer to
+        // the open one (providers.md: both providers take only closed objects).
         if obj
             .get("additionalProperties")
-            .is_some_and(|v| *v != Json::Bool(false))
+            .is_some_and(|v| !matches!(v, Json::Bool(_)))
         {
             return Err(self.refuse(
                 StrictReason::OpenObject,
@@ -601,6 +608,17 @@ impl<'a> Walk<'a> {
                     }
                 }
                 "additionalProperties" => match value {
+                    Json::Bool(true) => {
+                        self.change(
+                            pointer,
+                            k,
+                            ChangeKind::Narrowed,
+                            "closed: the provider takes only closed objects, and every answer to a closed one is an answer to yours",
+                        );
+                        if self.provider != Provider::Gemini {
+                            out.insert(key.clone(), Json::Bool(false));
+                        }
+                    }
                     Json::Bool(false) => {
                         if self.provider == Provider::Gemini {
                             self.change(pointer, k, ChangeKind::Dropped, "Gemini has no additionalProperties; extra keys are refused by the local check");

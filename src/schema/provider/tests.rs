@@ -248,11 +248,6 @@ fn anthropic_refuses_what_it_cannot_express_with_a_pointer() {
             "/additionalProperties",
         ),
         (
-            json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": true}}}),
-            StrictReason::OpenObject,
-            "/properties/m/additionalProperties",
-        ),
-        (
             json!({"type": "object", "patternProperties": {"^x": {"type": "string"}}}),
             StrictReason::UnsupportedKeyword,
             "/patternProperties",
@@ -565,4 +560,42 @@ fn gemini_refuses_a_null_only_node_for_that_reason_however_written() {
         gemini(json!({ "enum": ["a", null] })).schema,
         json!({ "type": "string", "enum": ["a"], "nullable": true })
     );
+}
+
+/// An explicit `additionalProperties: true` is closed, as the providers' own SDKs do
+/// (`providers.md`: Anthropic requires `additionalProperties: false` on every object; Gemini
+/// has none): every answer to the closed object is an answer to the open one, and the change is
+/// listed as `narrowed`. An open map with a value schema is still refused.
+#[test]
+fn an_explicit_open_object_is_closed_and_listed() {
+    let open = json!({"type": "object", "properties": {"m": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true}}, "required": ["m"]});
+    let out = anthropic(open.clone());
+    assert_eq!(
+        out.schema["properties"]["m"]["additionalProperties"],
+        json!(false)
+    );
+    let change = out
+        .changes
+        .iter()
+        .find(|c| c.pointer == "/properties/m")
+        .expect("listed");
+    assert_eq!(
+        (change.keyword.as_str(), change.kind),
+        ("additionalProperties", ChangeKind::Narrowed)
+    );
+    let out = gemini(open);
+    assert!(out.schema["properties"]["m"]
+        .get("additionalProperties")
+        .is_none());
+    assert!(out.changes.iter().any(|c| c.kind == ChangeKind::Narrowed));
+    for provider in [Provider::Anthropic, Provider::Gemini] {
+        let e = refused(
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+            provider,
+        );
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            (StrictReason::OpenObject, "/additionalProperties")
+        );
+    }
 }
