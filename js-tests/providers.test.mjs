@@ -193,3 +193,17 @@ test('an explicit additionalProperties: true is closed and listed as narrowed; a
     assert.throws(() => prepareStrictJsonSchema({ type: 'object', additionalProperties: { type: 'string' } }, { provider }), { name: 'StrictSchemaError', reason: 'open_object', pointer: '/additionalProperties' });
   }
 });
+
+test('allOf: changes and refusals name the branch, and merging closed branches is listed as dropped and checked locally', () => {
+  const closed = { type: 'object', allOf: [
+    { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false },
+    { type: 'object', properties: { b: { type: 'string' } }, additionalProperties: false },
+  ] };
+  const prepared = prepareStrictJsonSchema(closed, { provider: 'anthropic' });
+  assert.deepEqual(prepared.changes.filter((c) => c.kind === 'dropped').map((c) => c.pointer), ['/allOf/0', '/allOf/1']);
+  // The merged schema takes { a, b }; the original takes neither beside the other: refused locally.
+  assert.throws(() => prepared.normalizeInput({ a: 'x', b: 'y' }), ProviderOutputValidationError);
+  assert.throws(() => toStrictJsonSchema({ type: 'object', allOf: [{ properties: { a: { type: 'string' } } }, { additionalProperties: { type: 'string' } }] }, { provider: 'anthropic' }), { name: 'StrictSchemaError', pointer: '/allOf/1/additionalProperties' });
+  const age = prepareStrictJsonSchema({ type: 'object', allOf: [{ properties: { name: { type: 'string' } } }, { properties: { age: { type: 'integer', minimum: 0 } } }] }, { provider: 'anthropic' });
+  assert.equal(age.changes.find((c) => c.keyword === 'minimum').pointer, '/allOf/1/properties/age');
+});

@@ -178,6 +178,9 @@ struct Walk<'a> {
     /// `$ref` targets being inlined, innermost last: a target met again is recursion.
     expanding: Vec<String>,
     nodes: usize,
+    /// Where merged `allOf` members came from: (pointer in the merged node, pointer in your
+    /// schema), so a change or a refusal names the node as you wrote it.
+    origins: Vec<(String, String)>,
 }
 
 type Fault = StrictError;
@@ -320,8 +323,9 @@ impl<'a> Walk<'a> {
         kind: ChangeKind,
         detail: impl Into<String>,
     ) {
+        let pointer = self.origin(pointer);
         self.changes.push(Change {
-            pointer: pointer.to_string(),
+            pointer,
             keyword: keyword.to_string(),
             kind,
             detail: detail.into(),
@@ -335,7 +339,32 @@ impl<'a> Walk<'a> {
         keyword: Option<&str>,
         what: impl Into<String>,
     ) -> Fault {
-        fault(self.provider, reason, pointer, keyword, what.into())
+        fault(
+            self.provider,
+            reason,
+            &self.origin(pointer),
+            keyword,
+            what.into(),
+        )
+    }
+
+    /// `pointer` in your schema: a member an `allOf` merge moved is named where it was written
+    /// (the longest recorded prefix wins).
+    fn origin(&self, pointer: &str) -> String {
+        let best = self
+            .origins
+            .iter()
+            .filter(|(merged, _)| {
+                pointer == merged
+                    || pointer
+                        .strip_prefix(merged.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+            .max_by_key(|(merged, _)| merged.len());
+        match best {
+            Some((merged, original)) => format!("{original}{}", &pointer[merged.len()..]),
+            None => pointer.to_string(),
+        }
     }
 
     /// The node a local `$ref` names, and its pointer.
@@ -1064,6 +1093,20 @@ impl<'a> Walk<'a> {
         };
         let mut merged: Map<String, Json> = obj.clone();
         merged.shift_remove("allOf");
+        // The property names of each closed part (`additionalProperties: false`): merged, the
+        // object takes the union, wider than the part that was closed on its own names.
+        let names = |o: &Map<String, Json>| -> Vec<String> {
+            o.get("properties")
+                .and_then(Json::as_object)
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default()
+        };
+        let closed =
+            |o: &Map<String, Json>| o.get("additionalProperties") == Some(&Json::Bool(false));
+        let mut closed_parts: Vec<(String, Vec<String>)> = Vec::new();
+        if closed(obj) {
+            closed_parts.push((pointer.to_string(), names(obj)));
+        }
         for (i, branch) in branches.iter().enumerate() {
             let at = child(&here, &i.to_string());
             let branch = match branch.get("$ref").and_then(Json::as_str) {
@@ -1080,6 +1123,23 @@ impl<'a> Walk<'a> {
                     "an `allOf` branch must be an object",
                 ));
             };
+            if closed(&b) {
+                closed_parts.push((at.clone(), names(&b)));
+            }
+            // Where each member of this branch lands in the merged node.
+            for (k, v) in &b {
+                if k == "properties" {
+                    for name in v.as_object().into_iter().flat_map(|p| p.keys()) {
+                        let mut merged_at = child(pointer, "properties");
+                        push_token(&mut merged_at, name);
+                        let mut original = child(&at, "properties");
+                        push_token(&mut original, name);
+                        self.origins.push((merged_at, original));
+                    }
+                } else if k != "required" && !merged.contains_key(k) {
+                    self.origins.push((child(pointer, k), child(&at, k)));
+                }
+            }
             for (k, v) in b {
                 match (k.as_str(), merged.get_mut(&k)) {
                     ("properties", Some(Json::Object(existing))) => {
@@ -1121,6 +1181,30 @@ impl<'a> Walk<'a> {
             ChangeKind::Rewritten,
             format!("{} branch(es) merged into the node", branches.len()),
         );
+        let all_names = names(&merged);
+        for (at, own) in closed_parts {
+            let others: Vec<&str> = all_names
+                .iter()
+                .filter(|n| !own.contains(n))
+                .map(String::as_str)
+                .collect();
+            if !others.is_empty() {
+                // Not the same meaning: the part alone refused the other parts' properties.
+                self.changes.push(Change {
+                    pointer: at,
+                    keyword: "additionalProperties".into(),
+                    kind: ChangeKind::Dropped,
+                    detail: format!(
+                        "closed on its own properties, it refused {}; merged, the object takes them, and the local check of the answer refuses them",
+                        others
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+            }
+        }
         Ok(merged)
     }
 }
@@ -1161,6 +1245,7 @@ pub fn convert(schema: &Json, provider: Provider) -> Result<Converted, StrictErr
         changes: Vec::new(),
         expanding: Vec::new(),
         nodes: 0,
+        origins: Vec::new(),
     };
     let out = walk.node(schema, "", 0)?;
     if provider == Provider::Anthropic {

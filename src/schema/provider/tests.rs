@@ -599,3 +599,58 @@ fn an_explicit_open_object_is_closed_and_listed() {
         );
     }
 }
+
+/// A change or a refusal inside a merged `allOf` names the node where you wrote it.
+#[test]
+fn merged_all_of_members_are_named_where_they_were_written() {
+    let open_branch = json!({"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}, {"additionalProperties": {"type": "string"}}]});
+    for provider in [Provider::Anthropic, Provider::Gemini] {
+        let e = refused(open_branch.clone(), provider);
+        assert_eq!(
+            (e.reason, e.pointer.as_str()),
+            (StrictReason::OpenObject, "/allOf/1/additionalProperties")
+        );
+    }
+    let nested = json!({"type": "object", "allOf": [{"properties": {"name": {"type": "string"}}}, {"properties": {"age": {"type": "integer", "minimum": 0, "maximum": 150}}}]});
+    let out = anthropic(nested);
+    let described: Vec<&str> = out
+        .changes
+        .iter()
+        .filter(|c| c.kind == ChangeKind::Described)
+        .map(|c| c.pointer.as_str())
+        .collect();
+    assert_eq!(
+        described,
+        ["/allOf/1/properties/age", "/allOf/1/properties/age"]
+    );
+    let deep = json!({"type": "object", "allOf": [{"properties": {"m": {"type": "object", "patternProperties": {"^x": {}}}}}]});
+    let e = refused(deep, Provider::Anthropic);
+    assert_eq!(e.pointer, "/allOf/0/properties/m/patternProperties");
+}
+
+/// Merging closed `allOf` branches widens each of them: listed as `dropped` (the local check of
+/// the answer keeps it), never as the same meaning alone.
+#[test]
+fn merging_closed_branches_is_listed_as_what_it_drops() {
+    let closed = json!({"type": "object", "allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false},
+        {"type": "object", "properties": {"b": {"type": "string"}}, "additionalProperties": false}
+    ]});
+    let out = anthropic(closed);
+    let dropped: Vec<(&str, &str)> = out
+        .changes
+        .iter()
+        .filter(|c| c.kind == ChangeKind::Dropped && c.keyword == "additionalProperties")
+        .map(|c| (c.pointer.as_str(), c.detail.as_str()))
+        .collect();
+    assert_eq!(dropped.len(), 2, "{:?}", out.changes);
+    assert_eq!(dropped[0].0, "/allOf/0");
+    assert!(dropped[0].1.contains("`b`"), "{}", dropped[0].1);
+    assert_eq!(dropped[1].0, "/allOf/1");
+    // Branches that are open, or closed on every merged name, lose nothing.
+    let fine = json!({"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"b": {"type": "string"}}}]});
+    assert!(!anthropic(fine)
+        .changes
+        .iter()
+        .any(|c| c.kind == ChangeKind::Dropped));
+}
