@@ -67,9 +67,14 @@ test('refusals are StrictSchemaErrors with reason, pointer and the provider in t
   const recursive = { type: 'object', properties: { child: { $ref: '#' } } };
   for (const provider of ['anthropic', 'gemini']) {
     assert.throws(() => toStrictJsonSchema(recursive, { provider }), (e) => e instanceof StrictSchemaError && e.reason === 'recursive' && e.pointer === '/properties/child' && e.message.startsWith(provider === 'gemini' ? 'Gemini' : 'Anthropic'));
-    assert.throws(() => toStrictJsonSchema(z.object({ meta: z.record(z.string(), z.string()) }), { provider }), (e) => e.reason === 'open_object' && e.pointer === '/properties/meta/additionalProperties');
     assert.throws(() => toStrictJsonSchema({ type: 'object', properties: { a: { not: { type: 'string' } } } }, { provider }), (e) => e.reason === 'unsupported_keyword' && e.pointer === '/properties/a/not');
   }
+  // Anthropic refuses an open map; Gemini, which has no additionalProperties, sends it as an open object.
+  assert.throws(() => toStrictJsonSchema(z.object({ meta: z.record(z.string(), z.string()) }), { provider: 'anthropic' }), (e) => e.reason === 'open_object' && e.pointer === '/properties/meta/additionalProperties');
+  const gemini = prepareStrictJsonSchema(z.object({ meta: z.record(z.string(), z.string()) }), { provider: 'gemini' });
+  assert.deepEqual(gemini.schema.properties.meta, { type: 'object' });
+  assert.ok(gemini.changes.some((c) => c.kind === 'dropped' && c.pointer === '/properties/meta' && c.keyword === 'additionalProperties'));
+  assert.throws(() => gemini.normalizeInput({ meta: { k: 1 } }), ProviderOutputValidationError);
   assert.throws(() => toStrictJsonSchema({ type: 'object', properties: { p: { enum: [{ a: 1 }] } } }, { provider: 'anthropic' }), (e) => e.reason === 'unsupported_value');
   assert.throws(() => toStrictJsonSchema({ type: 'string' }, { provider: 'anthropic' }), (e) => e.reason === 'root_not_object');
   assert.throws(() => toStrictJsonSchema({ type: 'object' }, { provider: 'mistral' }), (e) => e instanceof UserError && /provider must be one of 'openai', 'anthropic', 'gemini', got mistral/.test(e.message));
@@ -180,7 +185,7 @@ test('cassette replay takes a provider for strictTools too', async () => {
   }
 });
 
-test('an explicit additionalProperties: true is closed and listed as narrowed; an open map with a value schema is still refused', () => {
+test('an explicit additionalProperties: true is closed and listed as narrowed; an open map with a value schema is still refused by Anthropic', () => {
   const open = { type: 'object', properties: { a: { type: 'string' }, meta: { type: 'object', properties: { k: { type: 'string' } }, additionalProperties: true } }, required: ['a'], additionalProperties: true };
   for (const provider of ['anthropic', 'gemini']) {
     const prepared = prepareStrictJsonSchema(open, { provider });
@@ -190,8 +195,8 @@ test('an explicit additionalProperties: true is closed and listed as narrowed; a
     else assert.equal('additionalProperties' in prepared.schema, false);
     // Every answer to the closed schema is an answer to the original.
     assert.deepEqual(prepared.normalizeInput({ a: 'x', meta: { k: 'y' } }), { a: 'x', meta: { k: 'y' } });
-    assert.throws(() => prepareStrictJsonSchema({ type: 'object', additionalProperties: { type: 'string' } }, { provider }), { name: 'StrictSchemaError', reason: 'open_object', pointer: '/additionalProperties' });
   }
+  assert.throws(() => prepareStrictJsonSchema({ type: 'object', additionalProperties: { type: 'string' } }, { provider: 'anthropic' }), { name: 'StrictSchemaError', reason: 'open_object', pointer: '/additionalProperties' });
 });
 
 test('allOf: changes and refusals name the branch, and merging closed branches is listed as dropped and checked locally', () => {

@@ -323,7 +323,12 @@ impl<'a> Walk<'a> {
         kind: ChangeKind,
         detail: impl Into<String>,
     ) {
-        let pointer = self.origin(pointer);
+        // A keyword a merged `allOf` branch brought is named at that branch.
+        let at_keyword = self.origin(&child(pointer, keyword));
+        let pointer = match at_keyword.strip_suffix(&child("", keyword)) {
+            Some(node) => node.to_string(),
+            None => self.origin(pointer),
+        };
         self.changes.push(Change {
             pointer,
             keyword: keyword.to_string(),
@@ -492,9 +497,12 @@ impl<'a> Walk<'a> {
         // An open map is the refusal to name first (a record's `propertyNames` comes with it).
         // An explicit `true` is closed below: every answer to the closed object is an answer to
         // the open one (providers.md: both providers take only closed objects).
-        if obj
-            .get("additionalProperties")
-            .is_some_and(|v| !matches!(v, Json::Bool(_)))
+        // Gemini has no `additionalProperties` at all (providers.md): a map there is what an
+        // undeclared open object is, `{ type: 'object' }`, its value schema checked locally.
+        if self.provider != Provider::Gemini
+            && obj
+                .get("additionalProperties")
+                .is_some_and(|v| !matches!(v, Json::Bool(_)))
         {
             return Err(self.refuse(
                 StrictReason::OpenObject,
@@ -654,6 +662,9 @@ impl<'a> Walk<'a> {
                         } else {
                             out.insert(key.clone(), value.clone());
                         }
+                    }
+                    _ if self.provider == Provider::Gemini => {
+                        self.change(pointer, k, ChangeKind::Dropped, "Gemini has no additionalProperties: the object is sent as an open one, and the local check of the answer holds its values to this schema");
                     }
                     _ => {
                         return Err(self.refuse(StrictReason::OpenObject, &here(), Some(k), "an open map (`additionalProperties` other than false) is not supported"));

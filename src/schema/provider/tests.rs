@@ -380,11 +380,6 @@ fn gemini_merges_all_of_infers_types_and_refuses_the_rest() {
             "/properties/tree",
         ),
         (
-            json!({"type": "object", "additionalProperties": {"type": "number"}}),
-            StrictReason::OpenObject,
-            "/additionalProperties",
-        ),
-        (
             json!({"type": "array", "prefixItems": [{"type": "string"}]}),
             StrictReason::UnsupportedKeyword,
             "/prefixItems",
@@ -588,29 +583,44 @@ fn an_explicit_open_object_is_closed_and_listed() {
         .get("additionalProperties")
         .is_none());
     assert!(out.changes.iter().any(|c| c.kind == ChangeKind::Narrowed));
-    for provider in [Provider::Anthropic, Provider::Gemini] {
-        let e = refused(
-            json!({"type": "object", "additionalProperties": {"type": "string"}}),
-            provider,
-        );
-        assert_eq!(
-            (e.reason, e.pointer.as_str()),
-            (StrictReason::OpenObject, "/additionalProperties")
-        );
-    }
+    let e = refused(
+        json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        Provider::Anthropic,
+    );
+    assert_eq!(
+        (e.reason, e.pointer.as_str()),
+        (StrictReason::OpenObject, "/additionalProperties")
+    );
+}
+
+/// Gemini has no `additionalProperties` (providers.md: any other field is a 400), so one rule
+/// holds for every open object: an explicit map is sent as an undeclared open object is,
+/// `{ type: 'object' }`, its value schema listed as `dropped` and checked locally.
+#[test]
+fn gemini_sends_a_map_as_it_sends_an_open_object() {
+    let map = gemini(json!({"type": "object", "additionalProperties": {"type": "string"}}));
+    let open = gemini(json!({"type": "object"}));
+    assert_eq!(map.schema, open.schema);
+    assert!(map.changes.iter().any(|c| c.kind == ChangeKind::Dropped
+        && c.keyword == "additionalProperties"
+        && c.pointer.is_empty()));
 }
 
 /// A change or a refusal inside a merged `allOf` names the node where you wrote it.
 #[test]
 fn merged_all_of_members_are_named_where_they_were_written() {
     let open_branch = json!({"type": "object", "allOf": [{"properties": {"a": {"type": "string"}}}, {"additionalProperties": {"type": "string"}}]});
-    for provider in [Provider::Anthropic, Provider::Gemini] {
-        let e = refused(open_branch.clone(), provider);
-        assert_eq!(
-            (e.reason, e.pointer.as_str()),
-            (StrictReason::OpenObject, "/allOf/1/additionalProperties")
-        );
-    }
+    let e = refused(open_branch.clone(), Provider::Anthropic);
+    assert_eq!(
+        (e.reason, e.pointer.as_str()),
+        (StrictReason::OpenObject, "/allOf/1/additionalProperties")
+    );
+    // Gemini drops the map, and says so where it was written.
+    let out = gemini(open_branch);
+    assert!(out
+        .changes
+        .iter()
+        .any(|c| c.kind == ChangeKind::Dropped && c.pointer == "/allOf/1"));
     let nested = json!({"type": "object", "allOf": [{"properties": {"name": {"type": "string"}}}, {"properties": {"age": {"type": "integer", "minimum": 0, "maximum": 150}}}]});
     let out = anthropic(nested);
     let described: Vec<&str> = out
