@@ -197,6 +197,10 @@ test('an explicit additionalProperties: true is closed and listed as narrowed; a
     assert.deepEqual(prepared.normalizeInput({ a: 'x', meta: { k: 'y' } }), { a: 'x', meta: { k: 'y' } });
   }
   assert.throws(() => prepareStrictJsonSchema({ type: 'object', additionalProperties: { type: 'string' } }, { provider: 'anthropic' }), { name: 'StrictSchemaError', reason: 'open_object', pointer: '/additionalProperties' });
+  // An open branch of an allOf is closed the same way, and named where it was written.
+  const branch = prepareStrictJsonSchema({ type: 'object', allOf: [{ properties: { a: { type: 'string' } } }, { properties: { b: { type: 'string' } }, additionalProperties: true }] }, { provider: 'anthropic' });
+  assert.equal(branch.schema.additionalProperties, false);
+  assert.deepEqual(branch.changes.filter((c) => c.kind === 'narrowed').map((c) => c.pointer), ['/allOf/1']);
 });
 
 test('allOf: changes and refusals name the branch, and merging closed branches is listed as dropped and checked locally', () => {
