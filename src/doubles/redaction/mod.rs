@@ -145,11 +145,21 @@ fn compile_all(
     Ok(compiled)
 }
 
-/// Where a value stands: under one of the caller's keys, under a credential name, or neither.
+/// Where a value stands: under a credential name (at any depth below it), or not.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Under {
     Nothing,
     Credential(names::Kind),
+}
+
+impl Under {
+    /// Where the value under `key` stands, inside a value standing at `self`.
+    fn below(self, key: &str) -> Under {
+        match names::credential_kind(key, names::Context::Key) {
+            Some(kind) => Under::Credential(kind),
+            None => self,
+        }
+    }
 }
 
 /// `text` with each range replaced by the marker (ranges in order, not overlapping).
@@ -240,12 +250,18 @@ impl Redaction {
                 .is_some()
     }
 
-    /// Whether `key` is one of the caller's, whose non-null value is redacted whole.
-    fn caller_key(&self, key: &str, value: &Value) -> bool {
+    /// Whether the value under `key` is redacted whole: `key` is one of the caller's, the value
+    /// is not null (nor already the marker), and no `allow` pattern keeps it.
+    fn redacts_whole(&self, key: &str, value: &Value) -> bool {
         !self.folded_keys.is_empty()
             && !value.is_null()
-            && !matches!(value, Value::String(s) if s == REDACTED)
             && self.folded_keys.contains(&fold_key(key))
+            && !matches!(value, Value::String(s) if s == REDACTED || self.allowed(s))
+    }
+
+    /// Whether a string standing `under` a credential name is a secret no `allow` pattern keeps.
+    fn secret_under(&self, under: Under, s: &str) -> bool {
+        matches!(under, Under::Credential(kind) if names::is_secret_value(kind, s) && !self.allowed(s))
     }
 
     /// Redacts in place and adds what it took out to `taken`. Iterative, so depth is bounded
@@ -255,33 +271,22 @@ impl Redaction {
         let mut stack: Vec<(&mut Value, Under)> = vec![(value, Under::Nothing)];
         while let Some((v, under)) = stack.pop() {
             match v {
-                Value::String(s) => {
-                    if let Under::Credential(kind) = under {
-                        if names::is_secret_value(kind, s) && !self.allowed(s) {
-                            taken.add(s);
-                            *s = REDACTED.to_owned();
-                            continue;
-                        }
-                    }
-                    strings.push(s);
+                Value::String(s) if self.secret_under(under, s) => {
+                    taken.add(s);
+                    *s = REDACTED.to_owned();
                 }
+                Value::String(s) => strings.push(s),
                 Value::Array(items) => stack.extend(items.iter_mut().map(|i| (i, under))),
                 Value::Object(map) => {
                     for (k, child) in map.iter_mut() {
-                        if self.caller_key(k, child)
-                            && !matches!(&*child, Value::String(s) if self.allowed(s))
-                        {
+                        if self.redacts_whole(k, child) {
                             if let Value::String(s) = &*child {
                                 taken.add(s);
                             }
                             *child = Value::String(REDACTED.to_owned());
-                            continue;
+                        } else {
+                            stack.push((child, under.below(k)));
                         }
-                        let under = match names::credential_kind(k, names::Context::Key) {
-                            Some(kind) => Under::Credential(kind),
-                            None => under,
-                        };
-                        stack.push((child, under));
                     }
                 }
                 _ => {}
@@ -396,10 +401,8 @@ impl Redaction {
         while let Some((pointer, v, under)) = stack.pop() {
             match v {
                 Value::String(s) if s != REDACTED => {
-                    if let Under::Credential(kind) = under {
-                        if names::is_secret_value(kind, s) && !self.allowed(s) {
-                            return leak(pointer, text::QUOTED_RULE);
-                        }
+                    if self.secret_under(under, s) {
+                        return leak(pointer, text::QUOTED_RULE);
                     }
                     if let Some(f) = text::find(s)
                         .into_iter()
@@ -418,16 +421,10 @@ impl Redaction {
                     for (k, child) in map.iter().rev() {
                         let mut at = pointer.clone();
                         crate::schema::json::push_token(&mut at, k);
-                        if self.caller_key(k, child)
-                            && !matches!(child, Value::String(s) if self.allowed(s))
-                        {
+                        if self.redacts_whole(k, child) {
                             return leak(at, text::QUOTED_RULE);
                         }
-                        let under = match names::credential_kind(k, names::Context::Key) {
-                            Some(kind) => Under::Credential(kind),
-                            None => under,
-                        };
-                        stack.push((at, child, under));
+                        stack.push((at, child, under.below(k)));
                     }
                 }
                 _ => {}
