@@ -298,12 +298,11 @@ pub fn record_step(
 /// every step wherever it stands (`redaction::propagate`), and a request that changed is hashed
 /// again.
 pub fn build(mut steps: Vec<Value>, redaction: &Redaction, taken: &Taken) -> Value {
-    for step in &mut steps {
-        if super::redaction::propagate(step, taken) {
-            if let Some(request) = step.get("request") {
-                let h = hash(request);
-                step["hash"] = Value::String(h);
-            }
+    let changed = super::redaction::propagate(&mut steps, taken);
+    for (step, changed) in steps.iter_mut().zip(changed) {
+        if let (true, Some(request)) = (changed, step.get("request")) {
+            let h = hash(request);
+            step["hash"] = Value::String(h);
         }
     }
     serde_json::json!({ "format": FORMAT, "version": VERSION, "redaction": redaction.to_json(), "steps": steps })

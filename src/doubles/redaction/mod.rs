@@ -482,11 +482,12 @@ fn replace_word(text: &str, secret: &str) -> Option<String> {
     })
 }
 
-/// Takes every value of `taken` out of every string of `value`, wherever it stands as a whole
-/// word (also as it is written inside a JSON string, escaped). Whether anything changed.
-pub fn propagate(value: &mut Value, taken: &Taken) -> bool {
+/// Takes every value of `taken` out of every string of each of `values`, wherever it stands as
+/// a whole word (also as it is written inside a JSON string, escaped). Which of `values`
+/// changed.
+pub fn propagate(values: &mut [Value], taken: &Taken) -> Vec<bool> {
     if taken.is_empty() {
-        return false;
+        return vec![false; values.len()];
     }
     // Longest first, so a value that holds another is taken whole.
     let mut secrets: Vec<String> = Vec::new();
@@ -500,24 +501,29 @@ pub fn propagate(value: &mut Value, taken: &Taken) -> bool {
         }
     }
     secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    let mut changed = false;
-    let mut stack: Vec<&mut Value> = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::String(s) => {
-                for secret in &secrets {
-                    if let Some(r) = replace_word(s, secret) {
-                        *s = r;
-                        changed = true;
+    values
+        .iter_mut()
+        .map(|value| {
+            let mut changed = false;
+            let mut stack: Vec<&mut Value> = vec![value];
+            while let Some(v) = stack.pop() {
+                match v {
+                    Value::String(s) => {
+                        for secret in &secrets {
+                            if let Some(r) = replace_word(s, secret) {
+                                *s = r;
+                                changed = true;
+                            }
+                        }
                     }
+                    Value::Array(items) => stack.extend(items.iter_mut()),
+                    Value::Object(map) => stack.extend(map.values_mut()),
+                    _ => {}
                 }
             }
-            Value::Array(items) => stack.extend(items.iter_mut()),
-            Value::Object(map) => stack.extend(map.values_mut()),
-            _ => {}
-        }
-    }
-    changed
+            changed
+        })
+        .collect()
 }
 
 /// Whether a recorded string that holds markers stands for `live`: each marker matches some

@@ -410,7 +410,7 @@ fn short_values_are_not_taken_everywhere() {
         "hunter2hunter2!",
         "a \"hunter2hunter2\""
     ]);
-    assert!(propagate(&mut v, &taken));
+    assert_eq!(propagate(std::slice::from_mut(&mut v), &taken), [true]);
     assert_eq!(
         v,
         json!([
