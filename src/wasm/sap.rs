@@ -16,12 +16,12 @@ use crate::sap::{self, Options};
 /// `validate` must run on the result.
 /// `surface`: the function the caller gave the schema to, for messages.
 fn guide(schema: &JsValue, surface: &str) -> Result<(Rc<serde_json::Value>, bool), JsValue> {
-    let standard = standard::is_standard_arg(schema);
-    let json_schema = standard::json_schema_arg(schema)?;
-    // A Standard Schema's JSON Schema comes as its JSON text.
-    if standard && json_schema.is_string() {
-        return Ok((parsed_schema(json_schema)?, standard));
-    }
+    let (json_schema, standard) = match standard::standard_json_schema(schema)? {
+        // A Standard Schema's JSON Schema comes as its JSON text.
+        Some(text) if text.is_string() => return Ok((parsed_schema(text)?, true)),
+        Some(converted) => (converted, true),
+        None => (schema.clone(), false),
+    };
     let is_schema = json_schema.is_object() && !Array::is_array(&json_schema)
         || json_schema.as_bool().is_some();
     if !is_schema {

@@ -115,7 +115,7 @@ pub fn unsupported_standard_schema_error() -> JsValue {
 /// Whether a schema argument is read as a Standard Schema: it has the marker, and is not a
 /// JSON Schema document its library marked (`rules::reads_as_standard`). A value the host
 /// cannot look at (a throwing proxy) keeps the marker's answer.
-pub(crate) fn is_standard_arg(schema: &JsValue) -> bool {
+fn is_standard_arg(schema: &JsValue) -> bool {
     if !marker(schema) {
         return false;
     }
@@ -126,10 +126,9 @@ pub(crate) fn is_standard_arg(schema: &JsValue) -> bool {
         let own = descriptor.is_object();
         let enumerable =
             own && Reflect::get(&descriptor, &JsValue::from_str("enumerable"))?.is_truthy();
+        // A plain object's prototype is `Object.prototype`, whose own prototype is null.
         let proto = Reflect::get_prototype_of(schema)?;
-        let plain = proto.is_null()
-            || JsValue::from(proto)
-                == JsValue::from(js_sys::Object::get_prototype_of(&js_sys::Object::new()));
+        let plain = proto.is_null() || Reflect::get_prototype_of(&proto)?.is_null();
         Ok(rules::MarkerPlace {
             own,
             enumerable,
@@ -139,24 +138,31 @@ pub(crate) fn is_standard_arg(schema: &JsValue) -> bool {
     place().map_or(true, rules::reads_as_standard)
 }
 
-/// `jsonSchemaArg(schema)`: the JSON Schema a schema argument stands for. A Standard Schema
-/// (a Zod, Valibot or ArkType schema: [`is_standard_arg`]) stands for its input JSON Schema,
-/// answered as its JSON text (a string, which no JSON Schema is); one without JSON Schema conversion is an `UnsupportedStandardSchemaError`,
-/// never read as JSON Schema. Any other value is itself, and so is a converter's answer that
-/// `JSON.stringify` cannot write (the caller's encoder names what is wrong).
-#[wasm_bindgen(js_name = jsonSchemaArg)]
-pub fn json_schema_arg(schema: &JsValue) -> Result<JsValue, JsValue> {
+/// The JSON Schema a Standard Schema argument stands for, as its JSON text; `None` for a value
+/// that is not read as one ([`is_standard_arg`]), and the converter's answer itself when
+/// `JSON.stringify` cannot write it (the caller's encoder then names what is wrong). One
+/// without JSON Schema conversion is an `UnsupportedStandardSchemaError`, never read as JSON
+/// Schema.
+pub(crate) fn standard_json_schema(schema: &JsValue) -> Result<Option<JsValue>, JsValue> {
     if !is_standard_arg(schema) {
-        return Ok(schema.clone());
+        return Ok(None);
     }
     if !capabilities(schema).with_json() {
         return Err(unsupported_standard_schema_error());
     }
     let converted = standard_schema_to_json_schema(schema, "input")?;
-    match js_sys::JSON::stringify(&converted) {
-        Ok(text) if text.is_string() => Ok(text.into()),
-        _ => Ok(converted),
-    }
+    Ok(Some(match js_sys::JSON::stringify(&converted) {
+        Ok(text) if text.is_string() => text.into(),
+        _ => converted,
+    }))
+}
+
+/// `jsonSchemaArg(schema)`: the JSON Schema a schema argument stands for: a Standard Schema's
+/// input JSON Schema as its JSON text (a string, which no JSON Schema is;
+/// [`standard_json_schema`]), any other value itself.
+#[wasm_bindgen(js_name = jsonSchemaArg)]
+pub fn json_schema_arg(schema: &JsValue) -> Result<JsValue, JsValue> {
+    Ok(standard_json_schema(schema)?.unwrap_or_else(|| schema.clone()))
 }
 
 /// `standardSchemaToJsonSchema(schema, io)`: calls `~standard.jsonSchema[io]({ target:
