@@ -382,11 +382,13 @@ export function checkProviderCode(provider: unknown, surface: string): void {
 
 /** @internal `strictTools` for a provider other than OpenAI: each tool's parameters as sent, then the request's limits. */
 export function checkProviderTools(provider: SchemaProvider, tools: readonly RequestTool[], output: unknown): void {
-  for (const tool of tools) {
-    const text = schemaText(tool.parameters);
+  // Each schema read once (a Standard Schema converted once), for its own check and the request's.
+  const read = tools.map((tool) => ({ name: tool.name, parameters: jsonSchemaOf(tool.parameters) }));
+  for (const tool of read) {
+    const text = encodeSchema(tool.parameters);
     call((e) => e.providerToolCheck(input(text), tool.name, provider));
   }
-  call((e) => e.providerRequestCheck(input(requestText({ tools, output })), provider, true));
+  call((e) => e.providerRequestCheck(input(encodeSchema({ tools: read, output: jsonSchemaOf(output) })), provider, true));
 }
 
 /**
