@@ -426,15 +426,21 @@ fn one_required_property(schema: &Json) -> Option<(String, Json)> {
         return None;
     };
     let property = resolved.kw("properties")?.kw(name)?;
-    let mut with_defs = align::resolve(property, schema).clone();
-    if let Json::Object(m) = &mut with_defs {
+    Some((name.clone(), standalone(property, schema)))
+}
+
+/// A subschema of `root` read as a schema of its own: resolved, with the root's `$defs` and
+/// `definitions`, so its `$ref`s still resolve.
+fn standalone(sub: &Json, root: &Json) -> Json {
+    let mut out = align::resolve(sub, root).clone();
+    if let Json::Object(m) = &mut out {
         for defs in ["$defs", "definitions"] {
-            if let Some(d) = schema.kw(defs) {
+            if let Some(d) = root.kw(defs) {
                 m.entry(defs).or_insert_with(|| d.clone());
             }
         }
     }
-    Some((name.clone(), with_defs))
+    out
 }
 
 fn read_structured_at<'t>(
@@ -752,12 +758,7 @@ fn item_in_prose(
         Some("boolean" | "integer" | "number")
     ) {
         // Read against the item schema, with `$ref`s resolved against the whole schema.
-        let resolved = align::resolve(items, schema);
-        let mut with_defs = resolved.clone();
-        if let (Json::Object(m), Some(defs)) = (&mut with_defs, schema.kw("$defs")) {
-            m.entry("$defs").or_insert_with(|| defs.clone());
-        }
-        match scalar_in_prose(text, &with_defs, &[], refused)? {
+        match scalar_in_prose(text, &standalone(items, schema), &[], refused)? {
             Ok(p) => p,
             Err(e) => return Some(Err(e)),
         }
