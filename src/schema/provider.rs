@@ -353,6 +353,17 @@ impl<'a> Walk<'a> {
         )
     }
 
+    /// The refusal of a node that only accepts null (Gemini: null is only `nullable` beside
+    /// another type), however `keyword` wrote it.
+    fn null_only(&self, pointer: &str, keyword: &str) -> Fault {
+        self.refuse(
+            StrictReason::UnsupportedKeyword,
+            pointer,
+            Some(keyword),
+            "a node that only accepts null is not supported",
+        )
+    }
+
     /// `pointer` in your schema: a member an `allOf` merge moved is named where it was written
     /// (the longest recorded prefix wins).
     fn origin(&self, pointer: &str) -> String {
@@ -877,14 +888,7 @@ impl<'a> Walk<'a> {
                 out.insert("nullable".into(), Json::Bool(true));
             }
             match others.as_slice() {
-                [] => {
-                    return Err(self.refuse(
-                        StrictReason::UnsupportedKeyword,
-                        pointer,
-                        Some("type"),
-                        "a node that only accepts null is not supported",
-                    ))
-                }
+                [] => return Err(self.null_only(pointer, "type")),
                 [one] => {
                     out.insert("type".into(), Json::String((*one).clone()));
                 }
@@ -905,12 +909,7 @@ impl<'a> Walk<'a> {
             );
         }
         if out.get("type") == Some(&Json::String("null".into())) {
-            return Err(self.refuse(
-                StrictReason::UnsupportedKeyword,
-                pointer,
-                Some("type"),
-                "a node that only accepts null is not supported",
-            ));
+            return Err(self.null_only(pointer, "type"));
         }
         // A null branch of `anyOf` becomes `nullable`.
         let null_in_union =
@@ -923,12 +922,7 @@ impl<'a> Walk<'a> {
                 .collect();
             if rest.len() < branches.len() {
                 if rest.is_empty() {
-                    return Err(self.refuse(
-                        StrictReason::UnsupportedKeyword,
-                        pointer,
-                        Some("anyOf"),
-                        "a node that only accepts null is not supported",
-                    ));
+                    return Err(self.null_only(pointer, "anyOf"));
                 }
                 self.change(
                     pointer,
@@ -959,12 +953,7 @@ impl<'a> Walk<'a> {
                 // `{ const: null }` is `{ type: 'null' }`: Gemini's types (the OpenAPI 3.0
                 // subset of providers.md) have no null type, only `nullable` beside another.
                 Json::Null => {
-                    return Err(self.refuse(
-                        StrictReason::UnsupportedKeyword,
-                        pointer,
-                        Some("const"),
-                        "a node that only accepts null is not supported",
-                    ));
+                    return Err(self.null_only(pointer, "const"));
                 }
                 Json::String(_) => {
                     out.insert("enum".into(), Json::Array(vec![value.clone()]));
@@ -1009,12 +998,7 @@ impl<'a> Walk<'a> {
         } else if let Some(Json::Array(values)) = out.get("enum").cloned() {
             let non_null: Vec<Json> = values.iter().filter(|v| !v.is_null()).cloned().collect();
             if non_null.is_empty() {
-                return Err(self.refuse(
-                    StrictReason::UnsupportedKeyword,
-                    pointer,
-                    Some("enum"),
-                    "a node that only accepts null is not supported",
-                ));
+                return Err(self.null_only(pointer, "enum"));
             }
             if non_null.len() < values.len() {
                 out.insert("nullable".into(), Json::Bool(true));
@@ -1201,19 +1185,16 @@ impl<'a> Walk<'a> {
                 .collect();
             if !others.is_empty() {
                 // Not the same meaning: the part alone refused the other parts' properties.
-                self.changes.push(Change {
-                    pointer: at,
-                    keyword: "additionalProperties".into(),
-                    kind: ChangeKind::Dropped,
-                    detail: format!(
+                let others: Vec<String> = others.iter().map(|n| format!("`{n}`")).collect();
+                self.change(
+                    &at,
+                    "additionalProperties",
+                    ChangeKind::Dropped,
+                    format!(
                         "closed on its own properties, it refused {}; merged, the object takes them, and the local check of the answer refuses them",
-                        others
-                            .iter()
-                            .map(|n| format!("`{n}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        others.join(", ")
                     ),
-                });
+                );
             }
         }
         Ok(merged)
