@@ -125,13 +125,16 @@ impl jsonschema::Retrieve for Resources {
         uri: &jsonschema::Uri<String>,
     ) -> Result<serde_json::Value, Box<dyn std::error::Error + Send + Sync>> {
         let uri = uri.as_str();
-        let without_fragment = uri.split_once('#').map_or(uri, |(base, _)| base);
         self.0
-            .get(uri)
-            .or_else(|| self.0.get(without_fragment))
+            .get(without_fragment(uri))
             .cloned()
             .ok_or_else(|| format!("no resource `{uri}` was given (the `resources` option)").into())
     }
+}
+
+/// A URI without its `#…` fragment: what names a document.
+fn without_fragment(uri: &str) -> &str {
+    uri.split_once('#').map_or(uri, |(base, _)| base)
 }
 
 /// [`compile_with`], with the documents non-local `$ref`s name (URI, schema); a URI's
@@ -156,13 +159,7 @@ pub fn compile_with_resources(
     let resources = Resources(
         resources
             .into_iter()
-            .map(|(uri, doc)| {
-                let key = uri
-                    .split_once('#')
-                    .map_or(uri.as_str(), |(b, _)| b)
-                    .to_owned();
-                (key, doc)
-            })
+            .map(|(uri, doc)| (without_fragment(&uri).to_owned(), doc))
             .collect(),
     );
     jsonschema::options()

@@ -450,21 +450,25 @@ pub fn compile_schema(len: usize, options: &JsValue) -> Result<Validator, JsValu
         }));
     }
     let text = json::to_string(&doc, doc.root());
-    // The resources are part of what is compiled: the cache keys them with the schema.
-    let mut key = text.clone();
-    for (uri, doc) in &resources {
-        key.push('\u{0}');
-        key.push_str(uri);
-        key.push('\u{0}');
-        key.push_str(doc);
-    }
-    let compiled = match cached(&key, formats) {
+    // The resources are part of what is compiled: the cache keys them with the schema (a key
+    // is built only when there are some).
+    let key = (!resources.is_empty()).then(|| {
+        let mut key = text.clone();
+        for (uri, doc) in &resources {
+            key.push('\u{0}');
+            key.push_str(uri);
+            key.push('\u{0}');
+            key.push_str(doc);
+        }
+        key
+    });
+    let compiled = match cached(key.as_deref().unwrap_or(&text), formats) {
         Some(hit) => hit,
         None => {
             let compiled = Rc::new(
                 validate::compile_json_with_resources(&text, formats, &resources).map_err(raise)?,
             );
-            remember(key, formats, &compiled);
+            remember(key.unwrap_or(text), formats, &compiled);
             compiled
         }
     };
