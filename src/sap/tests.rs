@@ -1139,3 +1139,14 @@ fn a_second_candidate_holds_the_partials() {
     let prose = "Use the {name} placeholder.\n```json\n{\"title\":\"Hel";
     assert_eq!(partial(prose, &s), Some(json!({"title":"Hel"})));
 }
+
+// A subschema read on its own keeps the root's definitions, `$defs` or draft 7's `definitions`.
+#[test]
+fn prose_readings_resolve_refs_to_either_definitions_keyword() {
+    for defs in ["$defs", "definitions"] {
+        let items = json!({"type":"array","items":{"$ref": format!("#/{defs}/n")}, defs: {"n": {"type":"integer"}}});
+        assert_eq!(ok("The answer is 7.", items), json!([7]), "{defs}");
+        let one = json!({"type":"object","properties":{"v":{"$ref": format!("#/{defs}/n")}},"required":["v"], defs: {"n": {"type":"integer"}}});
+        assert_eq!(ok("7", one), json!({"v": 7}), "{defs}");
+    }
+}
