@@ -216,3 +216,36 @@ test('allOf: changes and refusals name the branch, and merging closed branches i
   const age = prepareStrictJsonSchema({ type: 'object', allOf: [{ properties: { name: { type: 'string' } } }, { properties: { age: { type: 'integer', minimum: 0 } } }] }, { provider: 'anthropic' });
   assert.equal(age.changes.find((c) => c.keyword === 'minimum').pointer, '/allOf/1/properties/age');
 });
+
+test('Anthropic: a root that is not an object is refused, or sent wrapped with wrapRoot and unwrapped by normalizeInput', () => {
+  const roots = [
+    [{ type: 'string', enum: ['rainy', 'sunny'] }, 'rainy', 'snowy'],
+    [z.array(z.string()).min(2), ['a', 'b'], ['a']],
+    [{ anyOf: [{ type: 'string' }, { type: 'number' }] }, 4, true],
+    [{ $defs: { tag: { type: 'string', minLength: 2 } }, type: 'array', items: { $ref: '#/$defs/tag' } }, ['ab'], ['a']],
+  ];
+  for (const [root, good, bad] of roots) {
+    assert.throws(() => toStrictJsonSchema(root, { provider: 'anthropic' }), (e) => e instanceof StrictSchemaError && e.reason === 'root_not_object' && /wrapRoot/.test(e.message));
+    const prepared = prepareStrictJsonSchema(root, { provider: 'anthropic', wrapRoot: 'value' });
+    assert.deepEqual(toStrictJsonSchema(root, { provider: 'anthropic', wrapRoot: 'value' }), prepared.schema);
+    assert.equal(prepared.schema.type, 'object');
+    assert.deepEqual(prepared.schema.required, ['value']);
+    assert.equal(prepared.schema.additionalProperties, false);
+    assert.deepEqual(prepared.changes.filter((c) => c.kind === 'wrapped').map((c) => c.pointer), ['']);
+    assert.deepEqual(prepared.normalizeInput({ value: good }), good);
+    assert.throws(() => prepared.normalizeInput({ value: bad }), (e) => e instanceof ProviderOutputValidationError && e.issues[0].instancePath.startsWith('/value'));
+    // The answer must be the wrapper: a bare value or an extra key is refused.
+    assert.throws(() => prepared.normalizeInput(good), ProviderOutputValidationError);
+    assert.throws(() => prepared.normalizeInput({ value: good, other: 1 }), ProviderOutputValidationError);
+  }
+  // An object root is never wrapped, nor a Gemini root (Gemini takes every root).
+  const object = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };
+  const kept = prepareStrictJsonSchema(object, { provider: 'anthropic', wrapRoot: 'value' });
+  assert.deepEqual([kept.schema, kept.normalizeInput({ a: 'x' })], [object, { a: 'x' }]);
+  const gemini = prepareStrictJsonSchema({ type: 'string', enum: ['a'] }, { provider: 'gemini', wrapRoot: 'value' });
+  assert.deepEqual([gemini.schema.type, gemini.normalizeInput('a')], ['string', 'a']);
+  // OpenAI's conversion is the reference's: the option is refused there, and a non-name everywhere.
+  assert.throws(() => prepareStrictJsonSchema(object, { wrapRoot: 'value' }), (e) => e instanceof UserError && /wrapRoot/.test(e.message));
+  assert.throws(() => toStrictJsonSchema(object, { provider: 'openai', wrapRoot: 'value' }), UserError);
+  assert.throws(() => toStrictJsonSchema(object, { provider: 'anthropic', wrapRoot: '' }), (e) => e instanceof UserError && /property name/.test(e.message));
+});

@@ -83,7 +83,8 @@ export type SchemaChangeKind =
   | 'rewritten'
   | 'described'
   | 'dropped'
-  | 'narrowed';
+  | 'narrowed'
+  | 'wrapped';
 
 /** A limit a whole request must respect (`RequestLimitBreach.limit`). */
 export type RequestLimit =

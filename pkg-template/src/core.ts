@@ -247,6 +247,15 @@ export interface StrictSchemaOptions {
    * (`responseSchema` and function `parameters`, the OpenAPI 3.0 subset).
    */
   provider?: SchemaProvider;
+  /**
+   * A property name under which a root the provider refuses as a root is sent: Anthropic takes
+   * only an object root, so `wrapRoot: 'value'` sends a string enum, an array or a union as
+   * `{ type: 'object', properties: { value: … }, required: ['value'], additionalProperties: false }`
+   * (listed in `changes` as `wrapped`), and `prepareStrictJsonSchema(…).normalizeInput` checks
+   * an answer `{ value: … }` and returns the value. An object root is never wrapped, nor any root
+   * for Gemini, which takes every root. Not for OpenAI, whose conversion is the reference's.
+   */
+  wrapRoot?: string;
 }
 
 /**
@@ -297,9 +306,9 @@ export function toStrictJsonSchema(schema: JsonSchema | StandardSchemaWithJSON, 
     const text = schemaText(schema);
     return decode(call((e) => e.strictConvert(input(text))));
   }
-  const { provider = 'openai' } = expectKnownOptions('toStrictJsonSchema', options, ['provider']);
+  const { provider = 'openai', wrapRoot } = expectKnownOptions('toStrictJsonSchema', options, ['provider', 'wrapRoot']);
   const text = schemaText(schema);
-  return JSON.parse(call((e) => e.providerConvert(input(text), provider, false)));
+  return JSON.parse(call((e) => e.providerConvert(input(text), provider, false, wrapRoot)));
 }
 
 const releasePrepared = new FinalizationRegistry<PreparedHandle>((handle) => handle.free());
@@ -317,16 +326,17 @@ const releasePrepared = new FinalizationRegistry<PreparedHandle>((handle) => han
 export function prepareStrictJsonSchema<T extends JsonSchema>(schema: T, options?: StrictSchemaOptions): PreparedStrictJsonSchema<T>;
 export function prepareStrictJsonSchema(schema: StandardSchemaWithJSON, options?: StrictSchemaOptions): PreparedStrictJsonSchema<JsonSchemaObject>;
 export function prepareStrictJsonSchema<T>(given: JsonSchema | StandardSchemaWithJSON, options?: StrictSchemaOptions): PreparedStrictJsonSchema<T> {
-  const { provider = 'openai' } = expectKnownOptions('prepareStrictJsonSchema', options, ['provider']);
+  const { provider = 'openai', wrapRoot } = expectKnownOptions('prepareStrictJsonSchema', options, ['provider', 'wrapRoot']);
   const text = schemaText(given);
-  if (!call((e) => e.providerIsOpenAi(provider, 'prepareStrictJsonSchema'))) {
-    const converted: { schema: unknown; changes: SchemaChange[] } = JSON.parse(call((e) => e.providerConvert(input(text), provider, true)));
+  if (!call((e) => e.providerIsOpenAi(provider, 'prepareStrictJsonSchema', wrapRoot))) {
+    const converted: ProviderConversion = JSON.parse(call((e) => e.providerConvert(input(text), provider, true, wrapRoot)));
+    const { unwrap } = converted;
     let validator: JsonSchemaValidator | undefined;
     const normalizeInput = (value: unknown): unknown => {
-      validator ??= compileJsonSchema(given);
+      validator ??= unwrap === undefined ? compileJsonSchema(given) : compileJsonSchema(unwrap.schema, { resources: { [unwrap.resource]: JSON.parse(text) } });
       const { valid, issues } = validator.validate(value);
       if (!valid) throw fromEngine(call((e) => e.providerOutputError(provider, issues)));
-      return value;
+      return unwrap === undefined ? value : (value as Record<string, unknown>)[unwrap.property];
     };
     return { schema: converted.schema as T, normalizeInput, changes: converted.changes };
   }
@@ -345,6 +355,13 @@ export function prepareStrictJsonSchema<T>(given: JsonSchema | StandardSchemaWit
     return decode(call(() => live.normalizeInput(input(encoded))));
   };
   return { schema: strict, normalizeInput };
+}
+
+/** A provider conversion as the engine answers it; `unwrap` with a wrapped root (`wrapRoot`). */
+interface ProviderConversion {
+  schema: unknown;
+  changes: SchemaChange[];
+  unwrap?: { property: string; schema: JsonSchemaObject; resource: string };
 }
 
 /** A tool of a request, as {@link checkRequestLimits} reads it. */
@@ -377,7 +394,7 @@ export function requestText(request: { tools?: readonly RequestTool[]; output?: 
 
 /** @internal Refuses an unknown provider code (`UserError` naming the choices). */
 export function checkProviderCode(provider: unknown, surface: string): void {
-  call((e) => e.providerIsOpenAi(provider, surface));
+  call((e) => e.providerIsOpenAi(provider, surface, undefined));
 }
 
 /** @internal `strictTools` for a provider other than OpenAI: each tool's parameters as sent, then the request's limits. */

@@ -51,7 +51,8 @@ pointer: string,
 keyword: string, 
 /**
  * `rewritten` (same meaning), `described` (moved into `description`), `dropped`,
- * `narrowed` (stricter than yours, every answer still one to your schema).
+ * `narrowed` (stricter than yours, every answer still one to your schema), `wrapped` (the
+ * root under one property; `normalizeInput` unwraps).
  */
 kind: SchemaChangeKind, 
 /**

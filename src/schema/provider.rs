@@ -84,6 +84,9 @@ crate::codes! {
         /// converted schema is an answer to yours (an explicit `additionalProperties: true`
         /// closed).
         Narrowed = "narrowed",
+        /// Your root, which the provider refuses as a root, put under one property of an
+        /// object (the `wrapRoot` option): `normalizeInput` returns that property's value.
+        Wrapped = "wrapped",
     }
 }
 
@@ -96,7 +99,8 @@ pub struct Change {
     /// The keyword changed.
     pub keyword: String,
     /// `rewritten` (same meaning), `described` (moved into `description`), `dropped`,
-    /// `narrowed` (stricter than yours, every answer still one to your schema).
+    /// `narrowed` (stricter than yours, every answer still one to your schema), `wrapped` (the
+    /// root under one property; `normalizeInput` unwraps).
     #[cfg_attr(test, ts(type = "SchemaChangeKind"))]
     pub kind: ChangeKind,
     /// What was done, in words.
@@ -108,7 +112,23 @@ pub struct Change {
 pub struct Converted {
     pub schema: Json,
     pub changes: Vec<Change>,
+    /// With a wrapped root: how `normalizeInput` checks and unwraps an answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unwrap: Option<Unwrap>,
 }
+
+/// How an answer to a wrapped root is read: checked against `schema` (the wrapper, whose one
+/// property refers to your schema registered as the resource `resource`), then the value of
+/// `property` returned.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unwrap {
+    pub property: String,
+    pub schema: Json,
+    pub resource: &'static str,
+}
+
+/// The URI under which `normalizeInput` registers your schema to check a wrapped answer.
+const WRAPPED_RESOURCE: &str = "urn:understudy:wrapped-root";
 
 /// Annotations no provider here needs; left out (and listed) where the provider refuses them.
 const ANNOTATIONS: [&str; 9] = [
@@ -1228,9 +1248,22 @@ const GEMINI_FIELDS: [&str; 22] = [
 ];
 
 /// Converts `schema` for `provider` (not OpenAI, whose conversion is `schema::strict`'s).
-/// `root_object`: the schema is a tool's input or a structured output, whose root must be an
-/// object for Anthropic.
+/// The root of a tool's input or a structured output must be an object for Anthropic
+/// (providers.md: "a root that is not an object or is a union" is refused); see
+/// [`convert_wrapping`] for the wrapping alternative.
 pub fn convert(schema: &Json, provider: Provider) -> Result<Converted, StrictError> {
+    convert_wrapping(schema, provider, None)
+}
+
+/// [`convert`], where a root the provider refuses as a root (Anthropic: not an object) is put
+/// under the property `wrap` of a closed object, as the AI SDK's `Output.array` does with
+/// `elements`, when `wrap` is given: the change is listed (`wrapped`) and [`Unwrap`] says how
+/// `normalizeInput` reads the answer. A root the provider accepts is never wrapped.
+pub fn convert_wrapping(
+    schema: &Json,
+    provider: Provider,
+    wrap: Option<&str>,
+) -> Result<Converted, StrictError> {
     let mut walk = Walk {
         root: schema,
         provider,
@@ -1239,22 +1272,48 @@ pub fn convert(schema: &Json, provider: Provider) -> Result<Converted, StrictErr
         nodes: 0,
         origins: Vec::new(),
     };
-    let out = walk.node(schema, "", 0)?;
+    let mut out = walk.node(schema, "", 0)?;
+    let mut unwrap = None;
     if provider == Provider::Anthropic {
         let is_object = out.get("type") == Some(&Json::String("object".into()));
-        if !is_object {
+        if let (false, Some(property)) = (is_object, wrap) {
+            let wrapper = |inner: Json| {
+                serde_json::json!({
+                    "type": "object",
+                    "properties": { property: inner },
+                    "required": [property],
+                    "additionalProperties": false,
+                })
+            };
+            out = wrapper(std::mem::take(&mut out));
+            walk.changes.push(Change {
+                pointer: String::new(),
+                keyword: "type".into(),
+                kind: ChangeKind::Wrapped,
+                detail: format!(
+                    "the root is sent as the property `{property}` of an object ({} accepts only an object root); normalizeInput returns its value",
+                    provider.name()
+                ),
+            });
+            unwrap = Some(Unwrap {
+                property: property.to_string(),
+                schema: wrapper(serde_json::json!({ "$ref": WRAPPED_RESOURCE })),
+                resource: WRAPPED_RESOURCE,
+            });
+        } else if !is_object {
             return Err(fault(
                 provider,
                 StrictReason::RootNotObject,
                 "",
                 Some("type"),
-                "the root must be an object schema (`type: \"object\"`)".into(),
+                "the root must be an object schema (`type: \"object\"`); the option `wrapRoot` sends it as one property of an object".into(),
             ));
         }
     }
     Ok(Converted {
         schema: out,
         changes: walk.changes,
+        unwrap,
     })
 }
 
@@ -1263,9 +1322,13 @@ pub fn convert(schema: &Json, provider: Provider) -> Result<Converted, StrictErr
 /// record's `propertyNames: { type: 'string' }`; `standard::tidy_converted`) goes first, so it
 /// is neither described nor sent (`normalizeInput` still checks the original), then
 /// [`convert`].
-pub fn convert_given(mut schema: Json, provider: Provider) -> Result<Converted, StrictError> {
+pub fn convert_given(
+    mut schema: Json,
+    provider: Provider,
+    wrap: Option<&str>,
+) -> Result<Converted, StrictError> {
     crate::schema::standard::tidy_converted(&mut schema);
-    convert(&schema, provider)
+    convert_wrapping(&schema, provider, wrap)
 }
 
 /// A tool's parameters as sent must be their own form for `provider`: converting them changes

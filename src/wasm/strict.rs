@@ -173,21 +173,47 @@ fn schema_value(text: &str) -> Result<serde_json::Value, JsValue> {
 /// Checks a provider code (`toStrictJsonSchema`'s `provider` option, `strictTools`) and
 /// answers whether it is OpenAI's (the reference's conversion).
 #[wasm_bindgen(js_name = providerIsOpenAi)]
-pub fn provider_is_openai(code: &JsValue, surface: &str) -> Result<bool, JsValue> {
-    Ok(provider_of(code, surface)? == Provider::OpenAi)
+pub fn provider_is_openai(code: &JsValue, surface: &str, wrap: &JsValue) -> Result<bool, JsValue> {
+    let provider = provider_of(code, surface)?;
+    wrap_of(wrap, provider, surface)?;
+    Ok(provider == Provider::OpenAi)
+}
+
+/// The `wrapRoot` option: a property name, for a provider whose profile wraps a root it refuses
+/// ([`provider::convert_wrapping`]); OpenAI's conversion is the reference's and has none.
+fn wrap_of(wrap: &JsValue, provider: Provider, surface: &str) -> Result<Option<String>, JsValue> {
+    if wrap.is_undefined() {
+        return Ok(None);
+    }
+    match wrap.as_string() {
+        Some(name) if !name.is_empty() && provider != Provider::OpenAi => Ok(Some(name)),
+        Some(name) if !name.is_empty() => Err(user_error(format!(
+            "{surface}: option `wrapRoot` applies to the providers 'anthropic' and 'gemini'; OpenAI's strict conversion keeps the root as @openai/agents does."
+        ))),
+        _ => Err(user_error(format!(
+            "{surface}: option `wrapRoot` must be a property name such as 'value', got {}.",
+            js::string_of(wrap)
+        ))),
+    }
 }
 
 /// The schema in the input buffer (`len` bytes) converted for a provider: OpenAI's strict
 /// conversion (the reference's, as `strictConvert`) or [`provider::convert`], as JSON text of
 /// the schema; with `changes`, of `{ schema, changes }` (not for OpenAI).
 #[wasm_bindgen(js_name = providerConvert)]
-pub fn provider_convert(len: usize, code: &JsValue, changes: bool) -> Result<String, JsValue> {
+pub fn provider_convert(
+    len: usize,
+    code: &JsValue,
+    changes: bool,
+    wrap: &JsValue,
+) -> Result<String, JsValue> {
     let surface = if changes {
         "prepareStrictJsonSchema"
     } else {
         "toStrictJsonSchema"
     };
     let provider = provider_of(code, surface)?;
+    let wrap = wrap_of(wrap, provider, surface)?;
     with_input(len, |text| {
         if provider == Provider::OpenAi {
             let prepared = prepare_text(text, Mode::Convert)?;
@@ -196,7 +222,8 @@ pub fn provider_convert(len: usize, code: &JsValue, changes: bool) -> Result<Str
         let schema = schema_value(text)?;
         // Never an invalid schema passed on (OpenAI's conversion stays the reference's).
         crate::schema::types::check(&schema).map_err(raise)?;
-        let converted = provider::convert_given(schema, provider).map_err(raise)?;
+        let converted =
+            provider::convert_given(schema, provider, wrap.as_deref()).map_err(raise)?;
         Ok(if changes {
             serde_json::to_string(&converted)
         } else {

@@ -664,3 +664,49 @@ fn merging_closed_branches_is_listed_as_what_it_drops() {
         .iter()
         .any(|c| c.kind == ChangeKind::Dropped));
 }
+
+/// providers.md: Anthropic refuses a root that is not an object; with `wrapRoot` the root goes
+/// under one property of a closed object, listed as `wrapped`, and the check schema refers to
+/// the user's schema by the resource URI. An object root, and any Gemini root, stay as they are.
+#[test]
+fn a_refused_root_is_wrapped_on_request() {
+    for root in [
+        json!({"type": "string", "enum": ["rainy", "sunny"]}),
+        json!({"type": "array", "items": {"type": "string"}, "minItems": 1}),
+        json!({"anyOf": [{"type": "string"}, {"type": "number"}]}),
+    ] {
+        let out = convert_wrapping(&root, Provider::Anthropic, Some("value"))
+            .unwrap_or_else(|e| panic!("{root}: {e}"));
+        assert_accepted(&out.schema, Provider::Anthropic, "");
+        assert_eq!(out.schema["type"], "object");
+        assert_eq!(out.schema["required"], json!(["value"]));
+        assert_eq!(out.schema["additionalProperties"], false);
+        let unwrapped = convert_wrapping(
+            &json!({"type": "object", "properties": {"value": root.clone()}, "required": ["value"]}),
+            Provider::Anthropic,
+            None,
+        )
+        .unwrap();
+        assert_eq!(out.schema, unwrapped.schema, "{root}");
+        let wrapped = out.changes.last().unwrap();
+        assert_eq!(
+            (wrapped.kind, wrapped.pointer.as_str()),
+            (ChangeKind::Wrapped, "")
+        );
+        let unwrap = out.unwrap.expect("how to read the answer");
+        assert_eq!(unwrap.property, "value");
+        assert_eq!(
+            unwrap.schema["properties"]["value"],
+            json!({"$ref": unwrap.resource})
+        );
+    }
+    let object = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false});
+    let out = convert_wrapping(&object, Provider::Anthropic, Some("value")).unwrap();
+    assert_eq!((out.schema, out.unwrap), (object, None));
+    let scalar = json!({"type": "string"});
+    let out = convert_wrapping(&scalar, Provider::Gemini, Some("value")).unwrap();
+    assert_eq!((out.schema, out.unwrap), (scalar.clone(), None));
+    let e = convert_wrapping(&scalar, Provider::Anthropic, None).unwrap_err();
+    assert_eq!(e.reason, StrictReason::RootNotObject);
+    assert!(e.message.contains("wrapRoot"), "{}", e.message);
+}
