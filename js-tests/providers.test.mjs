@@ -249,3 +249,22 @@ test('Anthropic: a root that is not an object is refused, or sent wrapped with w
   assert.throws(() => toStrictJsonSchema(object, { provider: 'openai', wrapRoot: 'value' }), UserError);
   assert.throws(() => toStrictJsonSchema(object, { provider: 'anthropic', wrapRoot: '' }), (e) => e instanceof UserError && /property name/.test(e.message));
 });
+
+test('Gemini: numeric enums go as their texts with format enum (Google\'s documented form); normalizeInput reads a text answer back as the number', () => {
+  const schema = z.object({ size: z.literal([1, 2, 4]), level: z.enum(['low', 'high']), scores: z.array(z.literal([0.5, 1.5])) });
+  const prepared = prepareStrictJsonSchema(schema, { provider: 'gemini' });
+  assert.deepEqual(prepared.schema.properties.size, { type: 'number', enum: ['1', '2', '4'], format: 'enum' });
+  assert.deepEqual(prepared.schema.properties.scores.items, { type: 'number', enum: ['0.5', '1.5'], format: 'enum' });
+  const hand = prepareStrictJsonSchema({ type: 'object', properties: { size: { type: 'integer', enum: [1, 2, 4] }, label: { anyOf: [{ type: 'string' }, { enum: [10, 20] }] } }, required: ['size', 'label'] }, { provider: 'gemini' });
+  assert.deepEqual(hand.schema.properties.size, { type: 'integer', enum: ['1', '2', '4'], format: 'enum' });
+  assert.deepEqual(hand.changes.filter((c) => c.keyword === 'enum').map((c) => [c.pointer, c.kind]), [['/properties/size', 'rewritten'], ['/properties/label/anyOf/1', 'rewritten']]);
+  // The model answers a number or its text: both come back as the number.
+  assert.deepEqual(hand.normalizeInput({ size: 4, label: 'x' }), { size: 4, label: 'x' });
+  assert.deepEqual(hand.normalizeInput({ size: '4', label: 'x' }), { size: 4, label: 'x' });
+  // An answer valid as given is never changed: "20" is a string the union's first branch takes.
+  assert.deepEqual(hand.normalizeInput({ size: 2, label: '20' }), { size: 2, label: '20' });
+  assert.throws(() => hand.normalizeInput({ size: '3', label: 'x' }), ProviderOutputValidationError);
+  const input = { size: '1', scores: ['0.5', '1.5'], level: 'low' };
+  assert.deepEqual(prepared.normalizeInput(input), { size: 1, scores: [0.5, 1.5], level: 'low' });
+  assert.deepEqual(input, { size: '1', scores: ['0.5', '1.5'], level: 'low' }, 'the argument is not mutated');
+});

@@ -330,11 +330,17 @@ export function prepareStrictJsonSchema<T>(given: JsonSchema | StandardSchemaWit
   const text = schemaText(given);
   if (!call((e) => e.providerIsOpenAi(provider, 'prepareStrictJsonSchema', wrapRoot))) {
     const converted: ProviderConversion = JSON.parse(call((e) => e.providerConvert(input(text), provider, true, wrapRoot)));
-    const { unwrap } = converted;
+    const { unwrap, restore } = converted;
     let validator: JsonSchemaValidator | undefined;
     const normalizeInput = (value: unknown): unknown => {
       validator ??= unwrap === undefined ? compileJsonSchema(given) : compileJsonSchema(unwrap.schema, { resources: { [unwrap.resource]: JSON.parse(text) } });
-      const { valid, issues } = validator.validate(value);
+      const { valid: asGiven, issues } = validator.validate(value);
+      let valid = asGiven;
+      if (!valid && restore !== undefined) {
+        // Gemini's enum texts read back as numbers, for an answer that fails as given.
+        const restored = decode(call((e) => e.providerRestoreNumbers(input(`[${JSON.stringify(restore)},${encodeValue(value)}]`))));
+        if (validator.validate(restored).valid) [value, valid] = [restored, true];
+      }
       if (!valid) throw fromEngine(call((e) => e.providerOutputError(provider, issues)));
       return unwrap === undefined ? value : (value as Record<string, unknown>)[unwrap.property];
     };
@@ -362,6 +368,7 @@ interface ProviderConversion {
   schema: unknown;
   changes: SchemaChange[];
   unwrap?: { property: string; schema: JsonSchemaObject; resource: string };
+  restore?: unknown[];
 }
 
 /** A tool of a request, as {@link checkRequestLimits} reads it. */

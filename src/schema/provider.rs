@@ -115,6 +115,9 @@ pub struct Converted {
     /// With a wrapped root: how `normalizeInput` checks and unwraps an answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unwrap: Option<Unwrap>,
+    /// Where `normalizeInput` reads enum texts back as numbers (Gemini).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub restore: Vec<Restore>,
 }
 
 /// How an answer to a wrapped root is read: checked against `schema` (the wrapper, whose one
@@ -1048,7 +1051,33 @@ impl<'a> Walk<'a> {
                     ));
                 };
                 out.entry("type").or_insert(Json::String(t.into()));
-                self.describe(out, "enum", pointer, integer, described);
+                if t != "boolean" && !out.contains_key("format") {
+                    // providers.md: Gemini's `enum` holds strings only; its Schema documents
+                    // numeric enums as their texts with `format: "enum"` ({type: INTEGER,
+                    // format: enum, enum: ["101", "201"]}).
+                    let texts = non_null.iter().map(|v| Json::String(v.to_string()));
+                    out.insert("format".into(), Json::String("enum".into()));
+                    out.insert("enum".into(), Json::Array(texts.collect()));
+                    self.change(
+                        pointer,
+                        "enum",
+                        ChangeKind::Rewritten,
+                        "the numbers as their texts with `format: \"enum\"`, Gemini's form; normalizeInput reads such a text in an answer as the number",
+                    );
+                } else if t == "boolean"
+                    && non_null.contains(&Json::Bool(true))
+                    && non_null.contains(&Json::Bool(false))
+                {
+                    out.shift_remove("enum");
+                    self.change(
+                        pointer,
+                        "enum",
+                        ChangeKind::Rewritten,
+                        "both booleans: `type: \"boolean\"`",
+                    );
+                } else {
+                    self.describe(out, "enum", pointer, integer, described);
+                }
             }
         }
         // Every node names its type (an `anyOf` node excepted).
@@ -1310,11 +1339,109 @@ pub fn convert_wrapping(
             ));
         }
     }
+    let mut restore = Vec::new();
+    if provider == Provider::Gemini {
+        enum_texts(&out, &mut Vec::new(), &mut restore);
+    }
     Ok(Converted {
         schema: out,
         changes: walk.changes,
         unwrap,
+        restore,
     })
+}
+
+/// Where a converted Gemini schema holds numbers as enum texts (`format: "enum"` beside
+/// `integer` or `number`): the path of the value (a property name, or `null` for any element)
+/// and each text with its number.
+fn enum_texts(node: &Json, path: &mut Vec<Json>, found: &mut Vec<Restore>) {
+    let Some(obj) = node.as_object() else { return };
+    let numeric = matches!(
+        obj.get("type").and_then(Json::as_str),
+        Some("integer" | "number")
+    );
+    if let (true, Some("enum"), Some(Json::Array(texts))) = (
+        numeric,
+        obj.get("format").and_then(Json::as_str),
+        obj.get("enum"),
+    ) {
+        let numbers = texts
+            .iter()
+            .filter_map(|t| {
+                let text = t.as_str()?;
+                Some((text.to_string(), serde_json::from_str(text).ok()?))
+            })
+            .collect();
+        found.push(Restore {
+            path: path.clone(),
+            numbers,
+        });
+    }
+    if let Some(Json::Object(props)) = obj.get("properties") {
+        for (name, sub) in props {
+            path.push(Json::String(name.clone()));
+            enum_texts(sub, path, found);
+            path.pop();
+        }
+    }
+    if let Some(items) = obj.get("items") {
+        path.push(Json::Null);
+        enum_texts(items, path, found);
+        path.pop();
+    }
+    if let Some(Json::Array(branches)) = obj.get("anyOf") {
+        for branch in branches {
+            enum_texts(branch, path, found);
+        }
+    }
+}
+
+/// Numbers a Gemini schema sends as enum texts (`Converted::restore`): at `path` (property
+/// names, `null` for any array element) a string answer that is one of the texts is read as its
+/// number.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Restore {
+    pub path: Vec<Json>,
+    pub numbers: Map<String, Json>,
+}
+
+impl Restore {
+    /// A `Restore` as it crossed back from the facade (its own serialization); `None` for
+    /// anything else.
+    pub fn read(json: &Json) -> Option<Restore> {
+        Some(Restore {
+            path: json.get("path")?.as_array()?.clone(),
+            numbers: json.get("numbers")?.as_object()?.clone(),
+        })
+    }
+}
+
+/// An answer to a converted schema with every enum text of `restore` read back as its number.
+pub fn restore_numbers(value: &mut Json, restore: &[Restore]) {
+    fn at(value: &mut Json, path: &[Json], numbers: &Map<String, Json>) {
+        match path.split_first() {
+            None => {
+                if let Some(n) = value.as_str().and_then(|t| numbers.get(t)) {
+                    *value = n.clone();
+                }
+            }
+            Some((Json::String(key), rest)) => {
+                if let Some(sub) = value.as_object_mut().and_then(|o| o.get_mut(key)) {
+                    at(sub, rest, numbers);
+                }
+            }
+            Some((_, rest)) => {
+                if let Some(items) = value.as_array_mut() {
+                    for item in items {
+                        at(item, rest, numbers);
+                    }
+                }
+            }
+        }
+    }
+    for r in restore {
+        at(value, &r.path, &r.numbers);
+    }
 }
 
 /// Converts a schema the caller gave `toStrictJsonSchema` or `prepareStrictJsonSchema` for

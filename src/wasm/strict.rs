@@ -233,6 +233,23 @@ pub fn provider_convert(
     })?
 }
 
+/// The text in the input buffer, `[restore, value]` (a Gemini conversion's `restore` and an
+/// answer in the facade's encoding), as the answer with its enum texts read back as numbers
+/// ([`provider::restore_numbers`]), in the same encoding.
+#[wasm_bindgen(js_name = providerRestoreNumbers)]
+pub fn provider_restore_numbers(len: usize) -> Result<String, JsValue> {
+    with_input(len, |text| {
+        let mut pair = schema_value(text)?;
+        let restore: Vec<provider::Restore> = pair[0]
+            .as_array()
+            .map(|rs| rs.iter().filter_map(provider::Restore::read).collect())
+            .unwrap_or_default();
+        let mut value = pair[1].take();
+        provider::restore_numbers(&mut value, &restore);
+        Ok(serde_json::to_string(&value).unwrap_or_default())
+    })?
+}
+
 /// `strictTools` for a provider other than OpenAI: throws `StrictSchemaError` unless the
 /// parameters in the input buffer are their own form for it ([`provider::check_as_sent`]).
 #[wasm_bindgen(js_name = providerToolCheck)]

@@ -344,7 +344,7 @@ fn gemini_describes_what_its_schema_cannot_hold() {
     assert_eq!(p["when"]["format"], json!("date-time"));
     assert_eq!(
         p["size"],
-        json!({"type": "integer", "description": "Must be one of 1, 2, 4."})
+        json!({"type": "integer", "enum": ["1", "2", "4"], "format": "enum"})
     );
     assert_eq!(
         p["yes"],
@@ -709,4 +709,45 @@ fn a_refused_root_is_wrapped_on_request() {
     let e = convert_wrapping(&scalar, Provider::Anthropic, None).unwrap_err();
     assert_eq!(e.reason, StrictReason::RootNotObject);
     assert!(e.message.contains("wrapRoot"), "{}", e.message);
+}
+
+/// Gemini's Schema documents numeric enums as texts with `format: "enum"` ({type: INTEGER,
+/// format: enum, enum: ["101", "201", "301"]}); the answer's texts are read back as numbers at
+/// the value paths where the converted schema holds them, and nowhere else.
+#[test]
+fn gemini_numeric_enums_take_the_documented_form_and_answers_read_back() {
+    let out = gemini(tool(
+        json!({
+            "size": {"type": "integer", "enum": [1, 2, 4]},
+            "ratios": {"type": "array", "items": {"enum": [0.5, 1.5, null]}},
+            "either": {"anyOf": [{"type": "string"}, {"enum": [10, 20]}]},
+            "flag": {"enum": [true, false]},
+            "name": {"type": "string", "enum": ["1", "2"]},
+        }),
+        &[],
+    ));
+    let p = &out.schema["properties"];
+    assert_eq!(p["ratios"]["items"]["enum"], json!(["0.5", "1.5"]));
+    assert_eq!(p["ratios"]["items"]["nullable"], true);
+    assert_eq!(p["ratios"]["items"]["type"], "number");
+    assert_eq!(p["flag"], json!({"type": "boolean"}));
+    assert_eq!(p["name"], json!({"type": "string", "enum": ["1", "2"]}));
+    let paths: Vec<Json> = out.restore.iter().map(|r| json!(r.path)).collect();
+    assert_eq!(
+        paths,
+        vec![json!(["size"]), json!(["ratios", null]), json!(["either"])]
+    );
+    let mut answer = json!({"size": "4", "ratios": ["0.5", null, 1.5, "2"], "either": "20", "flag": true, "name": "1"});
+    restore_numbers(&mut answer, &out.restore);
+    assert_eq!(
+        answer,
+        json!({"size": 4, "ratios": [0.5, null, 1.5, "2"], "either": 20, "flag": true, "name": "1"})
+    );
+    // A string branch of the same union keeps a string that is not one of the texts.
+    let mut text = json!({"either": "twenty"});
+    restore_numbers(&mut text, &out.restore);
+    assert_eq!(text, json!({"either": "twenty"}));
+    assert!(anthropic(tool(json!({"size": {"enum": [1, 2]}}), &[]))
+        .restore
+        .is_empty());
 }
