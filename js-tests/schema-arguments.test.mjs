@@ -133,12 +133,18 @@ test('a Standard Schema without JSON is refused by every entry, never read as JS
   await assert.rejects(model.getResponse({ input: 'hi', modelSettings: {}, tools: [{ type: 'function', name: 't', description: 'd', parameters: raw, strict: true }], handoffs: [], outputType: 'text', tracing: false }), UnsupportedStandardSchemaError);
 });
 
-test('a provider conversion never passes a type name JSON Schema does not have', async () => {
+test('a provider conversion never passes a schema the meta-schema refuses: a type name JSON Schema does not have, a keyword value of the wrong shape', async () => {
   const { InvalidJsonSchemaError } = await import('@understudy/agents');
   for (const provider of ['anthropic', 'gemini']) {
     for (const [schema, pointer] of [
       [{ type: 'unsupported' }, '/type'],
       [{ type: 'object', properties: { a: { type: ['string', 'text'] } } }, '/properties/a/type'],
+      [{ type: 'object', properties: { a: { type: 'string' } }, required: 'a' }, '/required'],
+      [{ type: 'object', properties: { a: { type: 'string', minLength: -1 } } }, '/properties/a/minLength'],
+      [{ type: 'object', properties: { a: { type: 'string', pattern: 5 } } }, '/properties/a/pattern'],
+      [{ type: 'object', properties: { a: { type: 'string', format: 5 } } }, '/properties/a/format'],
+      [{ type: 'object', properties: { a: { type: 'number', minimum: 'x' } } }, '/properties/a/minimum'],
+      [{ type: 'object', properties: { a: { type: 'string', description: 5 } } }, '/properties/a/description'],
     ]) {
       assert.throws(() => toStrictJsonSchema(schema, { provider }), (e) => e instanceof InvalidJsonSchemaError && e.pointer === pointer, `${provider} ${JSON.stringify(schema)}`);
       assert.throws(() => prepareStrictJsonSchema(schema, { provider }), InvalidJsonSchemaError);
