@@ -364,3 +364,77 @@ test("repairText with generateObject's output 'array' and 'enum': the wrapper sc
   const choice = await generateObject({ model: reply("{result: 'RAINY'}"), output: 'enum', enum: ['sunny', 'rainy'], prompt: 'p', repairText: repairText({ type: 'object', properties: { result: { type: 'string', enum: ['sunny', 'rainy'] } }, required: ['result'] }) });
   assert.equal(choice.object, 'rainy');
 });
+
+/** A text streamed by a mock in `size`-character deltas, `delay` ms apart. */
+function streamedModel(Mock, simulateReadableStream, text, { size = 6, delay = 0 } = {}) {
+  const chunks = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't1' }];
+  for (let i = 0; i < text.length; i += size) chunks.push({ type: 'text-delta', id: 't1', delta: text.slice(i, i + size) });
+  chunks.push({ type: 'text-end', id: 't1' }, { type: 'finish', finishReason: stop, usage });
+  return new Mock({ doStream: async () => ({ stream: simulateReadableStream({ chunks, chunkDelayInMs: delay }) }) });
+}
+
+test('AI SDK: streamText with Output.object through the middleware renders progressively: a clean prefix passes as it arrives (V3 and V4)', async () => {
+  const { streamText, Output, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3, MockLanguageModelV4 } = await sdk();
+  const clean = '{"title": "Fix the login page", "priority": "high", "estimate": 3}';
+  for (const Mock of [MockLanguageModelV3, MockLanguageModelV4]) {
+    const timings = {};
+    for (const wrapped of [false, true]) {
+      const inner = streamedModel(Mock, simulateReadableStream, clean, { delay: 20 });
+      const model = wrapped ? wrapLanguageModel({ model: inner, middleware: repairingMiddleware() }) : inner;
+      const started = performance.now();
+      const result = streamText({ model, output: Output.object({ schema: TicketZ }), prompt: 'ticket' });
+      const partials = [];
+      for await (const partial of result.partialOutputStream) partials.push([performance.now() - started, partial]);
+      assert.deepEqual(await result.output, { title: 'Fix the login page', priority: 'high', estimate: 3 });
+      assert.equal(await result.text, clean, 'a clean text is sent as it came');
+      timings[wrapped] = { first: partials[0][0], count: partials.length, total: performance.now() - started };
+    }
+    // As many partials as without the middleware, the first long before the end (12 deltas of 20 ms).
+    assert.ok(timings.true.count >= timings.false.count - 2, JSON.stringify(timings));
+    assert.ok(timings.true.first < timings.true.total / 2, JSON.stringify(timings));
+  }
+});
+
+test('AI SDK: a streamed reply that needs a repair midway sends its clean prefix, then continues it into the repaired value; partials never contradict it (V3 and V4)', async () => {
+  const { streamText, Output, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3, MockLanguageModelV4 } = await sdk();
+  const replies = [
+    // Quotes, a coerced number and a trailing comma after a clean start.
+    ['{"title": "Fix login", "priority": \'high\', "estimate": "3",}', { title: 'Fix login', priority: 'high', estimate: 3 }, 'continued'],
+    // Cased enum inside a clean-looking string: the string is not sent until it reads as itself.
+    ['{"title": "Fix login", "priority": "HIGH", "estimate": 3}', { title: 'Fix login', priority: 'high', estimate: 3 }, 'continued'],
+    // Fenced: nothing is sent before the end, and the repaired text replaces it whole.
+    ['```json\n{"title": "Fix login", "priority": "high", "estimate": 3}\n```', { title: 'Fix login', priority: 'high', estimate: 3 }, 'whole'],
+  ];
+  for (const Mock of [MockLanguageModelV3, MockLanguageModelV4]) {
+    for (const [reply, final, how] of replies) {
+      const repairs = [];
+      const refusals = [];
+      const model = wrapLanguageModel({ model: streamedModel(Mock, simulateReadableStream, reply), middleware: repairingMiddleware({ onRepair: (r) => repairs.push(r), onRefusal: (r) => refusals.push(r) }) });
+      const result = streamText({ model, output: Output.object({ schema: TicketZ }), prompt: 'ticket' });
+      const partials = [];
+      for await (const partial of result.partialOutputStream) partials.push(partial);
+      assert.deepEqual(await result.output, final, reply);
+      assert.deepEqual(JSON.parse(await result.text), final);
+      if (how === 'continued') assert.ok((await result.text).startsWith('{"title": "Fix login",'), await result.text);
+      else assert.equal(partials.length, 1, `${reply}: one partial, the final value`);
+      for (const partial of partials) {
+        for (const [key, value] of Object.entries(partial)) {
+          if (typeof value === 'string' && typeof final[key] === 'string') assert.ok(final[key].startsWith(value), `${reply}: partial ${key}=${value}`);
+          else assert.deepEqual(value, final[key], `${reply}: partial ${key} agrees with the final value`);
+        }
+      }
+      assert.equal(repairs.length, 1, reply);
+      assert.deepEqual(refusals, []);
+    }
+  }
+});
+
+test('AI SDK: a streamed Draft then Final never shows a partial the final value contradicts', async () => {
+  const { streamText, Output, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3 } = await sdk();
+  const reply = 'Draft: ```json\n{"title": "Draft"}\n``` Final: ```json\n{"title": "Final", "priority": "low", "estimate": 1}\n```';
+  const model = wrapLanguageModel({ model: streamedModel(MockLanguageModelV3, simulateReadableStream, reply), middleware: repairingMiddleware() });
+  const result = streamText({ model, output: Output.object({ schema: TicketZ }), prompt: 'ticket' });
+  const partials = [];
+  for await (const partial of result.partialOutputStream) partials.push(partial);
+  assert.deepEqual(partials, [{ title: 'Final', priority: 'low', estimate: 1 }]);
+});

@@ -101,7 +101,8 @@ export type RequestLimit =
 export type RepairRefusalReason =
   | 'truncated'
   | 'response_truncated'
-  | 'unreadable';
+  | 'unreadable'
+  | 'streamed';
 
 /** What a cut-off text ended inside of (`RepairRefusal.inside`). */
 export type CutInside =

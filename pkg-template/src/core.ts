@@ -911,15 +911,26 @@ export class RepairPolicy extends EngineOwner<RepairerHandle> {
    * `undefined` to leave `text` as it is. `tool`: the tool whose arguments these are
    * (`undefined`: a final output); `status` / `reason`: what the response says of its end.
    */
-  decide(schema: object, text: string, tool: string | undefined, status: string | undefined, reason: string | undefined): RepairDecision | undefined {
+  decide(schema: object, text: string, tool: string | undefined, status: string | undefined, reason: string | undefined, sent = 0): RepairDecision | undefined {
+    const handle = this.#parser(schema).engineHandle();
+    const answer = call(() => this.live().decideInput(handle, input(text), tool, status, reason, sent));
+    return answer === undefined ? undefined : JSON.parse(answer);
+  }
+  /**
+   * How much of a streamed JSON output `text` (UTF-16 code units) may be sent on now, `sent`
+   * having been: a prefix that needs no repair, cut where the repaired value can continue it.
+   */
+  sendable(schema: object, text: string, sent: number): number {
+    const handle = this.#parser(schema).engineHandle();
+    return call(() => this.live().sendableInput(handle, input(text), sent));
+  }
+  #parser(schema: object): BoundParser<unknown> {
     let parser = this.#parsers.get(schema);
     if (parser === undefined) {
       parser = structuredParser(schema as JsonSchema, this.#surface) as BoundParser<unknown>;
       this.#parsers.set(schema, parser);
     }
-    const handle = parser.engineHandle();
-    const answer = call(() => this.live().decideInput(handle, input(text), tool, status, reason));
-    return answer === undefined ? undefined : JSON.parse(answer);
+    return parser;
   }
 }
 

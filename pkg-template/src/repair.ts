@@ -112,9 +112,9 @@ class Repairs {
    * The text to use instead of `text` (a tool call's arguments when `tool` is its name, else
    * the final output), or `undefined` to leave it; reports the decision.
    */
-  handle(schema: unknown, text: unknown, tool: string | undefined, callId: unknown, end: End): string | undefined {
+  handle(schema: unknown, text: unknown, tool: string | undefined, callId: unknown, end: End, sent = 0): string | undefined {
     if (typeof text !== 'string' || typeof schema !== 'object' || schema === null) return undefined;
-    const decision = this.#policy.decide(schema, text, tool, end[0], end[1]);
+    const decision = this.#policy.decide(schema, text, tool, end[0], end[1], sent);
     if (decision === undefined) return undefined;
     const kind = tool === undefined ? 'output' : 'tool_arguments';
     const who = tool === undefined ? {} : { toolName: tool, callId: typeof callId === 'string' ? callId : undefined };
@@ -125,6 +125,11 @@ class Repairs {
     const { refused, message, pointer, inside } = decision;
     this.#options.onRefusal?.({ kind, ...who, reason: refused, ...(pointer === undefined ? {} : { pointer, inside }), message });
     return undefined;
+  }
+
+  /** How much of a streamed JSON output may be sent on now (`RepairPolicy.sendable`). */
+  sendable(schema: object, text: string, sent: number): number {
+    return this.#policy.sendable(schema, text, sent);
   }
 }
 
@@ -434,9 +439,11 @@ function finishEnd(finishReason: unknown): End {
 /**
  * An AI SDK result's content parts (or a stream step's parts, whose text is in `delta`s) with
  * repaired texts, or `parts` itself when nothing changed: each tool call's `input` against its
- * tool's `inputSchema`, and the text against the call's output `schema`.
+ * tool's `inputSchema`, and the text against the call's output `schema`. `streamed`: the part
+ * whose text begins with `sent` code units already streamed on; an output starting there
+ * holds the rest to write after them.
  */
-function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unknown, end: End, key: 'text' | 'delta'): Item[] {
+function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unknown, end: End, key: 'text' | 'delta', streamed?: [number, number]): Item[] {
   let copy = parts;
   for (const [entry, where] of targetsOf('aiSdk', parts, tools, schema !== undefined)) {
     if (typeof where === 'number') {
@@ -445,7 +452,8 @@ function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unk
       if (input !== undefined) copy = copy.map((p, i) => (i === entry ? { ...part, input } : p));
       continue;
     }
-    const text = repairs.handle(schema, where.map((i) => parts[i]![key]).join(''), undefined, undefined, end);
+    const sent = streamed !== undefined && where[0] === streamed[0] ? streamed[1] : 0;
+    const text = repairs.handle(schema, where.map((i) => parts[i]![key]).join(''), undefined, undefined, end, sent);
     if (text !== undefined) copy = joinInto(copy, where, key, text);
   }
   return copy;
@@ -465,8 +473,11 @@ function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unk
  *   says otherwise, so no tool runs on an invented value.
  *
  * Clean outputs pass untouched. In a stream, text deltas pass through when the call asks for
- * no JSON; when it does, the text is held and sent as one delta when the step finishes (the
- * SDK's partial output then appears once, equal to the final one), and tool calls are held
+ * no JSON; when it does, they pass through as they arrive while the text is JSON that needs no
+ * repair (so the SDK's partial outputs appear progressively), and from the first part that
+ * would need one the rest is held; when the step finishes, the repaired value is written as the
+ * continuation of what was sent, so no partial contradicts the final value (a sent part the
+ * value does not hold leaves the text as it came, refused as `streamed`). Tool calls are held
  * until the finish reason is known.
  *
  * @throws {TypeError} an option has the wrong type or name.
@@ -491,26 +502,55 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
       const schema = outputSchema(params);
       const tools = offered(params);
       if ((schema === undefined && tools.length === 0) || typeof result?.stream?.pipeThrough !== 'function') return result;
-      // From the first part that may need a repair (JSON text, a tool call) on, parts are held
-      // until the finish part says how the step ended.
+      // The JSON output's text passes on while it needs no repair (`live`); from the first part
+      // that may need one (the rest of that text, a tool call) on, parts are held until the
+      // finish part says how the step ended.
       let held: Item[] | undefined;
+      let live: { start: Item; text: string; sent: number } | undefined;
       const release = (controller: TransformStreamDefaultController<Item>, finish: Item | undefined) => {
-        // The text's deltas are joined into the first one.
-        const parts = repairParts(repairs, held ?? [], tools, schema, finishEnd(finish?.finishReason), 'delta');
+        const streamed = live;
+        live = undefined;
+        // The streamed text stands as one delta after its start, as when it was held whole.
+        const given = streamed === undefined ? held ?? [] : [streamed.start, { type: 'text-delta', id: streamed.start.id, delta: streamed.text }, ...(held ?? [])];
         held = undefined;
-        for (const part of parts) controller.enqueue(part);
+        const parts = repairParts(repairs, given, tools, schema, finishEnd(finish?.finishReason), 'delta', streamed === undefined ? undefined : [1, streamed.sent]);
+        parts.forEach((part, i) => {
+          if (streamed === undefined) return controller.enqueue(part);
+          if (i === 0) return; // the start went on when it came
+          if (i === 1) {
+            // What was not sent yet: the text's rest, or the repair's continuation of it.
+            const rest = part === given[1] ? streamed.text.slice(streamed.sent) : part.delta;
+            if (rest !== '') controller.enqueue({ ...part, delta: rest });
+            return;
+          }
+          controller.enqueue(part);
+        });
         if (finish !== undefined) controller.enqueue(finish);
       };
       const stream = result.stream.pipeThrough(
         new TransformStream<Item, Item>({
           transform(part, controller) {
             if (part?.type === 'finish') return release(controller, part);
-            if (held === undefined && ((schema !== undefined && part?.type === 'text-start') || part?.type === 'tool-call')) held = [];
+            if (held === undefined && typeof schema === 'object' && schema !== null) {
+              if (part?.type === 'text-start' && live === undefined) {
+                live = { start: part, text: '', sent: 0 };
+                return controller.enqueue(part);
+              }
+              if (live !== undefined && part?.type === 'text-delta' && part.id === live.start.id && typeof part.delta === 'string') {
+                live.text += part.delta;
+                const now = repairs.sendable(schema as object, live.text, live.sent);
+                if (now > live.sent) controller.enqueue({ ...part, delta: live.text.slice(live.sent, now) });
+                live.sent = now;
+                return;
+              }
+              if (live !== undefined) held = [];
+            }
+            if (held === undefined && part?.type === 'tool-call') held = [];
             if (held === undefined) controller.enqueue(part);
             else held.push(part);
           },
           flush(controller) {
-            if (held !== undefined) release(controller, undefined);
+            if (held !== undefined || live !== undefined) release(controller, undefined);
           },
         }),
       );

@@ -9,6 +9,7 @@ pub mod path;
 pub use fixes::FixKind;
 pub mod repair;
 pub mod scan;
+pub mod stream;
 pub mod targets;
 
 use serde::Serialize;

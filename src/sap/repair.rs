@@ -20,6 +20,9 @@ crate::codes! {
         ResponseTruncated = "response_truncated",
         /// No reading of the text fits the schema; the SDK raises its usual error.
         Unreadable = "unreadable",
+        /// Part of the text was already streamed on, and the repaired value does not continue
+        /// it (a member sent before differs from the value's); the text stays as it came.
+        Streamed = "streamed",
     }
 }
 
@@ -202,6 +205,9 @@ pub enum Decision<'t> {
     AsIs,
     /// Replace it by the JSON text of the value; report the fixes.
     Repaired(Reading<'t>),
+    /// Write `rest` after the part already streamed on, which makes the value's JSON text
+    /// ([`decide_streamed`]); report the fixes.
+    Continued { rest: String, fixes: Vec<Fix> },
     /// Leave it as it came and report why.
     Refused {
         reason: RefusalReason,
@@ -266,6 +272,42 @@ pub fn decide<'t>(
     }
 }
 
+/// [`decide`] for a text of which the first `sent` bytes were already streamed on
+/// (`super::stream`): a repair becomes the rest to write after them, or a `streamed` refusal
+/// when the value does not continue what was sent.
+pub fn decide_streamed<'t>(
+    text: &'t str,
+    schema: &Json,
+    target: Target<'_>,
+    end: ResponseEnd<'_>,
+    policy: &Policy,
+    sent: usize,
+) -> Decision<'t> {
+    let decision = decide(text, schema, target, end, policy);
+    let Decision::Repaired(reading) = decision else {
+        return decision;
+    };
+    if sent == 0 {
+        return Decision::Repaired(reading);
+    }
+    let mut json = Vec::new();
+    reading.value.write_json(&mut json);
+    let rest = serde_json::from_slice(&json)
+        .ok()
+        .and_then(|value| super::stream::continuation(&text[..sent], &value));
+    match rest {
+        Some(rest) => Decision::Continued {
+            rest,
+            fixes: reading.fixes,
+        },
+        None => Decision::Refused {
+            reason: RefusalReason::Streamed,
+            cut: None,
+            message: "the text already streamed on holds what the repaired value does not; it is left as it came".into(),
+        },
+    }
+}
+
 /// A decision as the wrappers read it: `None` for [`Decision::AsIs`], else JSON text
 /// `{"text": …, "fixes": […]}` for a repair or `{"refused": reason, "pointer"?, "inside"?,
 /// "message"}` for a refusal.
@@ -296,6 +338,11 @@ pub fn decision_text(decision: Decision<'_>) -> Option<String> {
             })
             .ok()
         }
+        Decision::Continued { rest, fixes } => serde_json::to_string(&Repaired {
+            text: rest,
+            fixes: &fixes,
+        })
+        .ok(),
         Decision::Refused {
             reason,
             cut,

@@ -287,7 +287,9 @@ impl Repairer {
     /// What to do with the text in the input buffer (`len` bytes) read against `parser`'s
     /// schema: `undefined` to leave it, else the decision as JSON text
     /// ([`sap::repair::decision_text`]). `tool`: the tool whose call's arguments these are
-    /// (`undefined` for a final output); `status` / `reason`: what the response says of its end.
+    /// (`undefined` for a final output); `status` / `reason`: what the response says of its end;
+    /// `sent`: how much of the text (UTF-16 code units) was already streamed on, whose
+    /// repair is then the rest to write after it ([`repair::decide_streamed`]).
     #[wasm_bindgen(js_name = decideInput)]
     pub fn decide_input(
         &self,
@@ -296,6 +298,7 @@ impl Repairer {
         tool: Option<String>,
         status: Option<String>,
         reason: Option<String>,
+        sent: usize,
     ) -> Result<Option<String>, JsValue> {
         let target = match &tool {
             Some(name) => Target::Tool(name),
@@ -306,13 +309,29 @@ impl Repairer {
             reason: reason.as_deref(),
         };
         super::with_input(len, |text| {
-            repair::decision_text(repair::decide(
+            let sent = sap::stream::byte_len(text, sent);
+            repair::decision_text(repair::decide_streamed(
                 text,
                 &parser.json_schema,
                 target,
                 end,
                 &self.policy,
+                sent,
             ))
+        })
+    }
+
+    /// How much of the JSON output in the input buffer (UTF-16 code units) a stream may send
+    /// on now, `sent` units having been sent ([`sap::stream::sendable`]).
+    #[wasm_bindgen(js_name = sendableInput)]
+    pub fn sendable_input(
+        &self,
+        parser: &StructuredParser,
+        len: usize,
+        sent: usize,
+    ) -> Result<usize, JsValue> {
+        super::with_input(len, |text| {
+            sap::stream::sendable(text, &parser.json_schema, sent)
         })
     }
 }

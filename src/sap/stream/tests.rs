@@ -1,0 +1,130 @@
+use serde_json::json;
+
+use super::*;
+
+fn schema() -> Json {
+    json!({"type": "object", "properties": {
+        "title": {"type": "string"},
+        "n": {"type": "integer"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "meta": {"type": "object", "properties": {"k": {"type": "string"}}}
+    }, "required": ["title"]})
+}
+
+/// Every cut of a clean reply is sent as far as a continuation can be written, never past a
+/// key, number, literal or escape that is not whole, and never back.
+#[test]
+fn a_clean_reply_is_sent_as_it_arrives() {
+    let text = r#"{"title": "Fix lo\u00e9gin", "n": 12, "tags": ["a", "b"], "meta": {"k": "v"}}"#;
+    let mut sent = 0;
+    let mut cuts = Vec::new();
+    for end in 1..=text.len() {
+        let now = sendable(&text[..end], &schema(), sent);
+        assert!(now >= sent);
+        if now > sent {
+            cuts.push(text[..now].to_string());
+        }
+        sent = now;
+    }
+    assert_eq!(sent, utf16_len(text));
+    for cut in &cuts {
+        assert!(!cut.ends_with("\\u00"), "{cut}");
+        assert!(!cut.ends_with("\"ti"), "a key is sent whole: {cut}");
+        assert!(!cut.ends_with("1"), "a number is sent when it ends: {cut}");
+        assert_eq!(
+            continuation(cut, &serde_json::from_str(text).unwrap())
+                .map(|rest| format!("{cut}{rest}"))
+                .and_then(|whole| serde_json::from_str::<Json>(&whole).ok()),
+            Some(serde_json::from_str(text).unwrap()),
+            "{cut}"
+        );
+    }
+    assert!(
+        cuts.iter().any(|c| c.ends_with("\"Fix lo")),
+        "a string value streams: {cuts:?}"
+    );
+}
+
+/// What needs a repair is not sent: a fence, prose, single quotes, a string for an integer.
+#[test]
+fn a_prefix_that_needs_a_repair_stops_the_sending() {
+    for (text, upto) in [
+        ("```json\n{\"title\": \"x\"}", ""),
+        ("Sure! {\"title\": \"x\"}", ""),
+        ("{'title': 'x'}", "{"),
+        // The key goes with its colon: the continuation writes the value as read (12).
+        (
+            "{\"title\": \"x\", \"n\": \"12\", \"tags\": []}",
+            "{\"title\": \"x\", \"n\":",
+        ),
+        (
+            "{\"title\": \"x\", // note\n \"n\": 1}",
+            "{\"title\": \"x\",",
+        ),
+    ] {
+        let mut sent = 0;
+        for end in 1..=text.len() {
+            if text.is_char_boundary(end) {
+                sent = sendable(&text[..end], &schema(), sent);
+            }
+        }
+        assert_eq!(&text[..byte_len(text, sent)], upto, "{text}");
+    }
+}
+
+/// The continuation writes the rest of the repaired value after what was sent, or says it
+/// cannot (a sent member the value does not hold).
+#[test]
+fn the_repaired_value_continues_what_was_sent() {
+    let value = json!({"title": "Fix login", "n": 12, "tags": ["a", "b"]});
+    for (prefix, rest) in [
+        (
+            "{\"title\": \"Fix lo",
+            "gin\",\"n\":12,\"tags\":[\"a\",\"b\"]}",
+        ),
+        (
+            "{\"title\": \"Fix login\", ",
+            "\"n\":12,\"tags\":[\"a\",\"b\"]}",
+        ),
+        (
+            "{\"title\": \"Fix login\", \"tags\": [\"a\"",
+            ",\"b\"],\"n\":12}",
+        ),
+        (
+            "{\"title\": \"Fix login\", \"tags\": [\"a\", \"",
+            "b\"],\"n\":12}",
+        ),
+        (
+            "{",
+            "\"title\":\"Fix login\",\"n\":12,\"tags\":[\"a\",\"b\"]}",
+        ),
+        (
+            "{\"title\":",
+            "\"Fix login\",\"n\":12,\"tags\":[\"a\",\"b\"]}",
+        ),
+    ] {
+        assert_eq!(
+            continuation(prefix, &value).as_deref(),
+            Some(rest),
+            "{prefix}"
+        );
+    }
+    for prefix in [
+        "{\"title\": \"Draft",
+        "{\"other\": 1, ",
+        "{\"title\": \"Fix login\", \"tags\": [\"a\", \"b\", \"c\"",
+        "[",
+        "{\"title\": \"Fix login\", \"n\": 12, \"tags\": [\"a\", \"b\"], ",
+    ] {
+        assert_eq!(continuation(prefix, &value), None, "{prefix}");
+    }
+    // Numbers compare by value: a sent `12.0` continues into 12.
+    assert!(continuation("{\"n\": 12.0, ", &json!({"n": 12, "title": "x"})).is_some());
+}
+
+#[test]
+fn lengths_are_javascript_string_lengths() {
+    let text = "{\"t\": \"é😀x\"}";
+    assert_eq!(utf16_len(text), 13);
+    assert_eq!(&text[..byte_len(text, 9)], "{\"t\": \"é😀");
+}
