@@ -56,9 +56,15 @@ test('a complete but broken tool call runs the tool with the typed value', async
   await runner().run(new Agent({ name: 'a', model, tools: [deletePath(seen)] }), 'clean up');
   assert.deepEqual(seen, [{ path: '/home/user/tmp', recursive: true }]);
   assert.equal(repairs.length, 1);
+  // One entry per kind of repair, with its count and each pointer once.
   assert.deepEqual(
-    repairs[0].fixes.map((f) => f.kind),
-    ['unquoted_key', 'single_quotes', 'unquoted_key', 'single_quotes', 'trailing_comma_removed', 'string_to_boolean'],
+    repairs[0].fixes.map((f) => [f.kind, f.count, f.pointers]),
+    [
+      ['unquoted_key', 2, ['']],
+      ['single_quotes', 2, ['/path', '/recursive']],
+      ['trailing_comma_removed', 1, ['']],
+      ['string_to_boolean', 1, ['/recursive']],
+    ],
   );
 });
 
@@ -126,8 +132,9 @@ test('completeTruncated opts in, per tool or for all, and is checked at once', a
   assert.equal(repairs.length, 1);
   assert.deepEqual(repairs[0].fixes.find((f) => f.kind === 'closed_at_end'), {
     kind: 'closed_at_end',
-    pointer: '/query',
-    detail: 'the reply was cut off inside a string; the value was completed where the text ends',
+    count: 1,
+    pointers: ['/query'],
+    details: ['the reply was cut off inside a string; the value was completed where the text ends'],
   });
   assert.throws(() => repairingModel(new ScriptedModel([]), { completeTruncated: 'yes' }), (e) => e instanceof UserError && /completeTruncated` must be true, false or an array of tool names, got yes\./.test(e.message));
   assert.throws(() => repairingModel(new ScriptedModel([]), { onRefusal: 1 }), { name: 'TypeError', message: /onRefusal must be a function/ });
@@ -437,4 +444,28 @@ test('AI SDK: a streamed Draft then Final never shows a partial the final value 
   const partials = [];
   for await (const partial of result.partialOutputStream) partials.push(partial);
   assert.deepEqual(partials, [{ title: 'Final', priority: 'low', estimate: 1 }]);
+});
+
+test('AI SDK: a refused output\'s reason travels in the step\'s providerMetadata.understudy.refusals, generated and streamed', async () => {
+  const { generateText, streamText, Output, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3 } = await sdk();
+  const unreadable = '{"title": "Fix login", "priority": "urgent", "estimate": 3}';
+  const generated = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: unreadable }], finishReason: stop, usage, warnings: [] }) });
+  const streamed = streamedModel(MockLanguageModelV3, simulateReadableStream, unreadable);
+  for (const [name, inner] of [['generateText', generated], ['streamText', streamed]]) {
+    const refusals = [];
+    const steps = [];
+    const model = wrapLanguageModel({ model: inner, middleware: repairingMiddleware({ onRefusal: (r) => refusals.push(r) }) });
+    const options = { model, output: Output.object({ schema: TicketZ }), prompt: 'ticket', onStepFinish: (step) => steps.push(step) };
+    if (name === 'generateText') {
+      await assert.rejects(generateText(options), (e) => e.name === 'AI_NoObjectGeneratedError');
+    } else {
+      const result = streamText(options);
+      await assert.rejects(result.output, (e) => e.name === 'AI_NoObjectGeneratedError');
+    }
+    assert.equal(refusals.length, 1, name);
+    assert.equal(refusals[0].reason, 'unreadable');
+    assert.equal(steps.length, 1, name);
+    assert.deepEqual(steps[0].providerMetadata?.understudy?.refusals, JSON.parse(JSON.stringify(refusals)), name);
+    assert.match(steps[0].providerMetadata.understudy.refusals[0].message, /priority|urgent/);
+  }
 });

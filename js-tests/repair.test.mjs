@@ -79,7 +79,7 @@ test('tool-call arguments are repaired against the tool parameters, and the tool
   assert.equal(reports[0].kind, 'tool_arguments');
   assert.equal(reports[0].toolName, 'weather');
   assert.equal(reports[0].callId, 'c1');
-  assert.ok(reports[0].fixes.some((f) => f.kind === 'string_to_number' && f.pointer === '/days'));
+  assert.ok(reports[0].fixes.some((f) => f.kind === 'string_to_number' && f.pointers.includes('/days')));
 });
 
 test('a clean reply is passed through untouched and reports nothing', async () => {

@@ -146,6 +146,7 @@ pub fn engine_types_typescript() -> String {
     );
     // What the engine answers.
     declare::<crate::sap::Fix>(&mut out);
+    declare::<crate::sap::repair::FixGroup>(&mut out);
     declare::<crate::schema::provider::Change>(&mut out);
     declare::<crate::schema::provider::Breach>(&mut out);
     declare::<crate::schema::validate::Issue>(&mut out);

@@ -9,8 +9,8 @@ import type { CutInside, ParseFixKind, RepairRefusalReason, SchemaProvider } fro
 import { StandardOutcome } from './codes.js';
 
 export type { ParseFixKind } from './codes.js';
-export type { ParseFix, RequestLimitBreach, SchemaChange, ValidationIssue } from './engine-types.js';
-import type { ParseFix, RequestLimitBreach, SchemaChange, ValidationIssue } from './engine-types.js';
+export type { ParseFix, RepairFix, RequestLimitBreach, SchemaChange, ValidationIssue } from './engine-types.js';
+import type { ParseFix, RepairFix, RequestLimitBreach, SchemaChange, ValidationIssue } from './engine-types.js';
 import { engineErrorObject, fromEngine, UserError } from './errors.js';
 import { textCodec } from './host.js';
 import { PatternTable, checkPatterns, findSecret, issueTexts, redactTexts, snapshotValue, standardCall, takeStandardPayload } from './walks.js';
@@ -892,7 +892,7 @@ type RepairerHandle = import('../wasm/node/understudy.js').Repairer;
  * replace it (`text`, `fixes`) or leave it and say why (`refused`).
  */
 export type RepairDecision =
-  | { text: string; fixes: ParseFix[]; refused?: undefined }
+  | { text: string; fixes: RepairFix[]; refused?: undefined }
   | { refused: RepairRefusalReason; pointer?: string; inside?: CutInside; message: string };
 
 /**

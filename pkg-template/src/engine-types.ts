@@ -38,6 +38,28 @@ pointer: string,
 detail: string, };
 
 /**
+ * The repairs of one kind in a repaired text, as a wrapper reports them (`RepairReport.fixes`):
+ * one entry per kind, not one per string.
+ */
+export type RepairFix = { 
+/**
+ * What was repaired (a `ParseFixKind`).
+ */
+kind: ParseFixKind, 
+/**
+ * How many times.
+ */
+count: number, 
+/**
+ * The JSON Pointers of the repaired values, each once, in the order first met.
+ */
+pointers: Array<string>, 
+/**
+ * What the repairs read or wrote, each once, in the order first met.
+ */
+details: Array<string>, };
+
+/**
  * One change of a provider conversion, at the JSON Pointer of the node in your schema.
  */
 export type SchemaChange = { 

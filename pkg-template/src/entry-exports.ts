@@ -48,6 +48,7 @@ export type {
   DeepPartial,
 } from './core.js';
 export { repairingModel, repairingMiddleware, providerSchemas, partialOutput, repairText } from './repair.js';
+export type { RepairFix } from './core.js';
 export type { RepairReport, RepairRefusal, RepairingModelOptions, RepairingMiddleware, ProviderSchemasMiddleware, PartialOutput, RepairTextFunction } from './repair.js';
 export type { RepairRefusalReason, CutInside, SchemaProvider, SchemaChangeKind, RequestLimit } from './codes.js';
 export {

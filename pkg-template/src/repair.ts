@@ -20,6 +20,7 @@ import {
   jsonSchemaOf,
   type JsonSchema,
   type ParseFix,
+  type RepairFix,
   type PartialOptions,
   type StandardSchemaWithJSON,
   type StructuredParser,
@@ -34,8 +35,11 @@ export interface RepairReport {
   toolName?: string;
   /** The tool call's id, for `tool_arguments`. */
   callId?: string;
-  /** What was repaired, at JSON Pointers into the value. */
-  fixes: ParseFix[];
+  /**
+   * What was repaired, one entry per kind (`kind`, `count`, and each JSON Pointer into the value
+   * and each detail once): ten curly-quoted strings are one `curly_quotes` entry, not ten.
+   */
+  fixes: RepairFix[];
 }
 
 /**
@@ -112,7 +116,7 @@ class Repairs {
    * The text to use instead of `text` (a tool call's arguments when `tool` is its name, else
    * the final output), or `undefined` to leave it; reports the decision.
    */
-  handle(schema: unknown, text: unknown, tool: string | undefined, callId: unknown, end: End, sent = 0): string | undefined {
+  handle(schema: unknown, text: unknown, tool: string | undefined, callId: unknown, end: End, sent = 0, refused?: RepairRefusal[]): string | undefined {
     if (typeof text !== 'string' || typeof schema !== 'object' || schema === null) return undefined;
     const decision = this.#policy.decide(schema, text, tool, end[0], end[1], sent);
     if (decision === undefined) return undefined;
@@ -122,8 +126,10 @@ class Repairs {
       this.#options.onRepair?.({ kind, ...who, fixes: decision.fixes });
       return decision.text;
     }
-    const { refused, message, pointer, inside } = decision;
-    this.#options.onRefusal?.({ kind, ...who, reason: refused, ...(pointer === undefined ? {} : { pointer, inside }), message });
+    const { pointer, inside, message } = decision;
+    const refusal: RepairRefusal = { kind, ...who, reason: decision.refused, ...(pointer === undefined ? {} : { pointer, inside }), message };
+    refused?.push(refusal);
+    this.#options.onRefusal?.(refusal);
     return undefined;
   }
 
@@ -443,20 +449,31 @@ function finishEnd(finishReason: unknown): End {
  * whose text begins with `sent` code units already streamed on; an output starting there
  * holds the rest to write after them.
  */
-function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unknown, end: End, key: 'text' | 'delta', streamed?: [number, number]): Item[] {
+function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unknown, end: End, key: 'text' | 'delta', refused: RepairRefusal[], streamed?: [number, number]): Item[] {
   let copy = parts;
   for (const [entry, where] of targetsOf('aiSdk', parts, tools, schema !== undefined)) {
     if (typeof where === 'number') {
       const part = parts[entry!]!;
-      const input = repairs.handle(tools[where].inputSchema, part.input, part.toolName, part.toolCallId, end);
+      const input = repairs.handle(tools[where].inputSchema, part.input, part.toolName, part.toolCallId, end, 0, refused);
       if (input !== undefined) copy = copy.map((p, i) => (i === entry ? { ...part, input } : p));
       continue;
     }
     const sent = streamed !== undefined && where[0] === streamed[0] ? streamed[1] : 0;
-    const text = repairs.handle(schema, where.map((i) => parts[i]![key]).join(''), undefined, undefined, end, sent);
+    const text = repairs.handle(schema, where.map((i) => parts[i]![key]).join(''), undefined, undefined, end, sent, refused);
     if (text !== undefined) copy = joinInto(copy, where, key, text);
   }
   return copy;
+}
+
+/**
+ * A step's provider metadata with the texts the middleware left as they came under
+ * `understudy.refusals`: the SDK's own error (`NoObjectGeneratedError`, a tool input error)
+ * carries only its parse error, while a step's `providerMetadata` reaches `onStepFinish`,
+ * `onFinish` and `steps`.
+ */
+function withRefusals(metadata: unknown, refused: RepairRefusal[]): Item {
+  const given = typeof metadata === 'object' && metadata !== null ? (metadata as Item) : {};
+  return { ...given, understudy: { ...given.understudy, refusals: JSON.parse(JSON.stringify(refused)) } };
 }
 
 /**
@@ -480,6 +497,11 @@ function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unk
  * value does not hold leaves the text as it came, refused as `streamed`). Tool calls are held
  * until the finish reason is known.
  *
+ * A text left as it came is reported to `options.onRefusal` and written into the step's
+ * `providerMetadata.understudy.refusals` (each a {@link RepairRefusal}: reason, pointer,
+ * message), which `onStepFinish`, `onFinish` and `steps` show; the SDK's error for that step
+ * (`NoObjectGeneratedError`) carries only its own parse error as `cause`.
+ *
  * @throws {TypeError} an option has the wrong type or name.
  * @throws {UserError} an unknown repair kind in `options.allowFixes`, or a `completeTruncated` that is not `true`, `false` or tool names.
  */
@@ -494,7 +516,9 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
       const schema = outputSchema(params);
       const tools = offered(params);
       if (schema === undefined && tools.length === 0) return result;
-      const repaired = repairParts(repairs, content, tools, schema, finishEnd(result.finishReason), 'text');
+      const refused: RepairRefusal[] = [];
+      const repaired = repairParts(repairs, content, tools, schema, finishEnd(result.finishReason), 'text', refused);
+      if (refused.length > 0) return { ...result, content: repaired, providerMetadata: withRefusals(result.providerMetadata, refused) };
       return repaired === content ? result : { ...result, content: repaired };
     },
     async wrapStream({ doStream, params }) {
@@ -513,7 +537,8 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
         // The streamed text stands as one delta after its start, as when it was held whole.
         const given = streamed === undefined ? held ?? [] : [streamed.start, { type: 'text-delta', id: streamed.start.id, delta: streamed.text }, ...(held ?? [])];
         held = undefined;
-        const parts = repairParts(repairs, given, tools, schema, finishEnd(finish?.finishReason), 'delta', streamed === undefined ? undefined : [1, streamed.sent]);
+        const refused: RepairRefusal[] = [];
+        const parts = repairParts(repairs, given, tools, schema, finishEnd(finish?.finishReason), 'delta', refused, streamed === undefined ? undefined : [1, streamed.sent]);
         parts.forEach((part, i) => {
           if (streamed === undefined) return controller.enqueue(part);
           if (i === 0) return; // the start went on when it came
@@ -525,7 +550,7 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
           }
           controller.enqueue(part);
         });
-        if (finish !== undefined) controller.enqueue(finish);
+        if (finish !== undefined) controller.enqueue(refused.length === 0 ? finish : { ...finish, providerMetadata: withRefusals(finish.providerMetadata, refused) });
       };
       const stream = result.stream.pipeThrough(
         new TransformStream<Item, Item>({

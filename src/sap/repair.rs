@@ -308,14 +308,58 @@ pub fn decide_streamed<'t>(
     }
 }
 
+/// The repairs of one kind in a repaired text, as a wrapper reports them (`RepairReport.fixes`):
+/// one entry per kind, not one per string.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "RepairFix"))]
+pub struct FixGroup {
+    /// What was repaired (a `ParseFixKind`).
+    #[cfg_attr(test, ts(type = "ParseFixKind"))]
+    pub kind: super::fixes::FixKind,
+    /// How many times.
+    pub count: usize,
+    /// The JSON Pointers of the repaired values, each once, in the order first met.
+    pub pointers: Vec<String>,
+    /// What the repairs read or wrote, each once, in the order first met.
+    pub details: Vec<String>,
+}
+
+/// `fixes` grouped by kind, in the order each kind was first met.
+pub fn group_fixes(fixes: &[Fix]) -> Vec<FixGroup> {
+    let mut groups: Vec<FixGroup> = Vec::new();
+    for fix in fixes {
+        let at = match groups.iter().position(|g| g.kind == fix.kind) {
+            Some(at) => at,
+            None => {
+                groups.push(FixGroup {
+                    kind: fix.kind,
+                    count: 0,
+                    pointers: Vec::new(),
+                    details: Vec::new(),
+                });
+                groups.len() - 1
+            }
+        };
+        let group = &mut groups[at];
+        group.count += 1;
+        if !group.pointers.contains(&fix.pointer) {
+            group.pointers.push(fix.pointer.clone());
+        }
+        if !group.details.iter().any(|d| d == &fix.detail) {
+            group.details.push(fix.detail.to_string());
+        }
+    }
+    groups
+}
+
 /// A decision as the wrappers read it: `None` for [`Decision::AsIs`], else JSON text
 /// `{"text": …, "fixes": […]}` for a repair or `{"refused": reason, "pointer"?, "inside"?,
 /// "message"}` for a refusal.
 pub fn decision_text(decision: Decision<'_>) -> Option<String> {
     #[derive(Serialize)]
-    struct Repaired<'a> {
+    struct Repaired {
         text: String,
-        fixes: &'a [Fix],
+        fixes: Vec<FixGroup>,
     }
     #[derive(Serialize)]
     struct Refused<'a> {
@@ -334,13 +378,13 @@ pub fn decision_text(decision: Decision<'_>) -> Option<String> {
             let text = String::from_utf8(value).unwrap_or_default();
             serde_json::to_string(&Repaired {
                 text,
-                fixes: &reading.fixes,
+                fixes: group_fixes(&reading.fixes),
             })
             .ok()
         }
         Decision::Continued { rest, fixes } => serde_json::to_string(&Repaired {
             text: rest,
-            fixes: &fixes,
+            fixes: group_fixes(&fixes),
         })
         .ok(),
         Decision::Refused {
@@ -659,5 +703,41 @@ mod tests {
             fix.detail,
             "the reply was cut off inside a string; the value was completed where the text ends"
         );
+    }
+
+    /// A wrapper reports one entry per kind of repair, with each pointer and detail once.
+    #[test]
+    fn fixes_are_reported_by_kind() {
+        let schema = json!({"type": "object", "properties": {"title": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}}}});
+        let text = "{\u{201c}title\u{201d}: \u{201c}Fix\u{201d}, \u{201c}tags\u{201d}: [\u{201c}a\u{201d}, \u{201c}b\u{201d}],}";
+        let Decision::Repaired(reading) = decide(
+            text,
+            &schema,
+            Target::Output,
+            ResponseEnd::default(),
+            &Policy::default(),
+        ) else {
+            panic!("repaired")
+        };
+        assert_eq!(reading.fixes.len(), 11);
+        let groups = group_fixes(&reading.fixes);
+        let summary: Vec<(&str, usize, Vec<&str>)> = groups
+            .iter()
+            .map(|g| {
+                (
+                    g.kind.as_str(),
+                    g.count,
+                    g.pointers.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            vec![
+                ("curly_quotes", 10, vec!["", "/title", "/tags/0", "/tags/1"]),
+                ("trailing_comma_removed", 1, vec![""]),
+            ]
+        );
+        assert_eq!(groups[0].details, vec!["\u{201c}", "\u{201d}"]);
     }
 }
