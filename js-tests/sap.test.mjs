@@ -278,3 +278,28 @@ test('partialOutput never goes back: a second value holds the partials until the
   }
   assert.deepEqual(partials.at(-1), { title: 'Draft', body: 'first try' });
 });
+
+test('two candidates, one rule (sap-rules.md rule 2): the last complete fenced one is chosen and reported; unfenced ones that differ are ambiguous', () => {
+  const S = { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] };
+  const fenced = parseStructured('Draft: ```json\n{"title":"Draft"}\n``` Final: ```json\n{"title":"Final"}\n```', S);
+  assert.deepEqual(fenced.value, { title: 'Final' });
+  assert.deepEqual(fenced.fixes.filter((f) => f.kind === 'candidate_chosen').map((f) => f.detail), ['the last complete fenced value']);
+  assert.throws(() => parseStructured('Draft: {"title":"Draft"} Final: {"title":"Final"}', S), (e) => e.name === 'StructuredParseError' && e.reason === 'ambiguous' && /2 different values/.test(e.message));
+  // The same value twice is no ambiguity.
+  assert.deepEqual(parseStructured('{"title":"A"} or {"title":"A"}', S).value, { title: 'A' });
+});
+
+test('Python None: partials and the final value agree, with and without a nullable field', () => {
+  const text = "{'title': 'A', 'x': None, 'y': 1}";
+  for (const x of [{ type: 'string' }, { type: ['string', 'null'] }]) {
+    const S = { type: 'object', properties: { title: { type: 'string' }, x }, required: ['title'] };
+    const final = parseStructured(text, S).value;
+    for (let i = 1; i <= text.length; i++) {
+      const partial = parsePartial(text.slice(0, i), S).value ?? {};
+      for (const [key, value] of Object.entries(partial)) {
+        if (typeof value === 'string') assert.ok(final[key].startsWith(value), `${JSON.stringify(x)} at ${i}: ${key}`);
+        else assert.deepEqual(value, final[key], `${JSON.stringify(x)} at ${i}: ${key}`);
+      }
+    }
+  }
+});
