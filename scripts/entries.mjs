@@ -24,6 +24,7 @@ export const entries = [
   { path: '.' },
   { path: './testing', module: 'testing', peers: true },
   { path: './realtime/testing', module: 'realtime-testing' },
+  { path: './ai-sdk/testing', module: 'ai-sdk-testing' },
   { path: './vitest', file: 'vitest' },
 ];
 

@@ -157,6 +157,21 @@ export function assertToolNotCalled(model: object, name: string): void {
 }
 
 /**
+ * Asserts the model called tool `name` exactly `times` times.
+ *
+ * @throws {AssertionError} another count; the message gives each call's arguments.
+ * @throws {TypeError} `times` is not a non-negative integer.
+ */
+export function assertToolCalledTimes(model: object, name: string, times: number): void {
+  const log = checkedLog('assertToolCalledTimes', model, name);
+  if (!Number.isInteger(times) || times < 0) throw new TypeError(`assertToolCalledTimes: times must be a non-negative integer, got ${describeValue(times)}.`);
+  const named = log.calls.filter((c) => c.name === name);
+  if (named.length === times) return;
+  const list = named.length === 0 ? '' : `:\n${named.map((c) => `  ${c.arguments}`).join('\n')}`;
+  throw assertionError(`Expected the model to call tool "${name}" ${times} time${times === 1 ? '' : 's'}; it called it ${named.length} time${named.length === 1 ? '' : 's'}${list}`, named.length, times, 'assertToolCalledTimes');
+}
+
+/**
  * Asserts the function tools offered to the model, over all its calls, are exactly `names`
  * (in any order).
  *

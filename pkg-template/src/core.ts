@@ -144,8 +144,8 @@ class InputChannel {
   }
 }
 
-/** Writes `text` into the engine's input buffer; returns its length in bytes. */
-function input(text: string): number {
+/** @internal Writes `text` into the engine's input buffer; returns its length in bytes. */
+export function input(text: string): number {
   return engineInput.write(text);
 }
 

@@ -65,5 +65,5 @@ export type {
   RedactionOptions,
   InvalidCassetteReason,
 } from './cassette.js';
-export { assertToolCalled, assertToolNotCalled, assertToolsOffered } from './assertions.js';
+export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolsOffered } from './assertions.js';
 export type { LoggedToolCall } from './assertions.js';

@@ -6,6 +6,7 @@
 //! bindings and handed in as facts; which step that makes, which error a mismatch raises and
 //! with which message and fields is decided here.
 
+pub mod ai_sdk;
 pub mod cassette;
 pub mod model;
 pub mod realtime;

@@ -600,3 +600,37 @@ pub fn auto_stream_done(response: &JsValue) -> Result<JsValue, JsValue> {
     js::set(&r, "output", &js::get(response, "output")?);
     snapshot(&step("response_done", &[("response", &r)]))
 }
+
+/// `scriptedLanguageModel`: the normalized response in the input buffer (JSON text of `{ output,
+/// usage?, responseId? }`) as `doGenerate`'s result, JSON text
+/// ([`crate::doubles::ai_sdk::generate_result`]); a step with no AI SDK form is a `UserError`.
+#[wasm_bindgen(js_name = aiSdkGenerate)]
+pub fn ai_sdk_generate(len: usize, call_index: u32) -> Result<String, JsValue> {
+    super::with_input(len, |text| {
+        let response: serde_json::Value = serde_json::from_str(text)
+            .map_err(|_| super::user_error("scriptedLanguageModel: the response is not JSON."))?;
+        crate::doubles::ai_sdk::generate_result(&response, call_index as usize)
+            .map(|result| result.to_string())
+            .map_err(|e| super::user_error(e.message))
+    })?
+}
+
+/// `scriptedLanguageModel`: a `doGenerate` result in the input buffer as `doStream`'s parts,
+/// JSON text of the array ([`crate::doubles::ai_sdk::stream_parts`]).
+#[wasm_bindgen(js_name = aiSdkStreamParts)]
+pub fn ai_sdk_stream_parts(len: usize) -> Result<String, JsValue> {
+    super::with_input(len, |text| {
+        let result: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        serde_json::Value::Array(crate::doubles::ai_sdk::stream_parts(&result)).to_string()
+    })
+}
+
+/// `scriptedLanguageModel`: the `APICallError` fields of a scripted error, from the JSON text
+/// `{ status?, advice? }` in the input buffer ([`crate::doubles::ai_sdk::api_call_error`]).
+#[wasm_bindgen(js_name = aiSdkApiCallError)]
+pub fn ai_sdk_api_call_error(len: usize) -> Result<String, JsValue> {
+    super::with_input(len, |text| {
+        let error: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        crate::doubles::ai_sdk::api_call_error(&error).to_string()
+    })
+}

@@ -1,0 +1,276 @@
+/**
+ * `@understudy/agents/ai-sdk/testing`: a scripted `LanguageModel` for the AI SDK
+ * (`generateText`, `streamText`, `Output`, tool loops, `wrapLanguageModel`), scripted with the
+ * same step builders as `ScriptedModel`. It needs neither `ai` nor `@openai/agents` at run
+ * time: the model is the provider-level interface (`LanguageModelV3` or `LanguageModelV4`),
+ * typed here by its shape.
+ *
+ * The engine owns the script (the step queue, the checks of each step, the call records) and
+ * what a step becomes for the SDK (content parts, stream parts, finish reason, usage, the fields
+ * of the `APICallError` a scripted error becomes); this module adapts it: promises, a
+ * `ReadableStream`, the abort signal, the error object.
+ */
+import { call as engine, checkProviderCode, checkProviderTools, checkStrictTool, input } from './core.js';
+import type { SchemaProvider } from './codes.js';
+import { describeValue, expectKnownOptions } from './args.js';
+import { frozenSnapshot } from './walks.js';
+import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
+import type { ScriptedModelInput, ScriptedModelRetryAdvice } from './scripted-model.js';
+
+export {
+  assistantMessage,
+  functionCall,
+  modelError,
+  modelResponder,
+  modelResponse,
+  modelStream,
+  UnexpectedModelCallError,
+  UnconsumedModelStepsError,
+  InvalidScriptedModelStepError,
+  ScriptedModelRequestAbortedError,
+} from './scripted-model.js';
+export type { AssistantMessageOptions, FunctionCallOptions, ScriptedModelRetryAdvice } from './scripted-model.js';
+export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolsOffered } from './assertions.js';
+
+/** A reasoning item for a script: a `reasoning` content part (`doGenerate`) or reasoning deltas (`doStream`). */
+export function reasoning(text: string): { type: 'reasoning'; content: [{ type: 'input_text'; text: string }] } {
+  if (typeof text !== 'string') throw new TypeError(`reasoning: text must be a string, got ${describeValue(text)}.`);
+  return { type: 'reasoning', content: [{ type: 'input_text', text }] };
+}
+
+/** The call options a language model receives, by the fields this double reads and records. */
+export interface LanguageModelCallOptions {
+  prompt?: unknown;
+  tools?: readonly { type?: string; name?: string; inputSchema?: unknown; [key: string]: unknown }[];
+  toolChoice?: unknown;
+  responseFormat?: unknown;
+  providerOptions?: unknown;
+  headers?: unknown;
+  abortSignal?: AbortSignal;
+  [key: string]: unknown;
+}
+
+/** One call the model received: a frozen snapshot of its options (`abortSignal` as `{ aborted }`). */
+export type RecordedLanguageModelCall = Readonly<{
+  /** The zero-based position of this call in `calls`. */
+  index: number;
+  /** `doStream` (true) or `doGenerate` (false). */
+  streamed: boolean;
+  /** The options, snapshotted when the call began; the signal's `aborted` state at that time. */
+  options: Readonly<Omit<LanguageModelCallOptions, 'abortSignal'> & { abortSignal?: { aborted: boolean } }>;
+}>;
+
+/** A step or a response, as `ScriptedModel` takes them; `modelStream` steps hold the SDK's stream parts. */
+export type ScriptedLanguageModelInput = ScriptedModelInput;
+
+/** Options of {@link scriptedLanguageModel}. Unknown keys are refused. */
+export interface ScriptedLanguageModelOptions {
+  /** The interface version the model declares: `'v3'` (default; `ai` 6 and 7) or `'v4'` (`ai` 7). */
+  specificationVersion?: 'v3' | 'v4';
+  /** `provider` of the model (default `'understudy'`). */
+  provider?: string;
+  /** `modelId` of the model (default `'scripted'`). */
+  modelId?: string;
+  /**
+   * Every call's function tools must carry an `inputSchema` the provider accepts as sent, as
+   * `ScriptedModel`'s `strictTools` checks: `true` (OpenAI strict mode), a provider or several;
+   * otherwise the call fails with `StrictSchemaError` naming the tool (it is recorded, no step is
+   * taken).
+   */
+  strictTools?: boolean | SchemaProvider | readonly SchemaProvider[];
+}
+
+type Handle = import('../wasm/node/understudy.js').ModelScript;
+type PreparedStep = { type: string; response?: unknown; error?: unknown; retryAdvice?: ScriptedModelRetryAdvice; respond?: (call: RecordedLanguageModelCall) => unknown; events?: Iterable<unknown> | AsyncIterable<unknown> };
+type Result = { content: unknown[]; finishReason: unknown; usage: unknown; response?: { id?: string }; warnings: unknown[] };
+
+/** What `normalizeModelResponse` reads of a request: the scripted model keeps usage as given. */
+const REQUEST = Object.freeze({ modelSettings: Object.freeze({}) });
+
+/** The abort checkpoint: the SDK's abort error (`name` `'AbortError'`), built by the engine. */
+function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
+  if (signal?.aborted) engine((e) => e.modelAborted(callIndex));
+}
+
+/** The call options as recorded: a frozen snapshot, the signal by its state. */
+function snapshotOptions(options: LanguageModelCallOptions): RecordedLanguageModelCall['options'] {
+  const { abortSignal, ...rest } = options ?? {};
+  return frozenSnapshot({ ...rest, ...(abortSignal === undefined ? {} : { abortSignal: { aborted: abortSignal.aborted === true } }) });
+}
+
+/**
+ * The error a `modelError` step throws: the scripted error itself when it is already an AI SDK
+ * error, else an `APICallError` look-alike (the SDK recognises it by its marker) whose
+ * `statusCode`, `isRetryable` and `responseHeaders` the engine derives from the error's status
+ * and the step's retry advice, so the SDK's own retries run; the scripted error is its `cause`.
+ */
+function apiCallError(error: unknown, advice: ScriptedModelRetryAdvice | undefined): unknown {
+  const marked = (e: unknown) => typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[Symbol.for('vercel.ai.error')] === true;
+  if (marked(error)) return error;
+  const given = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; statusCode?: unknown; message?: unknown };
+  const status = given.status ?? given.statusCode;
+  const facts = JSON.stringify({ status: typeof status === 'number' ? status : undefined, advice: typeof advice === 'object' ? advice : undefined });
+  const fields = JSON.parse(engine((e) => e.aiSdkApiCallError(input(facts))));
+  const message = typeof given.message === 'string' ? given.message : String(error);
+  const out = new Error(message, { cause: error });
+  Object.defineProperties(out, {
+    name: { value: 'AI_APICallError', writable: true, configurable: true },
+    [Symbol.for('vercel.ai.error')]: { value: true },
+    [Symbol.for('vercel.ai.error.AI_APICallError')]: { value: true },
+  });
+  return Object.assign(out, { url: 'scripted://understudy', requestBodyValues: {}, ...fields });
+}
+
+/** The providers a `strictTools` value names (the engine checks each code). */
+function strictProviders(value: unknown): SchemaProvider[] {
+  if (value === undefined || value === false) return [];
+  if (value === true) return ['openai'];
+  if (typeof value === 'string') return [value as SchemaProvider];
+  if (Array.isArray(value)) return [...value];
+  throw new TypeError(`scriptedLanguageModel: options.strictTools must be a boolean, a provider or an array of providers, got ${describeValue(value)}.`);
+}
+
+/** A scripted `LanguageModelV3` / `LanguageModelV4`: one step per `doGenerate` or `doStream` call. */
+export class ScriptedLanguageModel {
+  readonly specificationVersion: 'v3' | 'v4';
+  readonly provider: string;
+  readonly modelId: string;
+  readonly supportedUrls: Record<string, RegExp[]> = {};
+  readonly #script: Handle;
+  readonly #records: RecordedLanguageModelCall[] = [];
+  readonly #strictTools: readonly SchemaProvider[];
+
+  constructor(inputs: Iterable<ScriptedLanguageModelInput> = [], options?: ScriptedLanguageModelOptions) {
+    const { specificationVersion = 'v3', provider = 'understudy', modelId = 'scripted', strictTools } = expectKnownOptions('scriptedLanguageModel', options, ['specificationVersion', 'provider', 'modelId', 'strictTools']);
+    if (specificationVersion !== 'v3' && specificationVersion !== 'v4') {
+      throw new TypeError(`scriptedLanguageModel: options.specificationVersion must be 'v3' or 'v4', got ${describeValue(specificationVersion)}.`);
+    }
+    for (const [name, value] of [['provider', provider], ['modelId', modelId]] as const) {
+      if (typeof value !== 'string') throw new TypeError(`scriptedLanguageModel: options.${name} must be a string, got ${describeValue(value)}.`);
+    }
+    this.specificationVersion = specificationVersion;
+    this.provider = provider;
+    this.modelId = modelId;
+    this.#strictTools = strictProviders(strictTools);
+    for (const code of this.#strictTools) checkProviderCode(code, 'strictTools');
+    registerLoggedModel(this);
+    // Usage is the AI SDK's or `@openai/agents`' shape as written: any object is a usage.
+    const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), Object));
+    this.#script = engine((e) => new e.ModelScript());
+    this.#script.enqueue(prepared);
+  }
+
+  /** Every call in order (fresh frozen snapshots). */
+  get calls(): readonly RecordedLanguageModelCall[] {
+    return Object.freeze([...this.#records]);
+  }
+
+  /** The number of scripted steps not yet consumed. */
+  get remainingSteps(): number {
+    return this.#script.remainingSteps;
+  }
+
+  /** Adds steps to the end of the script; one invalid input queues none of them. */
+  enqueue(...inputs: ScriptedLanguageModelInput[]): void {
+    this.#script.enqueue(engine((e) => e.prepareModelSteps(inputs, Object)));
+  }
+
+  /** Throws `UnconsumedModelStepsError` when steps remain. */
+  assertComplete(): void {
+    engine(() => this.#script.assertComplete());
+  }
+
+  async doGenerate(options: LanguageModelCallOptions): Promise<any> {
+    const signal = options?.abortSignal;
+    checkpoint(signal);
+    const { call, step } = this.#begin(options, false);
+    if (step.type === 'error') throw apiCallError(step.error, step.retryAdvice);
+    const response = step.type === 'responder' ? await step.respond!(call) : step.response;
+    checkpoint(signal, call.index);
+    return this.#result(response, call);
+  }
+
+  async doStream(options: LanguageModelCallOptions): Promise<any> {
+    const signal = options?.abortSignal;
+    checkpoint(signal);
+    const { call, step } = this.#begin(options, true);
+    if (step.type === 'error') throw apiCallError(step.error, step.retryAdvice);
+    let parts: Iterable<unknown> | AsyncIterable<unknown>;
+    if (step.type === 'stream' || step.type === 'stream_responder') {
+      // The SDK's own stream parts, passed on as scripted.
+      parts = step.type === 'stream' ? step.events! : ((await step.respond!(call)) as Iterable<unknown>);
+      if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(parts, call.index));
+    } else {
+      const response = step.type === 'responder' ? await step.respond!(call) : step.response;
+      checkpoint(signal, call.index);
+      const result = this.#result(response, call);
+      parts = JSON.parse(engine((e) => e.aiSdkStreamParts(input(JSON.stringify(result)))));
+    }
+    const iterator = (async function* () {
+      yield* parts as AsyncIterable<unknown>;
+    })();
+    const stream = new ReadableStream<unknown>({
+      async pull(controller) {
+        try {
+          checkpoint(signal, call.index);
+          const next = await iterator.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await iterator.return?.(undefined);
+      },
+    });
+    return { stream };
+  }
+
+  /** Records the call (before its step is taken, as `ScriptedModel` does), then takes the step. */
+  #begin(options: LanguageModelCallOptions, streamed: boolean): { call: RecordedLanguageModelCall; step: PreparedStep } {
+    const call: RecordedLanguageModelCall = Object.freeze({ index: this.#records.length, streamed, options: snapshotOptions(options) });
+    this.#records.push(call);
+    logRequest(this, call.options);
+    if (this.#strictTools.length > 0) this.#checkTools(call.options);
+    const step = engine(() => this.#script.take(streamed)) as PreparedStep;
+    return { call, step };
+  }
+
+  #checkTools(options: RecordedLanguageModelCall['options']): void {
+    const tools = (Array.isArray(options.tools) ? options.tools : []).filter((tool) => tool?.type === 'function');
+    const format = options.responseFormat as { type?: string; schema?: unknown } | undefined;
+    for (const provider of this.#strictTools) {
+      if (provider === 'openai') {
+        for (const tool of tools) checkStrictTool(String(tool.name), tool.inputSchema);
+        continue;
+      }
+      checkProviderTools(provider, tools.map((tool) => ({ name: String(tool.name), parameters: tool.inputSchema })), format?.type === 'json' ? format.schema : undefined);
+    }
+  }
+
+  #result(response: unknown, call: RecordedLanguageModelCall): Result {
+    const normalized = engine((e) => e.normalizeModelResponse(response, REQUEST, call.index, false, Object));
+    logOutput(this, normalized.output);
+    const text = JSON.stringify({ output: normalized.output, usage: normalized.usage, responseId: normalized.responseId });
+    const result: Result = JSON.parse(engine((e) => e.aiSdkGenerate(input(text), call.index)));
+    if (result.response !== undefined) result.response = { ...result.response, modelId: this.modelId } as Result['response'];
+    return result;
+  }
+}
+
+/**
+ * A scripted AI SDK language model: each `doGenerate` or `doStream` call takes the next step
+ * (`assistantMessage`, `functionCall`, `reasoning` items or a complete response with `usage`,
+ * `modelError`, `modelResponder(call => …)`, `modelStream(parts)`). A response becomes the
+ * provider's content parts for `generateText` and well-formed stream parts for `streamText`
+ * (ids, starts, deltas, ends, tool input in pieces, `finish` with usage), so one script drives
+ * both. `calls` records each call's options; `assertComplete()` checks every step was used; the
+ * tool assertions (`assertToolCalled`, …) take the model.
+ *
+ * @throws {TypeError} an option of the wrong type or name.
+ * @throws {InvalidScriptedModelStepError} a malformed step (at once).
+ */
+export function scriptedLanguageModel(steps: Iterable<ScriptedLanguageModelInput> = [], options?: ScriptedLanguageModelOptions): ScriptedLanguageModel {
+  return new ScriptedLanguageModel(steps, options);
+}

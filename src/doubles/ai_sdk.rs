@@ -1,0 +1,384 @@
+//! The scripted model for the AI SDK (`scriptedLanguageModel`): a step scripted with the same
+//! builders as `ScriptedModel` (assistant messages, function calls, reasoning items, a complete
+//! response with usage) becomes what a `LanguageModelV3` / `LanguageModelV4` answers:
+//! `doGenerate`'s content parts, finish reason and usage, and `doStream`'s parts (ids, starts,
+//! deltas and ends, tool input in pieces, a `finish` with usage). A scripted error becomes the
+//! fields of the SDK's `APICallError`, so the SDK's own retries run.
+
+use serde_json::{Map, Value as Json};
+
+/// Characters per streamed delta (text, reasoning, tool input): small enough that a test sees
+/// partial values, deterministic so two runs stream alike.
+const PIECE: usize = 12;
+
+/// An object of `pairs` (one call site per shape keeps the engine small: `json!` writes each
+/// member out inline).
+fn obj<const N: usize>(pairs: [(&str, Json); N]) -> Json {
+    Json::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
+fn text_of(v: Option<&Json>) -> Json {
+    Json::String(v.and_then(Json::as_str).unwrap_or("").to_string())
+}
+
+/// Why a scripted response has no AI SDK form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsupported {
+    pub message: String,
+}
+
+fn unsupported(call: usize, message: impl std::fmt::Display) -> Unsupported {
+    Unsupported {
+        message: format!("scriptedLanguageModel: call #{}: {message}.", call + 1),
+    }
+}
+
+/// A normalized scripted response (`{ output, usage?, responseId? }`, the output items of the
+/// step builders) as `doGenerate`'s result: `{ content, finishReason, usage, response,
+/// warnings }`.
+pub fn generate_result(response: &Json, call: usize) -> Result<Json, Unsupported> {
+    let items = response
+        .get("output")
+        .and_then(Json::as_array)
+        .ok_or_else(|| unsupported(call, "the response has no `output` array"))?;
+    let mut content = Vec::new();
+    let mut calls_tool = false;
+    for (i, item) in items.iter().enumerate() {
+        let kind = item.get("type").and_then(Json::as_str).unwrap_or("");
+        match kind {
+            "message" => {
+                for part in item.get("content").and_then(Json::as_array).into_iter().flatten() {
+                    match part.get("type").and_then(Json::as_str) {
+                        Some(kind @ ("output_text" | "refusal")) => {
+                            let key = if kind == "refusal" { "refusal" } else { "text" };
+                            content.push(obj([
+                                ("type", "text".into()),
+                                ("text", text_of(part.get(key))),
+                            ]));
+                        }
+                        other => {
+                            return Err(unsupported(
+                                call,
+                                format!(
+                                    "output item {i} holds a `{}` part, which has no AI SDK content part (script `output_text` or `refusal`)",
+                                    other.unwrap_or("?")
+                                ),
+                            ))
+                        }
+                    }
+                }
+            }
+            "function_call" => {
+                calls_tool = true;
+                let input = match item.get("arguments") {
+                    Some(Json::String(text)) => text.clone(),
+                    Some(other) => other.to_string(),
+                    None => "{}".into(),
+                };
+                content.push(obj([
+                    ("type", "tool-call".into()),
+                    ("toolCallId", item.get("callId").cloned().unwrap_or(Json::Null)),
+                    ("toolName", item.get("name").cloned().unwrap_or(Json::Null)),
+                    ("input", input.into()),
+                ]));
+            }
+            "reasoning" => {
+                let text: String = ["content", "rawContent"]
+                    .iter()
+                    .filter_map(|k| item.get(*k).and_then(Json::as_array))
+                    .flatten()
+                    .filter_map(|p| p.get("text").and_then(Json::as_str))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                content.push(obj([("type", "reasoning".into()), ("text", text.into())]));
+            }
+            other => {
+                return Err(unsupported(
+                    call,
+                    format!("output item {i} is a `{other}`, which has no AI SDK content part (script assistantMessage, functionCall or reasoning items)"),
+                ))
+            }
+        }
+    }
+    let (unified, raw) = if calls_tool {
+        ("tool-calls", "tool_calls")
+    } else {
+        ("stop", "stop")
+    };
+    let mut out = obj([
+        ("content", Json::Array(content)),
+        (
+            "finishReason",
+            obj([("unified", unified.into()), ("raw", raw.into())]),
+        ),
+        ("usage", usage(response.get("usage"))),
+        ("warnings", Json::Array(Vec::new())),
+    ]);
+    if let Some(id) = response.get("responseId").and_then(Json::as_str) {
+        out["response"] = obj([("id", id.into())]);
+    }
+    Ok(out)
+}
+
+/// Usage in the AI SDK's form: kept when it is already (`inputTokens: { total, … }`), else read
+/// from `@openai/agents`' (`inputTokens`, `outputTokens`, cached and reasoning details); what
+/// the script did not say is 0.
+fn usage(given: Option<&Json>) -> Json {
+    let empty = Json::Object(Map::new());
+    let u = given.unwrap_or(&empty);
+    if u.get("inputTokens").is_some_and(Json::is_object) {
+        return u.clone();
+    }
+    let n = |v: Option<&Json>| v.and_then(Json::as_f64).unwrap_or(0.0);
+    let detail = |key: &str, field: &str| {
+        let d = u.get(key);
+        let first = d.and_then(|d| d.as_array().and_then(|a| a.first()).or(Some(d)));
+        n(first.and_then(|d| d.get(field)))
+    };
+    let input = n(u.get("inputTokens"));
+    let output = n(u.get("outputTokens"));
+    let cached = detail("inputTokensDetails", "cached_tokens");
+    let reasoning = detail("outputTokensDetails", "reasoning_tokens");
+    // Token counts are integers; JSON writes them without a fraction.
+    let count = |v: f64| {
+        if v.fract() == 0.0 && v.abs() < 9e15 {
+            Json::from(v as i64)
+        } else {
+            Json::from(v)
+        }
+    };
+    obj([
+        (
+            "inputTokens",
+            obj([
+                ("total", count(input)),
+                ("noCache", count(input - cached)),
+                ("cacheRead", count(cached)),
+                ("cacheWrite", count(0.0)),
+            ]),
+        ),
+        (
+            "outputTokens",
+            obj([
+                ("total", count(output)),
+                ("text", count(output - reasoning)),
+                ("reasoning", count(reasoning)),
+            ]),
+        ),
+    ])
+}
+
+/// `text` in deltas of at most [`PIECE`] characters (one empty text is one empty delta).
+fn pieces(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.is_empty() {
+        return vec![String::new()];
+    }
+    chars.chunks(PIECE).map(|c| c.iter().collect()).collect()
+}
+
+/// A `doGenerate` result ([`generate_result`]) as `doStream`'s parts, in order: `stream-start`,
+/// `response-metadata`, each text and reasoning part as start, deltas and end (`text-0`,
+/// `reasoning-1`, … by position), each tool call as its input's start, deltas and end then the
+/// `tool-call`, and `finish` with the finish reason and usage.
+pub fn stream_parts(result: &Json) -> Vec<Json> {
+    let part = |kind: String, id: &Json, extra: Option<(&str, Json)>| {
+        let mut m = Map::new();
+        m.insert("type".into(), Json::String(kind));
+        m.insert("id".into(), id.clone());
+        if let Some((k, v)) = extra {
+            m.insert(k.into(), v);
+        }
+        Json::Object(m)
+    };
+    let mut parts = vec![obj([
+        ("type", "stream-start".into()),
+        ("warnings", Json::Array(Vec::new())),
+    ])];
+    let mut meta = Map::new();
+    meta.insert("type".into(), "response-metadata".into());
+    if let Some(id) = result.pointer("/response/id") {
+        meta.insert("id".into(), id.clone());
+    }
+    parts.push(Json::Object(meta));
+    for (i, content) in result
+        .get("content")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        match content.get("type").and_then(Json::as_str) {
+            Some(kind @ ("text" | "reasoning")) => {
+                let id = Json::String(format!("{kind}-{i}"));
+                parts.push(part(format!("{kind}-start"), &id, None));
+                for delta in pieces(content.get("text").and_then(Json::as_str).unwrap_or("")) {
+                    let delta = Some(("delta", delta.into()));
+                    parts.push(part(format!("{kind}-delta"), &id, delta));
+                }
+                parts.push(part(format!("{kind}-end"), &id, None));
+            }
+            Some("tool-call") => {
+                let id = content.get("toolCallId").cloned().unwrap_or(Json::Null);
+                let name = content.get("toolName").cloned().unwrap_or(Json::Null);
+                parts.push(part(
+                    "tool-input-start".into(),
+                    &id,
+                    Some(("toolName", name)),
+                ));
+                for delta in pieces(content.get("input").and_then(Json::as_str).unwrap_or("")) {
+                    let delta = Some(("delta", delta.into()));
+                    parts.push(part("tool-input-delta".into(), &id, delta));
+                }
+                parts.push(part("tool-input-end".into(), &id, None));
+                parts.push(content.clone());
+            }
+            _ => parts.push(content.clone()),
+        }
+    }
+    parts.push(obj([
+        ("type", "finish".into()),
+        (
+            "finishReason",
+            result.get("finishReason").cloned().unwrap_or(Json::Null),
+        ),
+        ("usage", result.get("usage").cloned().unwrap_or(Json::Null)),
+    ]));
+    parts
+}
+
+/// The fields of the `APICallError` a scripted error becomes (`{ status?, message, advice? }`,
+/// `advice` being `modelError`'s retry advice): `statusCode`, `isRetryable` (the advice's
+/// `suggested`, else the SDK's rule: 408, 409, 429 and 5xx), and `responseHeaders` with
+/// `retry-after-ms` from the advice's `retryAfterMs`, which the SDK's retries wait for.
+pub fn api_call_error(error: &Json) -> Json {
+    let status = error.get("status").and_then(Json::as_u64);
+    let advice = error.get("advice");
+    let suggested = advice
+        .and_then(|a| a.get("suggested"))
+        .and_then(Json::as_bool);
+    let retryable = suggested
+        .unwrap_or_else(|| status.is_some_and(|s| s == 408 || s == 409 || s == 429 || s >= 500));
+    let mut headers = Map::new();
+    if let Some(ms) = advice
+        .and_then(|a| a.get("retryAfterMs"))
+        .and_then(Json::as_f64)
+    {
+        headers.insert("retry-after-ms".into(), Json::String(format!("{ms}")));
+    }
+    obj([
+        ("statusCode", status.map_or(Json::Null, Json::from)),
+        ("isRetryable", retryable.into()),
+        ("responseHeaders", Json::Object(headers)),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn output_items_become_content_parts_and_a_finish_reason() {
+        let response = json!({
+            "output": [
+                {"type": "reasoning", "content": [{"type": "input_text", "text": "think"}]},
+                {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Let me look."}]},
+                {"type": "function_call", "callId": "c1", "name": "weather", "arguments": "{\"city\":\"Paris\"}"},
+            ],
+            "usage": {"inputTokens": 10, "outputTokens": 7, "inputTokensDetails": [{"cached_tokens": 4}], "outputTokensDetails": [{"reasoning_tokens": 2}]},
+            "responseId": "scripted-response-1",
+        });
+        let result = generate_result(&response, 0).unwrap();
+        assert_eq!(
+            result["content"],
+            json!([
+                {"type": "reasoning", "text": "think"},
+                {"type": "text", "text": "Let me look."},
+                {"type": "tool-call", "toolCallId": "c1", "toolName": "weather", "input": "{\"city\":\"Paris\"}"},
+            ])
+        );
+        assert_eq!(
+            result["finishReason"],
+            json!({"unified": "tool-calls", "raw": "tool_calls"})
+        );
+        assert_eq!(
+            result["usage"],
+            json!({"inputTokens": {"total": 10, "noCache": 6, "cacheRead": 4, "cacheWrite": 0}, "outputTokens": {"total": 7, "text": 5, "reasoning": 2}})
+        );
+        let e = generate_result(&json!({"output": [{"type": "hosted_tool_call"}]}), 2).unwrap_err();
+        assert!(
+            e.message.starts_with(
+                "scriptedLanguageModel: call #3: output item 0 is a `hosted_tool_call`"
+            ),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn a_stream_is_well_formed_with_ids_and_pieces() {
+        let result = generate_result(
+            &json!({"output": [
+                {"type": "message", "content": [{"type": "output_text", "text": "Hello there, how are you today?"}]},
+                {"type": "function_call", "callId": "c1", "name": "t", "arguments": "{\"query\":\"a long query\"}"},
+            ]}),
+            0,
+        )
+        .unwrap();
+        let parts = stream_parts(&result);
+        let types: Vec<&str> = parts.iter().map(|p| p["type"].as_str().unwrap()).collect();
+        assert_eq!(
+            types,
+            [
+                "stream-start",
+                "response-metadata",
+                "text-start",
+                "text-delta",
+                "text-delta",
+                "text-delta",
+                "text-end",
+                "tool-input-start",
+                "tool-input-delta",
+                "tool-input-delta",
+                "tool-input-end",
+                "tool-call",
+                "finish",
+            ]
+        );
+        let text: String = parts
+            .iter()
+            .filter(|p| p["type"] == "text-delta")
+            .map(|p| p["delta"].as_str().unwrap())
+            .collect();
+        assert_eq!(text, "Hello there, how are you today?");
+        assert!(parts
+            .iter()
+            .filter(|p| p["type"] == "text-delta")
+            .all(|p| p["id"] == "text-0"));
+        assert_eq!(
+            parts.last().unwrap()["finishReason"]["unified"],
+            "tool-calls"
+        );
+    }
+
+    #[test]
+    fn a_scripted_error_carries_what_the_sdk_retries_on() {
+        assert_eq!(
+            api_call_error(&json!({"status": 429, "advice": {"retryAfterMs": 10}})),
+            json!({"statusCode": 429, "isRetryable": true, "responseHeaders": {"retry-after-ms": "10"}})
+        );
+        assert_eq!(
+            api_call_error(&json!({"status": 400}))["isRetryable"],
+            false
+        );
+        assert_eq!(
+            api_call_error(&json!({"status": 400, "advice": {"suggested": true}}))["isRetryable"],
+            true
+        );
+        assert_eq!(
+            api_call_error(&json!({"status": 503, "advice": {"suggested": false}}))["isRetryable"],
+            false
+        );
+    }
+}
