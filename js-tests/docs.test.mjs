@@ -37,7 +37,7 @@ function exportedNames(file) {
 
 test('every export of every entry is documented in the npm README', async () => {
   const readme = readFileSync(readmes['pkg-template/README.md'], 'utf8');
-  const entries = { '.': 'node.d.ts', './testing': 'testing.d.ts', './realtime/testing': 'realtime-testing.d.ts' };
+  const entries = { '.': 'node.d.ts', './testing': 'testing.d.ts', './realtime/testing': 'realtime-testing.d.ts', './ai-sdk/testing': 'ai-sdk-testing.d.ts' };
   const missing = [];
   for (const [entry, file] of Object.entries(entries)) {
     const names = exportedNames(file);

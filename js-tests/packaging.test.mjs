@@ -221,3 +221,23 @@ test('TypeScript (nodenext) type-checks a consumer against the published types',
     assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);
   }
 });
+
+test('the AI SDK testing entry runs in a project with ai and without @openai/agents (ES module and CommonJS)', () => {
+  const run = (load) => `
+    const model = t.scriptedLanguageModel([[t.functionCall('weather', { city: 'Oslo' }, { callId: 'c1' })], [t.assistantMessage('Sunny.')]]);
+    const weather = ai.tool({ description: 'd', inputSchema: ai.jsonSchema({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }), execute: async () => 'sunny' });
+    const result = await ai.generateText({ model, tools: { weather }, stopWhen: ai.stepCountIs(3), prompt: 'weather' });
+    if (result.text !== 'Sunny.' || result.steps.length !== 2) throw new Error('scripted AI SDK run failed: ' + result.text);
+    t.assertToolCalled(model, 'weather', { city: 'Oslo' });
+    model.assertComplete();
+    let agentsFound = true;
+    try { ${load}('@openai/agents-core'); } catch { agentsFound = false; }
+    if (agentsFound) throw new Error('the project has @openai/agents-core');
+    console.log('ok');`;
+  const dir = pack.project('ai-sdk-app', { type: 'module' }, {
+    'main.js': `import * as t from '@understudy/agents/ai-sdk/testing';\nimport * as ai from 'ai';\nimport { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${run('require.resolve')}`,
+    'main.cjs': `const t = require('@understudy/agents/ai-sdk/testing');\nconst ai = require('ai');\n(async () => {${run('require.resolve')}})().catch((e) => { console.error(e); process.exit(1); });`,
+  }, ['ai@7.0.173']);
+  assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
+  assert.equal(sh('node', ['main.cjs'], dir).trim(), 'ok');
+});
