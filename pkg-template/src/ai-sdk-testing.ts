@@ -50,7 +50,7 @@ export interface LanguageModelCallOptions {
   [key: string]: unknown;
 }
 
-/** One call the model received: a frozen snapshot of its options (`abortSignal` as `{ aborted }`). */
+/** One call the model received: a frozen snapshot of its options (`abortSignal` as `{ aborted }`, its state when the call began). */
 export type RecordedLanguageModelCall = Readonly<{
   /** The zero-based position of this call in `calls`. */
   index: number;
@@ -92,10 +92,29 @@ function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
   if (signal?.aborted) engine((e) => e.modelAborted(callIndex));
 }
 
-/** The call options as recorded: a frozen snapshot, the signal by its state. */
-function snapshotOptions(options: LanguageModelCallOptions): RecordedLanguageModelCall['options'] {
-  const { abortSignal, ...rest } = options ?? {};
-  return frozenSnapshot({ ...rest, ...(abortSignal === undefined ? {} : { abortSignal: { aborted: abortSignal.aborted === true } }) });
+/** A call as kept until it is read: the options the SDK passed, the signal's state then. */
+interface CallRecord {
+  index: number;
+  streamed: boolean;
+  given: LanguageModelCallOptions;
+  aborted: boolean | undefined;
+  snapshot?: RecordedLanguageModelCall;
+}
+
+/**
+ * A call's record as `calls` shows it: a frozen copy of its options (the doubles' snapshot
+ * rule), made when first read and kept. The SDK builds fresh options for every call (a prompt
+ * that grows with the history) and does not change them afterwards, so copying them at the
+ * first read records what the call received without a copy per call of a long tool loop.
+ */
+function recorded(record: CallRecord): RecordedLanguageModelCall {
+  if (record.snapshot === undefined) {
+    const { abortSignal: _signal, ...rest } = record.given ?? {};
+    const state = record.aborted === undefined ? {} : { abortSignal: { aborted: record.aborted } };
+    const options = frozenSnapshot({ ...rest, ...state }) as RecordedLanguageModelCall['options'];
+    record.snapshot = Object.freeze({ index: record.index, streamed: record.streamed, options });
+  }
+  return record.snapshot;
 }
 
 /**
@@ -137,7 +156,7 @@ export class ScriptedLanguageModel {
   readonly modelId: string;
   readonly supportedUrls: Record<string, RegExp[]> = {};
   readonly #script: Handle;
-  readonly #records: RecordedLanguageModelCall[] = [];
+  readonly #records: CallRecord[] = [];
   readonly #strictTools: readonly SchemaProvider[];
 
   constructor(inputs: Iterable<ScriptedLanguageModelInput> = [], options?: ScriptedLanguageModelOptions) {
@@ -160,9 +179,9 @@ export class ScriptedLanguageModel {
     this.#script.enqueue(prepared);
   }
 
-  /** Every call in order (fresh frozen snapshots). */
+  /** Every call in order, each a frozen snapshot of its options (copied when first read). */
   get calls(): readonly RecordedLanguageModelCall[] {
-    return Object.freeze([...this.#records]);
+    return Object.freeze(this.#records.map(recorded));
   }
 
   /** The number of scripted steps not yet consumed. */
@@ -185,9 +204,9 @@ export class ScriptedLanguageModel {
     checkpoint(signal);
     const { call, step } = this.#begin(options, false);
     if (step.type === 'error') throw apiCallError(step.error, step.retryAdvice);
-    const response = step.type === 'responder' ? await step.respond!(call) : step.response;
+    const response = step.type === 'responder' ? await step.respond!(recorded(call)) : step.response;
     checkpoint(signal, call.index);
-    return this.#result(response, call);
+    return this.#answer(response, call, step.type === 'responder', false);
   }
 
   async doStream(options: LanguageModelCallOptions): Promise<any> {
@@ -198,13 +217,12 @@ export class ScriptedLanguageModel {
     let parts: Iterable<unknown> | AsyncIterable<unknown>;
     if (step.type === 'stream' || step.type === 'stream_responder') {
       // The SDK's own stream parts, passed on as scripted.
-      parts = step.type === 'stream' ? step.events! : ((await step.respond!(call)) as Iterable<unknown>);
+      parts = step.type === 'stream' ? step.events! : ((await step.respond!(recorded(call))) as Iterable<unknown>);
       if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(parts, call.index));
     } else {
-      const response = step.type === 'responder' ? await step.respond!(call) : step.response;
+      const response = step.type === 'responder' ? await step.respond!(recorded(call)) : step.response;
       checkpoint(signal, call.index);
-      const result = this.#result(response, call);
-      parts = JSON.parse(engine((e) => e.aiSdkStreamParts(input(JSON.stringify(result)))));
+      parts = this.#answer(response, call, step.type === 'responder', true);
     }
     const iterator = (async function* () {
       yield* parts as AsyncIterable<unknown>;
@@ -228,16 +246,16 @@ export class ScriptedLanguageModel {
   }
 
   /** Records the call (before its step is taken, as `ScriptedModel` does), then takes the step. */
-  #begin(options: LanguageModelCallOptions, streamed: boolean): { call: RecordedLanguageModelCall; step: PreparedStep } {
-    const call: RecordedLanguageModelCall = Object.freeze({ index: this.#records.length, streamed, options: snapshotOptions(options) });
+  #begin(options: LanguageModelCallOptions, streamed: boolean): { call: CallRecord; step: PreparedStep } {
+    const call: CallRecord = { index: this.#records.length, streamed, given: options, aborted: options?.abortSignal === undefined ? undefined : options.abortSignal.aborted === true };
     this.#records.push(call);
-    logRequest(this, call.options);
-    if (this.#strictTools.length > 0) this.#checkTools(call.options);
+    logRequest(this, options);
+    if (this.#strictTools.length > 0) this.#checkTools(options);
     const step = engine(() => this.#script.take(streamed)) as PreparedStep;
     return { call, step };
   }
 
-  #checkTools(options: RecordedLanguageModelCall['options']): void {
+  #checkTools(options: LanguageModelCallOptions): void {
     const tools = (Array.isArray(options.tools) ? options.tools : []).filter((tool) => tool?.type === 'function');
     const format = options.responseFormat as { type?: string; schema?: unknown } | undefined;
     for (const provider of this.#strictTools) {
@@ -249,10 +267,15 @@ export class ScriptedLanguageModel {
     }
   }
 
-  #result(response: unknown, call: RecordedLanguageModelCall): Result {
-    const normalized = engine((e) => e.normalizeModelResponse(response, REQUEST, call.index, false, Object));
-    logOutput(this, normalized.output);
-    const text = JSON.stringify({ output: normalized.output, usage: normalized.usage, responseId: normalized.responseId });
+  /**
+   * `response` as `doGenerate`'s result, or `doStream`'s parts with `streamed`: checked first
+   * when a responder made it (a scripted one was checked when queued), its tool calls logged.
+   */
+  #answer(response: unknown, call: CallRecord, made: boolean, streamed: boolean): any {
+    if (made) engine((e) => e.normalizeModelResponse(response, REQUEST, call.index, false, Object));
+    logOutput(this, Array.isArray(response) ? response : (response as { output?: unknown }).output);
+    const text = JSON.stringify(response);
+    if (streamed) return JSON.parse(engine((e) => e.aiSdkStreamParts(input(text), call.index)));
     const result: Result = JSON.parse(engine((e) => e.aiSdkGenerate(input(text), call.index)));
     if (result.response !== undefined) result.response = { ...result.response, modelId: this.modelId } as Result['response'];
     return result;

@@ -33,14 +33,28 @@ fn unsupported(call: usize, message: impl std::fmt::Display) -> Unsupported {
     }
 }
 
-/// A normalized scripted response (`{ output, usage?, responseId? }`, the output items of the
-/// step builders) as `doGenerate`'s result: `{ content, finishReason, usage, response,
+/// A scripted response (the output items of the step builders, or `{ output, usage?,
+/// responseId? }`) as `doGenerate`'s result: `{ content, finishReason, usage, response?,
 /// warnings }`.
 pub fn generate_result(response: &Json, call: usize) -> Result<Json, Unsupported> {
-    let items = response
-        .get("output")
-        .and_then(Json::as_array)
-        .ok_or_else(|| unsupported(call, "the response has no `output` array"))?;
+    // An output-only step (`[assistantMessage(…)]`) is one request with no usage and the
+    // scripted response id, as `ScriptedModel` normalizes it.
+    let (items, response) = match response {
+        Json::Array(items) => (
+            items,
+            &obj([(
+                "responseId",
+                super::model::scripted_response_id(call).into(),
+            )]),
+        ),
+        _ => (
+            response
+                .get("output")
+                .and_then(Json::as_array)
+                .ok_or_else(|| unsupported(call, "the response has no `output` array"))?,
+            response,
+        ),
+    };
     let mut content = Vec::new();
     let mut calls_tool = false;
     for (i, item) in items.iter().enumerate() {

@@ -601,8 +601,8 @@ pub fn auto_stream_done(response: &JsValue) -> Result<JsValue, JsValue> {
     snapshot(&step("response_done", &[("response", &r)]))
 }
 
-/// `scriptedLanguageModel`: the normalized response in the input buffer (JSON text of `{ output,
-/// usage?, responseId? }`) as `doGenerate`'s result, JSON text
+/// `scriptedLanguageModel`: the scripted response in the input buffer (JSON text of its output
+/// items, or of `{ output, usage?, responseId? }`) as `doGenerate`'s result, JSON text
 /// ([`crate::doubles::ai_sdk::generate_result`]); a step with no AI SDK form is a `UserError`.
 #[wasm_bindgen(js_name = aiSdkGenerate)]
 pub fn ai_sdk_generate(len: usize, call_index: u32) -> Result<String, JsValue> {
@@ -615,14 +615,14 @@ pub fn ai_sdk_generate(len: usize, call_index: u32) -> Result<String, JsValue> {
     })?
 }
 
-/// `scriptedLanguageModel`: a `doGenerate` result in the input buffer as `doStream`'s parts,
-/// JSON text of the array ([`crate::doubles::ai_sdk::stream_parts`]).
+/// `scriptedLanguageModel`: the scripted response in the input buffer as `doStream`'s parts,
+/// JSON text of the array ([`crate::doubles::ai_sdk::stream_parts`] of its `doGenerate`
+/// result).
 #[wasm_bindgen(js_name = aiSdkStreamParts)]
-pub fn ai_sdk_stream_parts(len: usize) -> Result<String, JsValue> {
-    super::with_input(len, |text| {
-        let result: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-        serde_json::Value::Array(crate::doubles::ai_sdk::stream_parts(&result)).to_string()
-    })
+pub fn ai_sdk_stream_parts(len: usize, call_index: u32) -> Result<String, JsValue> {
+    let result = ai_sdk_generate(len, call_index)?;
+    let result: serde_json::Value = serde_json::from_str(&result).unwrap_or_default();
+    Ok(serde_json::Value::Array(crate::doubles::ai_sdk::stream_parts(&result)).to_string())
 }
 
 /// `scriptedLanguageModel`: the `APICallError` fields of a scripted error, from the JSON text
