@@ -140,6 +140,44 @@ function apiCallError(error: unknown, advice: ScriptedModelRetryAdvice | undefin
   return Object.assign(out, { url: 'scripted://understudy', requestBodyValues: {}, ...fields });
 }
 
+/** The parts of an answer as a stream, one per pull, ended by an abort of `signal`. */
+function streamOf(parts: unknown[], signal: AbortSignal | undefined, callIndex: number): ReadableStream<unknown> {
+  let next = 0;
+  return new ReadableStream<unknown>({
+    pull(controller) {
+      try {
+        checkpoint(signal, callIndex);
+      } catch (error) {
+        return controller.error(error);
+      }
+      if (next < parts.length) controller.enqueue(parts[next++]);
+      else controller.close();
+    },
+  });
+}
+
+/** A scripted iterable of parts (`modelStream`) as a stream, ended by an abort of `signal`. */
+function streamFrom(parts: Iterable<unknown> | AsyncIterable<unknown>, signal: AbortSignal | undefined, callIndex: number): ReadableStream<unknown> {
+  const iterator = (async function* () {
+    yield* parts as AsyncIterable<unknown>;
+  })();
+  return new ReadableStream<unknown>({
+    async pull(controller) {
+      try {
+        checkpoint(signal, callIndex);
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      } catch (error) {
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await iterator.return?.(undefined);
+    },
+  });
+}
+
 /** The providers a `strictTools` value names (the engine checks each code). */
 function strictProviders(value: unknown): SchemaProvider[] {
   if (value === undefined || value === false) return [];
@@ -224,25 +262,7 @@ export class ScriptedLanguageModel {
       checkpoint(signal, call.index);
       parts = this.#answer(response, call, step.type === 'responder', true);
     }
-    const iterator = (async function* () {
-      yield* parts as AsyncIterable<unknown>;
-    })();
-    const stream = new ReadableStream<unknown>({
-      async pull(controller) {
-        try {
-          checkpoint(signal, call.index);
-          const next = await iterator.next();
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
-        } catch (error) {
-          controller.error(error);
-        }
-      },
-      async cancel() {
-        await iterator.return?.(undefined);
-      },
-    });
-    return { stream };
+    return { stream: Array.isArray(parts) ? streamOf(parts, signal, call.index) : streamFrom(parts, signal, call.index) };
   }
 
   /** Records the call (before its step is taken, as `ScriptedModel` does), then takes the step. */

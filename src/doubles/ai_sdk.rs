@@ -192,7 +192,7 @@ fn pieces(text: &str) -> Vec<String> {
 }
 
 /// A `doGenerate` result ([`generate_result`]) as `doStream`'s parts, in order: `stream-start`,
-/// `response-metadata`, each text and reasoning part as start, deltas and end (`text-0`,
+/// `response-metadata` (with the response id, when there is one), each text and reasoning part as start, deltas and end (`text-0`,
 /// `reasoning-1`, … by position), each tool call as its input's start, deltas and end then the
 /// `tool-call`, and `finish` with the finish reason and usage.
 pub fn stream_parts(result: &Json) -> Vec<Json> {
@@ -209,12 +209,12 @@ pub fn stream_parts(result: &Json) -> Vec<Json> {
         ("type", "stream-start".into()),
         ("warnings", Json::Array(Vec::new())),
     ])];
-    let mut meta = Map::new();
-    meta.insert("type".into(), "response-metadata".into());
     if let Some(id) = result.pointer("/response/id") {
-        meta.insert("id".into(), id.clone());
+        parts.push(obj([
+            ("type", "response-metadata".into()),
+            ("id", id.clone()),
+        ]));
     }
-    parts.push(Json::Object(meta));
     for (i, content) in result
         .get("content")
         .and_then(Json::as_array)
@@ -333,7 +333,7 @@ mod tests {
     #[test]
     fn a_stream_is_well_formed_with_ids_and_pieces() {
         let result = generate_result(
-            &json!({"output": [
+            &json!({"responseId": "r1", "output": [
                 {"type": "message", "content": [{"type": "output_text", "text": "Hello there, how are you today?"}]},
                 {"type": "function_call", "callId": "c1", "name": "t", "arguments": "{\"query\":\"a long query\"}"},
             ]}),
