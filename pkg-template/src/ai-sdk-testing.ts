@@ -10,12 +10,24 @@
  * of the `APICallError` a scripted error becomes); this module adapts it: promises, a
  * `ReadableStream`, the abort signal, the error object.
  */
-import { call as engine, checkProviderCode, checkProviderTools, checkStrictTool, input } from './core.js';
+import { call as engine, checkProviderCode, checkProviderTools, checkStrictTool, encodeValue, input } from './core.js';
 import type { SchemaProvider } from './codes.js';
 import { describeValue, expectKnownOptions } from './args.js';
 import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
-import type { ScriptedModelInput, ScriptedModelRetryAdvice } from './scripted-model.js';
+import { UserError } from './errors.js';
+import { modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelRetryAdvice } from './scripted-model.js';
+import { cassettePlan, errorOutcome, newRecorder, readCassette, saveRecording, type Recorder, type RedactionOptions } from './cassette.js';
+import type { Cassette, ReplayOptions } from './cassette-format.js';
+
+export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError, CASSETTES_ENV, RECORD_ENV } from './cassette.js';
+export type { Cassette, CassetteStep, ReplayOptions } from './cassette-format.js';
+export type { RedactionOptions } from './cassette.js';
+
+/** A responder that replays a recorded result as it was (no scripted-response conversion). */
+const RAW = Symbol('understudy.recorded-result');
+/** A recorded stream's parts, as a by-request responder answers them. */
+const STREAMED = Symbol('understudy.recorded-stream');
 
 export {
   assistantMessage,
@@ -217,6 +229,16 @@ export class ScriptedLanguageModel {
     this.#script.enqueue(prepared);
   }
 
+  /**
+   * A model replaying a cassette of `recordingLanguageModel` or `cassette` (a file path in Node,
+   * or a cassette object): recorded calls in order (default), or with `match: 'request'` the
+   * unused call whose stored options equal the live call's (`CassetteMismatchError` names the
+   * first differing field).
+   */
+  static fromCassette(source: string | Cassette, options?: ReplayOptions & { specificationVersion?: 'v3' | 'v4' }): ScriptedLanguageModel {
+    return replayLanguageCassette(source, options);
+  }
+
   /** Every call in order, each a frozen snapshot of its options (copied when first read). */
   get calls(): readonly RecordedLanguageModelCall[] {
     return Object.freeze(this.#records.map(recorded));
@@ -244,6 +266,12 @@ export class ScriptedLanguageModel {
     if (step.type === 'error') throw apiCallError(step.error, step.retryAdvice);
     const response = step.type === 'responder' ? await step.respond!(recorded(call)) : step.response;
     checkpoint(signal, call.index);
+    if (step.respond !== undefined && RAW in step.respond) {
+      const recordedResult = response as Record<PropertyKey, unknown>;
+      if (STREAMED in recordedResult) throw new UserError(`scriptedLanguageModel: call #${call.index + 1} was recorded streamed; replay it with streamText (doStream).`);
+      logOutput(this, loggedCalls(recordedResult.content));
+      return recordedResult;
+    }
     return this.#answer(response, call, step.type === 'responder', false);
   }
 
@@ -260,7 +288,14 @@ export class ScriptedLanguageModel {
     } else {
       const response = step.type === 'responder' ? await step.respond!(recorded(call)) : step.response;
       checkpoint(signal, call.index);
-      parts = this.#answer(response, call, step.type === 'responder', true);
+      if (step.respond !== undefined && RAW in step.respond) {
+        // A recorded stream as it came; a recorded result streamed as the engine writes one.
+        const recordedResult = response as Record<PropertyKey, unknown>;
+        parts = STREAMED in recordedResult ? (recordedResult[STREAMED] as unknown[]) : JSON.parse(engine((e) => e.aiSdkResultParts(input(encodeValue(recordedResult)))));
+        logOutput(this, loggedCalls(Array.isArray(parts) ? parts : []));
+      } else {
+        parts = this.#answer(response, call, step.type === 'responder', true);
+      }
     }
     return { stream: Array.isArray(parts) ? streamOf(parts, signal, call.index) : streamFrom(parts, signal, call.index) };
   }
@@ -316,4 +351,243 @@ export class ScriptedLanguageModel {
  */
 export function scriptedLanguageModel(steps: Iterable<ScriptedLanguageModelInput> = [], options?: ScriptedLanguageModelOptions): ScriptedLanguageModel {
   return new ScriptedLanguageModel(steps, options);
+}
+
+// --- cassettes ----------------------------------------------------------------------------------
+
+/** A language model as this module reads one: the provider-level interface, by its shape. */
+export interface LanguageModelLike {
+  readonly specificationVersion: string;
+  readonly provider: string;
+  readonly modelId: string;
+  readonly supportedUrls?: unknown;
+  doGenerate(options: any): PromiseLike<any>;
+  doStream(options: any): PromiseLike<any>;
+}
+
+/** Options of {@link recordingLanguageModel}: the redaction of `recordingModel`, and a file. */
+export interface LanguageModelRecordingOptions extends RedactionOptions {
+  /** Node: save the cassette to this file after every call. */
+  path?: string;
+}
+
+/** Options of {@link cassette} and `ScriptedLanguageModel.fromCassette`. */
+export interface LanguageModelCassetteOptions extends RedactionOptions, ReplayOptions {
+  /** Folder of cassette files (default `cassettes`, relative to the working directory). */
+  dir?: string;
+  /** `true` records, `false` replays, whatever the environment says. */
+  record?: boolean;
+}
+
+const LANGUAGE_CASSETTE_OPTIONS: readonly (keyof LanguageModelCassetteOptions & string)[] = ['dir', 'record', 'redactKeys', 'redact', 'allowSecrets', 'match', 'strictTools'];
+
+/**
+ * A call's options as a cassette stores them: without the signal (runtime state) — the engine
+ * normalizes the rest (key order, values JSON cannot carry) and redacts it.
+ */
+function storedRequest(options: LanguageModelCallOptions | RecordedLanguageModelCall['options']): string {
+  const { abortSignal: _signal, ...rest } = (options ?? {}) as LanguageModelCallOptions;
+  return encodeValue(rest);
+}
+
+/**
+ * A `doGenerate` result as a cassette stores it: what the SDK reads of it. The raw HTTP request
+ * and response bodies and headers are left out (they repeat the prompt and answer and carry
+ * provider headers); the timestamp is kept as its ISO text.
+ */
+function storedResult(result: any): unknown {
+  const { request: _request, response, ...rest } = result ?? {};
+  if (response === undefined) return rest;
+  const { body: _body, headers: _headers, ...kept } = response;
+  return { ...rest, response: kept };
+}
+
+/** `Date`s back where the SDK expects them (`response.timestamp`, a `response-metadata` part's). */
+function revived<T>(value: T): T {
+  const v = value as { timestamp?: unknown; response?: { timestamp?: unknown } };
+  if (typeof v?.timestamp === 'string') return { ...value, timestamp: new Date(v.timestamp) };
+  if (typeof v?.response?.timestamp === 'string') return { ...value, response: { ...v.response, timestamp: new Date(v.response.timestamp) } };
+  return value;
+}
+
+/** An AI SDK result's tool calls as the tool assertions log them. */
+function loggedCalls(content: unknown): unknown[] {
+  if (!Array.isArray(content)) return [];
+  return content.filter((p) => p?.type === 'tool-call').map((p) => ({ type: 'function_call', name: p.toolName, arguments: p.input, callId: p.toolCallId }));
+}
+
+/**
+ * A language model that forwards every call to `realModel` and records it: `doGenerate`'s
+ * options and result, `doStream`'s options and every stream part (a stream the consumer
+ * stops early is recorded as far as it went), a failure as its name and message. Redaction and
+ * the save-time credential check are `recordingModel`'s.
+ */
+export class RecordingLanguageModel {
+  readonly #real: LanguageModelLike;
+  readonly #recorder: Recorder;
+  readonly #path: string | undefined;
+
+  constructor(realModel: LanguageModelLike, options: LanguageModelRecordingOptions = {}) {
+    options = expectKnownOptions('recordingLanguageModel', options, ['redactKeys', 'redact', 'allowSecrets', 'path']);
+    if (typeof realModel?.doGenerate !== 'function' || typeof realModel?.doStream !== 'function') {
+      throw new TypeError(`recordingLanguageModel: realModel must be a language model (with doGenerate and doStream), got ${describeValue(realModel)}.`);
+    }
+    this.#real = realModel;
+    this.#recorder = newRecorder(options, true);
+    this.#path = options.path;
+    registerLoggedModel(this);
+  }
+
+  get specificationVersion(): string {
+    return this.#real.specificationVersion;
+  }
+  get provider(): string {
+    return this.#real.provider;
+  }
+  get modelId(): string {
+    return this.#real.modelId;
+  }
+  get supportedUrls(): unknown {
+    return this.#real.supportedUrls;
+  }
+
+  /** The number of calls recorded so far. */
+  get recordedSteps(): number {
+    return this.#recorder.stepCount;
+  }
+
+  async doGenerate(options: LanguageModelCallOptions): Promise<any> {
+    const request = storedRequest(options);
+    logRequest(this, options);
+    let result: any;
+    try {
+      result = await this.#real.doGenerate(options);
+    } catch (error) {
+      this.#record(request, false, errorOutcome(error));
+      throw error;
+    }
+    this.#record(request, false, `{"response":${encodeValue(storedResult(result))}}`);
+    logOutput(this, loggedCalls(result?.content));
+    return result;
+  }
+
+  async doStream(options: LanguageModelCallOptions): Promise<any> {
+    const request = storedRequest(options);
+    logRequest(this, options);
+    let result: any;
+    try {
+      result = await this.#real.doStream(options);
+    } catch (error) {
+      this.#record(request, true, errorOutcome(error));
+      throw error;
+    }
+    const parts: unknown[] = [];
+    let done = false;
+    const finish = (outcome: string) => {
+      if (done) return;
+      done = true;
+      this.#record(request, true, outcome);
+    };
+    const stream = (result.stream as ReadableStream<any>).pipeThrough(
+      new TransformStream<any, any>({
+        transform: (part, controller) => {
+          parts.push(part?.type === 'error' ? { type: 'error', error: JSON.parse(errorOutcome(part.error)).error } : part);
+          if (part?.type === 'tool-call') logOutput(this, loggedCalls([part]));
+          controller.enqueue(part);
+        },
+        flush: () => finish(`{"events":${encodeValue(parts)}}`),
+        cancel: () => finish(`{"events":${encodeValue(parts)}}`),
+      } as Transformer<any, any>),
+    );
+    return { ...result, request: undefined, stream };
+  }
+
+  /**
+   * The cassette recorded so far.
+   *
+   * @throws {InvalidCassetteError} reason `credential`: a string still looks like a credential.
+   */
+  toScript(): Cassette {
+    return JSON.parse(engine(() => this.#recorder.toJson())) as Cassette;
+  }
+
+  /** Node: writes the cassette to `path` (only when it changed). */
+  save(path: string): void {
+    saveRecording(this.#recorder, path);
+  }
+
+  #record(request: string, streamed: boolean, outcome: string): void {
+    engine(() => this.#recorder.record(request, streamed, outcome));
+    if (this.#path !== undefined) this.save(this.#path);
+  }
+}
+
+/** Wraps a real language model (`openai('gpt-5-mini')`, `anthropic(…)`, …) so its calls can be saved as a cassette. */
+export function recordingLanguageModel(realModel: LanguageModelLike, options?: LanguageModelRecordingOptions): RecordingLanguageModel {
+  return new RecordingLanguageModel(realModel, options);
+}
+
+type ReplayStep = { kind: 'response' | 'stream' | 'error'; response?: any; events?: unknown[]; error?: { name: string; message: string } };
+
+function replayedError(error: ReplayStep['error']): Error {
+  const e = new Error(error?.message ?? '');
+  if (error?.name && error.name !== 'Error') e.name = error.name;
+  return e;
+}
+
+/** A recorded result replayed as it was (with its `Date`s back). */
+function rawStep(step: ReplayStep): ScriptedLanguageModelInput {
+  if (step.kind === 'error') return modelError(replayedError(step.error));
+  if (step.kind === 'stream') return modelStream((step.events ?? []).map(revived) as never);
+  return modelResponder(Object.assign(() => revived(step.response), { [RAW]: true }) as never);
+}
+
+/**
+ * A scripted language model replaying a cassette (a file path in Node, or a cassette object):
+ * recorded calls in order, or with `match: 'request'` the unused call whose stored options
+ * equal the live call's (`CassetteMismatchError` names the first differing field).
+ */
+function replayLanguageCassette(source: string | Cassette, options: ReplayOptions & { specificationVersion?: 'v3' | 'v4' } = {}): ScriptedLanguageModel {
+  options = expectKnownOptions('ScriptedLanguageModel.fromCassette', options, ['match', 'strictTools', 'specificationVersion']);
+  const byRequest = engine((e) => e.cassetteMatchesByRequest(options.match));
+  const replay = engine((e) => new e.CassetteReplay(readCassette(source), true));
+  const settings = { strictTools: options.strictTools, specificationVersion: options.specificationVersion };
+  const steps = JSON.parse(replay.steps()) as ReplayStep[];
+  if (!byRequest) {
+    replay.free();
+    return new ScriptedLanguageModel(steps.map(rawStep), settings);
+  }
+  const pick = (call: RecordedLanguageModelCall): ReplayStep => steps[engine(() => replay.pick(storedRequest(call.options), call.index))];
+  const responders = Array.from({ length: replay.stepCount }, () =>
+    modelResponder(
+      Object.assign(
+        (call: RecordedLanguageModelCall) => {
+          const step = pick(call);
+          if (step.kind === 'error') throw replayedError(step.error);
+          return step.kind === 'stream' ? { [STREAMED]: (step.events ?? []).map(revived) } : revived(step.response);
+        },
+        { [RAW]: true },
+      ) as never,
+    ),
+  );
+  return new ScriptedLanguageModel(responders, settings);
+}
+
+/**
+ * A language model for a test, backed by `<dir>/<name>.cassette.json`, in the modes of
+ * `@understudy/agents/testing`'s `cassette` (`UNDERSTUDY_CASSETTES`: `auto` replays an existing
+ * cassette and records a missing one, except under `CI`, where a missing one is a
+ * `CassetteMissingError`; `record`; `replay`; `off`). `realModel` is called only when the real
+ * model is used.
+ *
+ * @throws {CassetteMissingError} the cassette is missing and may not be recorded.
+ */
+export function cassette(name: string, realModel: () => LanguageModelLike, options?: LanguageModelCassetteOptions): LanguageModelLike;
+/** The same, named after the running test (node:test, or vitest with `@understudy/agents/vitest`). */
+export function cassette(realModel: () => LanguageModelLike, options?: LanguageModelCassetteOptions): LanguageModelLike;
+export function cassette(first: string | (() => LanguageModelLike), second?: (() => LanguageModelLike) | LanguageModelCassetteOptions, third?: LanguageModelCassetteOptions): LanguageModelLike {
+  const { plan, path, realModel, options } = cassettePlan<LanguageModelLike, LanguageModelCassetteOptions>(first, second, third, LANGUAGE_CASSETTE_OPTIONS);
+  if (plan === 'off') return realModel();
+  if (plan === 'record') return recordingLanguageModel(realModel(), { redactKeys: options.redactKeys, redact: options.redact, allowSecrets: options.allowSecrets, path });
+  return replayLanguageCassette(path, { match: options.match, strictTools: options.strictTools });
 }

@@ -70,7 +70,8 @@ const CASSETTE_OPTIONS: readonly (keyof CassetteOptions)[] = ['dir', 'record', '
 
 export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError } from './errors.js';
 
-type Recorder = import('../wasm/node/understudy.js').CassetteRecorder;
+/** @internal */
+export type Recorder = import('../wasm/node/understudy.js').CassetteRecorder;
 type Replay = import('../wasm/node/understudy.js').CassetteReplay;
 
 /** Node's `fs`, when there is one. */
@@ -102,7 +103,8 @@ function patternText(p: string | RegExp): string {
   return typeof p === 'string' ? p : engine((e) => e.cassettePatternText(p.source, p.flags));
 }
 
-function errorOutcome(error: unknown): string {
+/** @internal A failure as a cassette records it: its name and message. */
+export function errorOutcome(error: unknown): string {
   const e = error as { name?: unknown; message?: unknown } | null;
   const name = typeof e?.name === 'string' ? e.name : 'Error';
   const message = typeof e?.message === 'string' ? e.message : String(error);
@@ -121,7 +123,7 @@ export class RecordingModel implements Model {
   constructor(realModel: Model, options: RecordingOptions = {}) {
     options = expectKnownOptions('recordingModel', options, ['redactKeys', 'redact', 'allowSecrets', 'path']);
     this.#real = realModel;
-    this.#recorder = engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options), allowed(options)));
+    this.#recorder = newRecorder(options);
     this.#path = options.path;
     registerLoggedModel(this);
   }
@@ -189,19 +191,29 @@ export class RecordingModel implements Model {
    * @throws {InvalidCassetteError} reason `credential`, as {@link toScript}: nothing is written.
    */
   save(path: string): void {
-    const fs = requireFs('Saving a cassette');
-    const text = `${engine(() => this.#recorder.toJson())}\n`;
-    const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-    if (slash > 0) fs.mkdirSync(path.slice(0, slash), { recursive: true });
-    // Rewritten only when its content changes: no churn in version control.
-    if (fs.existsSync(path) && fs.readFileSync(path, 'utf8') === text) return;
-    fs.writeFileSync(path, text);
+    saveRecording(this.#recorder, path);
   }
 
   #record(request: string, streamed: boolean, outcome: string): void {
     engine(() => this.#recorder.record(request, streamed, outcome));
     if (this.#path !== undefined) this.save(this.#path);
   }
+}
+
+/** @internal A recorder with `options`' redaction (`recordingModel`, `recordingLanguageModel`). */
+export function newRecorder(options: RedactionOptions, languageModel = false): Recorder {
+  return engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options), allowed(options), languageModel));
+}
+
+/** @internal Node: writes what `recorder` holds (pretty JSON) to `path`, creating its folder, only when it changed. */
+export function saveRecording(recorder: Recorder, path: string): void {
+  const fs = requireFs('Saving a cassette');
+  const text = `${engine(() => recorder.toJson())}\n`;
+  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  if (slash > 0) fs.mkdirSync(path.slice(0, slash), { recursive: true });
+  // Rewritten only when its content changes: no churn in version control.
+  if (fs.existsSync(path) && fs.readFileSync(path, 'utf8') === text) return;
+  fs.writeFileSync(path, text);
 }
 
 /** Wraps a real model so its run can be saved as a cassette. */
@@ -239,7 +251,8 @@ function toInput(step: ReplayStep): ScriptedModelInput {
   }
 }
 
-function readCassette(source: string | Cassette): string {
+/** @internal A cassette's text, from an object or (Node) a file. */
+export function readCassette(source: string | Cassette): string {
   if (typeof source === 'object' && source !== null) {
     try {
       return JSON.stringify(source);
@@ -260,7 +273,7 @@ function readCassette(source: string | Cassette): string {
 export function replayCassette(source: string | Cassette, options: ReplayOptions = {}): ScriptedModel {
   options = expectKnownOptions('ScriptedModel.fromCassette', options, ['match', 'strictTools']);
   const byRequest = engine((e) => e.cassetteMatchesByRequest(options.match));
-  const replay: Replay = engine((e) => new e.CassetteReplay(readCassette(source)));
+  const replay: Replay = engine((e) => new e.CassetteReplay(readCassette(source), false));
   if (!byRequest) {
     const steps = JSON.parse(replay.steps()) as ReplayStep[];
     replay.free();
@@ -306,33 +319,44 @@ export function cassette(name: string, realModel: () => Model, options?: Cassett
  */
 export function cassette(realModel: () => Model, options?: CassetteOptions): Model;
 export function cassette(first: string | (() => Model), second?: (() => Model) | CassetteOptions, third?: CassetteOptions): Model {
-  if (typeof first === 'function') return namedByTest(first, second as CassetteOptions | undefined);
-  const name = first;
-  const realModel = second as () => Model;
-  expectString('cassette', 'name', name);
-  const options = expectKnownOptions('cassette', third, CASSETTE_OPTIONS);
-  if (typeof realModel !== 'function') throw new TypeError(`cassette: realModel must be a function that makes the real model, got ${describeValue(realModel)}.`);
-  if (options.dir != null) expectString('cassette', 'options.dir', options.dir);
-  return planned(engine((e) => e.cassettePath(options.dir, name)), realModel, options);
+  const { plan, path, realModel, options } = cassettePlan<Model, CassetteOptions>(first, second, third, CASSETTE_OPTIONS);
+  if (plan === 'off') return realModel();
+  if (plan === 'record') return recordingModel(realModel(), { redactKeys: options.redactKeys, redact: options.redact, allowSecrets: options.allowSecrets, path });
+  return replayCassette(path, { match: options.match, strictTools: options.strictTools });
 }
 
-function namedByTest(realModel: () => Model, given: CassetteOptions | undefined): Model {
-  const options = expectKnownOptions('cassette', given, CASSETTE_OPTIONS);
-  const slot = takeCassetteSlot();
-  if (slot === undefined) {
-    throw new TypeError('cassette: without a name it must run inside a node:test test (under `node --test`) or a vitest test (with @understudy/agents/vitest in setupFiles); pass a name otherwise.');
+/**
+ * @internal What a `cassette(…)` call does (this one's and the AI SDK entry's): its arguments
+ * checked (a name, or the running test's), the file, and the engine's plan for it under the
+ * environment (`off`, `record` or `replay`).
+ */
+export function cassettePlan<M, O extends CassetteOptions>(
+  first: string | (() => M),
+  second: (() => M) | O | undefined,
+  third: O | undefined,
+  known: readonly (keyof O & string)[],
+): { plan: 'off' | 'record' | 'replay'; path: string; realModel: () => M; options: O } {
+  const named = typeof first !== 'function';
+  const realModel = (named ? second : first) as () => M;
+  const options = expectKnownOptions('cassette', (named ? third : second) as O | undefined, known);
+  let path: string;
+  if (named) {
+    expectString('cassette', 'name', first);
+    if (typeof realModel !== 'function') throw new TypeError(`cassette: realModel must be a function that makes the real model, got ${describeValue(realModel)}.`);
+    if (options.dir != null) expectString('cassette', 'options.dir', options.dir);
+    path = engine((e) => e.cassettePath(options.dir, first));
+  } else {
+    const slot = takeCassetteSlot();
+    if (slot === undefined) {
+      throw new TypeError('cassette: without a name it must run inside a node:test test (under `node --test`) or a vitest test (with @understudy/agents/vitest in setupFiles); pass a name otherwise.');
+    }
+    path = engine((e) => e.testCassettePath(slot.test.file, slot.test.fullName, slot.index));
   }
-  return planned(engine((e) => e.testCassettePath(slot.test.file, slot.test.fullName, slot.index)), realModel, options);
-}
-
-function planned(path: string, realModel: () => Model, options: CassetteOptions): Model {
   if (options.record !== undefined && typeof options.record !== 'boolean') {
     throw new TypeError(`cassette: options.record must be a boolean, got ${describeValue(options.record)}.`);
   }
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
   const exists = nodeFs()?.existsSync(path) ?? false;
-  const plan = engine((e) => e.cassettePlan(env[CASSETTES_ENV], env[RECORD_ENV], env.CI, options.record, exists, path));
-  if (plan === 'off') return realModel();
-  if (plan === 'record') return recordingModel(realModel(), { redactKeys: options.redactKeys, redact: options.redact, allowSecrets: options.allowSecrets, path });
-  return replayCassette(path, { match: options.match, strictTools: options.strictTools });
+  const plan = engine((e) => e.cassettePlan(env[CASSETTES_ENV], env[RECORD_ENV], env.CI, options.record, exists, path)) as 'off' | 'record' | 'replay';
+  return { plan, path, realModel, options };
 }

@@ -168,6 +168,74 @@ pub fn hash(normalized: &Value) -> String {
     format!("{h:016x}")
 }
 
+/// Which model interface a cassette recorded: `@openai/agents`' `Model` (responses with an
+/// `output` list; streams of its events, complete with `response_done`) or the AI SDK's
+/// `LanguageModel` (results with `content` parts; streams of its parts, complete with `finish`).
+/// A language-model cassette says so in its `"interface"` member; an agents cassette has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interface {
+    AgentsModel,
+    LanguageModel,
+}
+
+impl Interface {
+    /// The `"interface"` member that marks a language-model cassette.
+    const LANGUAGE_MODEL: &'static str = "language-model";
+
+    fn stored(self) -> Option<&'static str> {
+        match self {
+            Interface::AgentsModel => None,
+            Interface::LanguageModel => Some(Self::LANGUAGE_MODEL),
+        }
+    }
+}
+
+/// A language model's stream parts as the result `doGenerate` would have answered: the texts
+/// and reasoning joined by part id, the tool calls, the `finish` part's reason and usage; `None`
+/// without a `finish` part (the stream was cut short).
+pub fn result_from_parts(parts: &[Value]) -> Option<Value> {
+    let finish = parts
+        .iter()
+        .rev()
+        .find(|p| p.get("type").and_then(Value::as_str) == Some("finish"))?;
+    let mut content: Vec<Value> = Vec::new();
+    let mut open: Vec<(String, usize)> = Vec::new();
+    for part in parts {
+        let kind = part.get("type").and_then(Value::as_str).unwrap_or("");
+        let id = part.get("id").map(Value::to_string).unwrap_or_default();
+        match kind {
+            "text-start" | "reasoning-start" => {
+                let base = &kind[..kind.len() - "-start".len()];
+                open.push((format!("{base}|{id}"), content.len()));
+                let mut m = Map::new();
+                m.insert("type".into(), Value::String(base.into()));
+                m.insert("text".into(), Value::String(String::new()));
+                content.push(Value::Object(m));
+            }
+            "text-delta" | "reasoning-delta" => {
+                let base = &kind[..kind.len() - "-delta".len()];
+                let key = format!("{base}|{id}");
+                let delta = part.get("delta").and_then(Value::as_str).unwrap_or("");
+                if let Some((_, at)) = open.iter().find(|(k, _)| *k == key) {
+                    if let Some(Value::String(text)) = content[*at].get_mut("text") {
+                        text.push_str(delta);
+                    }
+                }
+            }
+            "tool-call" => content.push(part.clone()),
+            _ => {}
+        }
+    }
+    let mut out = Map::new();
+    out.insert("content".into(), Value::Array(content));
+    for key in ["finishReason", "usage", "providerMetadata"] {
+        if let Some(v) = finish.get(key) {
+            out.insert(key.into(), v.clone());
+        }
+    }
+    Some(Value::Object(out))
+}
+
 /// How a recorded call ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
@@ -211,28 +279,35 @@ pub fn response_from_events(events: &[Value]) -> Option<Value> {
 }
 
 /// The deltas of a recorded stream, by what they add to: the text deltas of `@openai/agents`
-/// (`output_text_delta`), and each raw provider event stream (`type: 'model'`) whose events
+/// (`output_text_delta`), a language model's text, reasoning and tool-input parts by part id,
+/// and each raw provider event stream (`type: 'model'`) whose events
 /// carry a `delta` string, by its event type, item and content index (text and function-call
 /// arguments arrive in pieces there). A credential split across pieces is found in their join.
 fn delta_channels(events: &mut [Value]) -> Vec<Vec<&mut String>> {
     let mut channels: Vec<(String, Vec<&mut String>)> = Vec::new();
     for event in events.iter_mut() {
         let Value::Object(e) = event else { continue };
-        let (channel, delta) = if e.get("type").and_then(Value::as_str) == Some("model") {
-            let Some(Value::Object(raw)) = e.get_mut("event") else {
+        let kind = e.get("type").and_then(Value::as_str).unwrap_or("");
+        let (channel, delta) =
+            if matches!(kind, "text-delta" | "reasoning-delta" | "tool-input-delta") {
+                // A language model's parts: one channel per part id.
+                let id = e.get("id").map(Value::to_string).unwrap_or_default();
+                (format!("{kind}|{id}"), e.get_mut("delta"))
+            } else if e.get("type").and_then(Value::as_str) == Some("model") {
+                let Some(Value::Object(raw)) = e.get_mut("event") else {
+                    continue;
+                };
+                let key = ["type", "item_id", "output_index", "content_index"]
+                    .iter()
+                    .map(|k| raw.get(*k).map(Value::to_string).unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join("|");
+                (format!("model|{key}"), raw.get_mut("delta"))
+            } else if e.get("type").and_then(Value::as_str) == Some("output_text_delta") {
+                ("output_text_delta".to_owned(), e.get_mut("delta"))
+            } else {
                 continue;
             };
-            let key = ["type", "item_id", "output_index", "content_index"]
-                .iter()
-                .map(|k| raw.get(*k).map(Value::to_string).unwrap_or_default())
-                .collect::<Vec<_>>()
-                .join("|");
-            (format!("model|{key}"), raw.get_mut("delta"))
-        } else if e.get("type").and_then(Value::as_str) == Some("output_text_delta") {
-            ("output_text_delta".to_owned(), e.get_mut("delta"))
-        } else {
-            continue;
-        };
         let Some(Value::String(delta)) = delta else {
             continue;
         };
@@ -247,6 +322,25 @@ fn delta_channels(events: &mut [Value]) -> Vec<Vec<&mut String>> {
 /// One recorded step. What redaction took out is added to `taken`, for [`build`] to take out
 /// of every step.
 pub fn record_step(
+    request: Value,
+    streamed: bool,
+    outcome: Outcome,
+    redaction: &Redaction,
+    taken: &mut Taken,
+) -> Value {
+    record_step_for(
+        Interface::AgentsModel,
+        request,
+        streamed,
+        outcome,
+        redaction,
+        taken,
+    )
+}
+
+/// [`record_step`] for a cassette of `interface`.
+pub fn record_step_for(
+    interface: Interface,
     request: Value,
     streamed: bool,
     outcome: Outcome,
@@ -272,14 +366,19 @@ pub fn record_step(
             drop_non_json(&mut events);
             redaction.apply(&mut events, taken);
             let list = events.as_array().map(Vec::as_slice).unwrap_or(&[]);
-            match response_from_events(list) {
+            let (response, last) = match interface {
+                Interface::AgentsModel => (response_from_events(list), "response_done event"),
+                Interface::LanguageModel => (result_from_parts(list), "finish part"),
+            };
+            match response {
                 Some(response) => {
                     step.insert("response".into(), response);
                 }
                 None => {
+                    let message = format!("The recorded stream ended before its {last}.");
                     step.insert(
                         "error".into(),
-                        serde_json::json!({ "name": "IncompleteStreamError", "message": "The recorded stream ended before its response_done event." }),
+                        serde_json::json!({ "name": "IncompleteStreamError", "message": message }),
                     );
                 }
             }
@@ -297,7 +396,17 @@ pub fn record_step(
 /// A whole cassette from recorded steps: what redaction took out of any step is taken out of
 /// every step wherever it stands (`redaction::propagate`), and a request that changed is hashed
 /// again.
-pub fn build(mut steps: Vec<Value>, redaction: &Redaction, taken: &Taken) -> Value {
+pub fn build(steps: Vec<Value>, redaction: &Redaction, taken: &Taken) -> Value {
+    build_for(Interface::AgentsModel, steps, redaction, taken)
+}
+
+/// [`build`] for a cassette of `interface` (a language-model cassette says so).
+pub fn build_for(
+    interface: Interface,
+    mut steps: Vec<Value>,
+    redaction: &Redaction,
+    taken: &Taken,
+) -> Value {
     let changed = super::redaction::propagate(&mut steps, taken);
     for (step, changed) in steps.iter_mut().zip(changed) {
         if let (true, Some(request)) = (changed, step.get("request")) {
@@ -305,7 +414,15 @@ pub fn build(mut steps: Vec<Value>, redaction: &Redaction, taken: &Taken) -> Val
             step["hash"] = Value::String(h);
         }
     }
-    serde_json::json!({ "format": FORMAT, "version": VERSION, "redaction": redaction.to_json(), "steps": steps })
+    let mut doc = Map::new();
+    doc.insert("format".into(), FORMAT.into());
+    doc.insert("version".into(), VERSION.into());
+    if let Some(name) = interface.stored() {
+        doc.insert("interface".into(), name.into());
+    }
+    doc.insert("redaction".into(), redaction.to_json());
+    doc.insert("steps".into(), Value::Array(steps));
+    Value::Object(doc)
 }
 
 /// A loaded cassette: its redaction settings and its steps, checked.
@@ -333,9 +450,39 @@ fn strings(v: Option<&Value>, pointer: &str) -> Result<Vec<String>, CassetteErro
 
 /// Checks a cassette document (format, version, every step's shape).
 pub fn load(doc: Value, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteError> {
+    load_for(Interface::AgentsModel, doc, host)
+}
+
+/// [`load`] for a replay of `interface`: a cassette recorded from the other interface is
+/// refused at `/interface`.
+pub fn load_for(
+    interface: Interface,
+    doc: Value,
+    host: Rc<dyn PatternHost>,
+) -> Result<Cassette, CassetteError> {
     let root = doc
         .as_object()
         .ok_or_else(|| invalid("", "an object was expected"))?;
+    let recorded = match root.get("interface") {
+        None => Interface::AgentsModel,
+        Some(v) if v.as_str() == Some(Interface::LANGUAGE_MODEL) => Interface::LanguageModel,
+        Some(_) => {
+            return Err(invalid(
+                "/interface",
+                "\"interface\" must be \"language-model\" or absent",
+            ))
+        }
+    };
+    if recorded != interface {
+        let (was, with) = match recorded {
+            Interface::AgentsModel => ("an @openai/agents Model", "ScriptedModel.fromCassette or cassette from @understudy/agents/testing"),
+            Interface::LanguageModel => ("an AI SDK language model", "ScriptedLanguageModel.fromCassette or cassette from @understudy/agents/ai-sdk/testing"),
+        };
+        return Err(invalid(
+            "/interface",
+            &format!("it was recorded from {was}; replay it with {with}"),
+        ));
+    }
     if root.get("format").and_then(Value::as_str) != Some(FORMAT) {
         return Err(invalid(
             "/format",
@@ -390,10 +537,14 @@ pub fn load(doc: Value, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteE
         }
         match (s.get("response"), s.get("error")) {
             (Some(r), None) => {
-                if !r.get("output").is_some_and(Value::is_array) {
+                let list = match interface {
+                    Interface::AgentsModel => "output",
+                    Interface::LanguageModel => "content",
+                };
+                if !r.get(list).is_some_and(Value::is_array) {
                     return Err(invalid(
-                        &at("response/output"),
-                        "a response needs an \"output\" array",
+                        &at(&format!("response/{list}")),
+                        &format!("a response needs an \"{list}\" array"),
                     ));
                 }
                 if let Some(events) = s.get("events") {
@@ -1204,5 +1355,52 @@ mod tests {
                 hash(&live)
             )
         );
+    }
+
+    /// A language model's stream parts: texts joined by id, tool calls kept, the finish part's
+    /// reason and usage; a language-model cassette says so, and each replay loads only its own.
+    #[test]
+    fn language_model_cassettes_read_their_parts_and_say_what_they_are() {
+        let parts = vec![
+            json!({"type": "stream-start", "warnings": []}),
+            json!({"type": "text-start", "id": "t"}),
+            json!({"type": "text-delta", "id": "t", "delta": "Hel"}),
+            json!({"type": "reasoning-start", "id": "r"}),
+            json!({"type": "reasoning-delta", "id": "r", "delta": "hmm"}),
+            json!({"type": "text-delta", "id": "t", "delta": "lo"}),
+            json!({"type": "tool-call", "toolCallId": "c1", "toolName": "w", "input": "{}"}),
+            json!({"type": "finish", "finishReason": {"unified": "stop"}, "usage": {"inputTokens": {"total": 1}}}),
+        ];
+        assert_eq!(
+            result_from_parts(&parts).unwrap(),
+            json!({"content": [
+                {"type": "text", "text": "Hello"},
+                {"type": "reasoning", "text": "hmm"},
+                {"type": "tool-call", "toolCallId": "c1", "toolName": "w", "input": "{}"},
+            ], "finishReason": {"unified": "stop"}, "usage": {"inputTokens": {"total": 1}}})
+        );
+        assert_eq!(result_from_parts(&parts[..7]), None);
+        let r = redaction();
+        let mut taken = Taken::default();
+        let step = record_step_for(
+            Interface::LanguageModel,
+            json!({"prompt": []}),
+            true,
+            Outcome::Events(parts),
+            &r,
+            &mut taken,
+        );
+        assert_eq!(step["response"]["content"][0]["text"], "Hello");
+        let doc = build_for(Interface::LanguageModel, vec![step], &r, &taken);
+        assert_eq!(doc["interface"], "language-model");
+        assert!(load_for(Interface::LanguageModel, doc.clone(), RegexHost::shared()).is_ok());
+        let e = load(doc).unwrap_err();
+        assert_eq!(e.pointer, "/interface");
+        assert!(e.message.contains("AI SDK language model"), "{}", e.message);
+        // An agents cassette has no such member, and is not a language model's.
+        let agents = build(Vec::new(), &r);
+        assert!(agents.get("interface").is_none());
+        let e = load_for(Interface::LanguageModel, agents, RegexHost::shared()).unwrap_err();
+        assert_eq!(e.pointer, "/interface");
     }
 }

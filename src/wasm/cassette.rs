@@ -159,15 +159,30 @@ pub struct CassetteRecorder {
     steps: Vec<Value>,
     /// What redaction took out so far, taken out of every step when the cassette is built.
     taken: Taken,
+    interface: rules::Interface,
     _live: super::Live,
+}
+
+fn interface_of(language_model: bool) -> rules::Interface {
+    if language_model {
+        rules::Interface::LanguageModel
+    } else {
+        rules::Interface::AgentsModel
+    }
 }
 
 #[wasm_bindgen]
 impl CassetteRecorder {
     /// `keys`: extra secret key names; `patterns`: extra regular expressions to redact;
-    /// `allow`: regular expressions of values to keep (`allowSecrets`).
+    /// `allow`: regular expressions of values to keep (`allowSecrets`); `language_model`: the
+    /// calls are an AI SDK language model's (`rules::Interface`).
     #[wasm_bindgen(constructor)]
-    pub fn new(keys: &Array, patterns: &Array, allow: &Array) -> Result<CassetteRecorder, JsValue> {
+    pub fn new(
+        keys: &Array,
+        patterns: &Array,
+        allow: &Array,
+        language_model: bool,
+    ) -> Result<CassetteRecorder, JsValue> {
         let redaction = Redaction::with_allow(
             &strings(keys),
             &strings(patterns),
@@ -179,6 +194,7 @@ impl CassetteRecorder {
             redaction,
             steps: Vec::new(),
             taken: Taken::default(),
+            interface: interface_of(language_model),
             _live: super::Live::new(),
         })
     }
@@ -205,7 +221,8 @@ impl CassetteRecorder {
         } else {
             Outcome::Response(outcome.get("response").cloned().unwrap_or(Value::Null))
         };
-        self.steps.push(rules::record_step(
+        self.steps.push(rules::record_step_for(
+            self.interface,
             request,
             streamed,
             outcome,
@@ -225,7 +242,12 @@ impl CassetteRecorder {
     /// pointer and the rule, and nothing is returned.
     #[wasm_bindgen(js_name = toJson)]
     pub fn to_json(&self) -> Result<String, JsValue> {
-        let cassette = rules::build(self.steps.clone(), &self.redaction, &self.taken);
+        let cassette = rules::build_for(
+            self.interface,
+            self.steps.clone(),
+            &self.redaction,
+            &self.taken,
+        );
         if let Some(leak) = self.redaction.find_leak(&cassette["steps"], "/steps") {
             return Err(raise(rules::leak_error(&leak)));
         }
@@ -243,9 +265,10 @@ pub struct CassetteReplay {
 
 #[wasm_bindgen]
 impl CassetteReplay {
-    /// Loads and checks a cassette (JSON text).
+    /// Loads and checks a cassette (JSON text) for a replay of an AI SDK language model
+    /// (`language_model`) or of an `@openai/agents` `Model`.
     #[wasm_bindgen(constructor)]
-    pub fn new(text: &str) -> Result<CassetteReplay, JsValue> {
+    pub fn new(text: &str, language_model: bool) -> Result<CassetteReplay, JsValue> {
         let doc = serde_json::from_str(text).map_err(|e| {
             raise(CassetteError {
                 reason: CassetteReason::InvalidCassette,
@@ -253,7 +276,8 @@ impl CassetteReplay {
                 message: format!("Invalid cassette: not JSON ({e})."),
             })
         })?;
-        let cassette = rules::load(doc, js_patterns()).map_err(raise)?;
+        let cassette =
+            rules::load_for(interface_of(language_model), doc, js_patterns()).map_err(raise)?;
         let matcher = Matcher::new(&cassette);
         Ok(CassetteReplay {
             cassette,

@@ -634,3 +634,14 @@ pub fn ai_sdk_api_call_error(len: usize) -> Result<String, JsValue> {
         crate::doubles::ai_sdk::api_call_error(&error).to_string()
     })
 }
+
+/// `scriptedLanguageModel` replaying a cassette: a recorded `doGenerate` result in the input
+/// buffer as `doStream`'s parts, JSON text of the array
+/// ([`crate::doubles::ai_sdk::stream_parts`]).
+#[wasm_bindgen(js_name = aiSdkResultParts)]
+pub fn ai_sdk_result_parts(len: usize) -> Result<String, JsValue> {
+    super::with_input(len, |text| {
+        let result: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        serde_json::Value::Array(crate::doubles::ai_sdk::stream_parts(&result)).to_string()
+    })
+}
