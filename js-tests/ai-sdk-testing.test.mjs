@@ -7,6 +7,7 @@ import test from 'node:test';
 import { z } from 'zod';
 import { generateText, streamText, Output, stepCountIs, tool, wrapLanguageModel, jsonSchema } from 'ai';
 import { MockLanguageModelV3, MockLanguageModelV4, simulateReadableStream } from 'ai/test';
+import { APICallError } from '@ai-sdk/provider';
 import { repairingMiddleware, StrictSchemaError } from '@understudy/agents';
 import {
   scriptedLanguageModel,
@@ -238,6 +239,24 @@ test('a retryable 429 then success: the SDK\'s own retries run, waiting what the
   await assert.rejects(generateText({ model: once, prompt: 'hi', maxRetries: 2 }), (e) => e.name === 'AI_APICallError' && e.statusCode === 400 && e.isRetryable === false && e.cause === bad);
   assert.equal(once.calls.length, 1);
   assert.equal(once.remainingSteps, 1);
+});
+
+test('a retryable 429 then success, and abort, end as they do with MockLanguageModelV3', async () => {
+  const limited = () => new APICallError({ message: 'Too Many Requests', url: 'https://api.example', requestBodyValues: {}, statusCode: 429, responseHeaders: { 'retry-after-ms': '5' } });
+  const theirs = await generateText({ model: mock([limited(), { content: [text('Finally.')], finishReason: STOP, usage: ZERO }]), prompt: 'hi', maxRetries: 2 });
+  const ours = await generateText({ model: scriptedLanguageModel([modelError(Object.assign(new Error('Too Many Requests'), { status: 429 }), { retryAfterMs: 5 }), [assistantMessage('Finally.')]]), prompt: 'hi', maxRetries: 2 });
+  assert.deepEqual(comparable(ours), comparable(theirs));
+  // Retries exhausted: the SDK's RetryError around the same APICallError fields either way.
+  const fail = async (model) => generateText({ model, prompt: 'hi', maxRetries: 1 }).then(() => undefined, (e) => ({ name: e.name, reason: e.reason, errors: e.errors.map((x) => [x.name, x.statusCode, x.isRetryable]) }));
+  const a = await fail(mock([limited(), limited()]));
+  const b = await fail(scriptedLanguageModel([modelError(Object.assign(new Error('Too Many Requests'), { status: 429 }), { retryAfterMs: 5 }), modelError(Object.assign(new Error('Too Many Requests'), { status: 429 }), { retryAfterMs: 5 })]));
+  assert.deepEqual(b, a);
+  // Aborted before the call: both reject with an AbortError the SDK passes on.
+  const controller = new AbortController();
+  controller.abort();
+  const abortedMock = new MockLanguageModelV3({ doGenerate: async ({ abortSignal }) => { abortSignal?.throwIfAborted(); return { content: [text('x')], finishReason: STOP, usage: ZERO, warnings: [] }; } });
+  const names = async (model) => generateText({ model, prompt: 'hi', abortSignal: controller.signal }).then(() => 'resolved', (e) => e.name);
+  assert.equal(await names(scriptedLanguageModel([[assistantMessage('x')]])), await names(abortedMock));
 });
 
 test('abort: an aborted signal rejects generateText and ends streamText with an AbortError, in both modes', async () => {
