@@ -14,6 +14,7 @@ import { test } from 'node:test';
 import * as root from '@understudy/agents';
 import * as testing from '@understudy/agents/testing';
 import * as realtime from '@understudy/agents/realtime/testing';
+import * as aiTesting from '@understudy/agents/ai-sdk/testing';
 import * as refTesting from '@openai/agents/testing';
 import * as refRealtime from '@openai/agents/realtime/testing';
 import * as reference from './reference.mjs';
@@ -227,6 +228,7 @@ test('testing entry: every function, ScriptedModel and the sandbox session', asy
       // An assertion that fails is an AssertionError: hostile values must give that or a TypeError.
       assertToolCalled: [new testing.ScriptedModel([]), 'weather', { city: 'x' }],
       assertToolNotCalled: [new testing.ScriptedModel([]), 'weather'],
+      assertToolCalledTimes: [new testing.ScriptedModel([]), 'weather', 0],
       assertToolsOffered: [new testing.ScriptedModel([]), []],
     };
     for (const [name, f] of Object.entries(testing)) {
@@ -252,6 +254,50 @@ test('testing entry: every function, ScriptedModel and the sandbox session', asy
     for (const method of Object.keys(session()).filter((k) => typeof session()[k] === 'function')) {
       await fuzzCall(`sandbox.${method}`, [{ path: 'a' }], ([a]) => session()[method](a), ([a]) => refSession()[method]?.(a));
     }
+  } finally {
+    process.chdir(cwd);
+  }
+  engineStillAnswers();
+});
+
+test('AI SDK testing entry: every function, ScriptedLanguageModel and its calls', async () => {
+  const cwd = process.cwd();
+  process.chdir(mkdtempSync(join(tmpdir(), 'understudy-fuzz-')));
+  try {
+    const model = () => aiTesting.scriptedLanguageModel([[aiTesting.assistantMessage('x')]]);
+    const valid = {
+      scriptedLanguageModel: [[[aiTesting.assistantMessage('x')]], { specificationVersion: 'v3', strictTools: 'openai' }],
+      reasoning: ['thinking'],
+      assistantMessage: ['hi', {}],
+      functionCall: ['tool', { x: 1 }, { callId: 'c' }],
+      modelError: [new Error('e'), { suggested: true }],
+      modelResponder: [() => [aiTesting.assistantMessage('x')]],
+      modelResponse: [[aiTesting.assistantMessage('x')]],
+      modelStream: [[]],
+      recordingLanguageModel: [model(), {}],
+      assertToolCalled: [model(), 'weather', { city: 'x' }],
+      assertToolNotCalled: [model(), 'weather'],
+      assertToolCalledTimes: [model(), 'weather', 0],
+      assertToolsOffered: [model(), []],
+    };
+    for (const [name, f] of Object.entries(aiTesting)) {
+      if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;
+      assert.ok(valid[name], `the fuzz knows the arguments of ${name} (add them)`);
+      // The step builders are the reference's: they fail as its do.
+      await fuzzCall(name, valid[name], (args) => f(...args), refTesting[name] && ((args) => refTesting[name](...args)));
+    }
+    await fuzzCall('cassette', ['fuzz', () => model(), { record: false }], (args) => aiTesting.cassette(...args));
+    await fuzzCall('ScriptedLanguageModel.fromCassette', [{ format: 'understudy-cassette', version: 1, interface: 'language-model', redaction: { keys: [], patterns: [] }, steps: [] }, {}], ([c, o]) => aiTesting.ScriptedLanguageModel.fromCassette(c, o));
+    const options = { prompt: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] };
+    for (const method of ['doGenerate', 'doStream']) {
+      await fuzzCall(`ScriptedLanguageModel.${method}`, [options], async ([o]) => {
+        const answer = await model()[method](o);
+        if (method === 'doStream') for await (const _ of answer.stream);
+        return answer;
+      });
+      await fuzzCall(`RecordingLanguageModel.${method}`, [options], ([o]) => aiTesting.recordingLanguageModel(model())[method](o));
+    }
+    await fuzzCall('ScriptedLanguageModel.enqueue', [[aiTesting.assistantMessage('x')]], ([s]) => model().enqueue(s));
   } finally {
     process.chdir(cwd);
   }

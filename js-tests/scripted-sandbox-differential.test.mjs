@@ -227,6 +227,7 @@ test('the testing entry exports every reference name, plus only the cassette API
     'RECORD_ENV',
     'RecordingModel',
     'assertToolCalled',
+    'assertToolCalledTimes',
     'assertToolNotCalled',
     'assertToolsOffered',
     'cassette',

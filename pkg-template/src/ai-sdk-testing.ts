@@ -223,6 +223,9 @@ export class ScriptedLanguageModel {
     this.#strictTools = strictProviders(strictTools);
     for (const code of this.#strictTools) checkProviderCode(code, 'strictTools');
     registerLoggedModel(this);
+    if (typeof (inputs as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
+      throw new TypeError(`scriptedLanguageModel: steps must be an iterable of steps, got ${describeValue(inputs)}.`);
+    }
     // Usage is the AI SDK's or `@openai/agents`' shape as written: any object is a usage.
     const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), Object));
     this.#script = engine((e) => new e.ModelScript());
