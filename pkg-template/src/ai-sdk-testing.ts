@@ -502,7 +502,7 @@ export class RecordingLanguageModel {
         cancel: () => finish(`{"events":${encodeValue(parts)}}`),
       } as Transformer<any, any>),
     );
-    return { ...result, request: undefined, stream };
+    return { ...result, stream };
   }
 
   /**
