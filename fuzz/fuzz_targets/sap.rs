@@ -1,7 +1,8 @@
 //! parseStructured and parsePartial on arbitrary replies against a few schemas: a value or a
 //! typed error, never a panic; and a parse of the whole text agrees with parsePartial on it
 //! whenever the value was finished. When the clean-reply fast path takes a text as is, the full
-//! path reads the same value with no fix.
+//! path reads the same value with no fix. A streamed prefix and its continuation never panic and
+//! make the value.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
@@ -25,10 +26,21 @@ fuzz_target!(|data: &[u8]| {
             assert!(same_js(&as_is, &full.value), "{text:?}: as is {as_is}, full path {}", full.value);
         }
         let _ = parse_partial(text, schema);
-        // Every prefix at a char boundary, for short inputs.
+        // Every prefix at a char boundary, for short inputs; a streamed middleware sends what
+        // `sendable` lets through, and the repaired value continues it into a text that reads
+        // as that value.
         if text.len() < 64 {
-            for (i, _) in text.char_indices() {
+            let mut sent = 0;
+            for (i, _) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
                 let _ = parse_partial(&text[..i], schema);
+                sent = understudy::sap::stream::sendable(&text[..i], schema, sent);
+            }
+            let prefix = &text[..understudy::sap::stream::byte_len(text, sent)];
+            if let Ok(full) = &full {
+                if let Some(rest) = understudy::sap::stream::continuation(prefix, &full.value) {
+                    let whole: serde_json::Value = serde_json::from_str(&format!("{prefix}{rest}")).expect("a continuation makes JSON");
+                    assert!(same_js(&whole, &full.value) || whole == full.value, "{text:?}: sent {prefix:?}, continued {rest:?}");
+                }
             }
         }
     }

@@ -259,28 +259,34 @@ fn string_at(text: &str, i: usize) -> Option<(String, Option<usize>)> {
 /// (a high surrogate escape waits for its low half).
 fn string_cut(text: &str, i: usize) -> usize {
     let b = text.as_bytes();
+    // `\uXXXX` at byte `at`: its code unit, when the six bytes are there and are an escape.
+    let unit = |at: usize| -> Option<u16> {
+        let hex = b.get(at + 2..at + 6)?;
+        if b.get(at..at + 2) != Some(b"\\u") || !hex.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        hex.iter().try_fold(0u16, |n, d| {
+            Some(n * 16 + (*d as char).to_digit(16)? as u16)
+        })
+    };
     let mut j = i + 1;
     let mut cut = j;
     while j < b.len() {
         if b[j] == b'\\' {
-            let n = if b.get(j + 1) == Some(&b'u') { 6 } else { 2 };
-            if j + n > b.len() {
-                break;
+            match b.get(j + 1) {
+                Some(b'u') => match unit(j) {
+                    // A high surrogate waits for its low half.
+                    Some(u) if (0xD800..0xDC00).contains(&u) => match unit(j + 6) {
+                        Some(_) => j += 12,
+                        None => break,
+                    },
+                    Some(_) => j += 6,
+                    None => break,
+                },
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j += 2,
+                // Cut or not an escape JSON has: nothing past it goes.
+                _ => break,
             }
-            if n == 6 {
-                let hex = &text[j + 2..j + 6];
-                let high =
-                    u16::from_str_radix(hex, 16).is_ok_and(|u| (0xD800..0xDC00).contains(&u));
-                if high {
-                    if j + 12 > b.len() {
-                        break;
-                    }
-                    j += 12;
-                    cut = j;
-                    continue;
-                }
-            }
-            j += n;
         } else {
             j += 1;
             while j < b.len() && !text.is_char_boundary(j) {

@@ -128,3 +128,36 @@ fn lengths_are_javascript_string_lengths() {
     assert_eq!(utf16_len(text), 13);
     assert_eq!(&text[..byte_len(text, 9)], "{\"t\": \"é😀");
 }
+
+/// Every prefix of texts with escapes next to multibyte characters, cut anywhere: no panic,
+/// and a cut is always a character boundary of the text.
+#[test]
+fn no_prefix_panics() {
+    let texts = [
+        "{\"a\": \"\\u00e9\\ud83d\\ude00é😀\\\"x\", \"b\": [\"\\né\", 1.5e3, true, null]}",
+        "{\"a\": \"\\é\\😀\\u12é4\"}",
+        "[\"\\ud83d\", \"\\uZZZZ\", \"\\",
+        "{\"é😀\": \"x\", \"k\\u00e9y\": {\"n\": -0.5}}",
+        "  {\"t\": \"tab\there\"}",
+        "[\"\\u1😀\\u1é4\\é\\😀",
+        "{\"a\": \"\\ud83d\\u😀x",
+    ];
+    let schema = json!({"type": "object"});
+    let array = json!({"type": "array", "items": {"type": "string"}});
+    for text in texts {
+        let mut sent = 0;
+        for end in 0..=text.len() {
+            if !text.is_char_boundary(end) {
+                continue;
+            }
+            let prefix = &text[..end];
+            for s in [&schema, &array] {
+                let now = sendable(prefix, s, sent.min(utf16_len(prefix)));
+                let cut = byte_len(prefix, now);
+                assert!(prefix.is_char_boundary(cut));
+            }
+            sent = sendable(prefix, &schema, sent.min(utf16_len(prefix)));
+            let _ = continuation(prefix, &json!({"a": "é😀", "b": ["x"]}));
+        }
+    }
+}
