@@ -40,6 +40,20 @@ const effects = [
   'vitest',
 ];
 
+/**
+ * The folder of Node's ES module entries: each entry file of the `node` runtime (and the
+ * vitest setup file) bundled with the facade into one graph whose shared code is split into
+ * chunks (`scripts/build.mjs`, step `bundle`), so an import loads a few files, not the
+ * facade's forty modules, and every entry still shares one engine and one set of classes.
+ */
+export const NODE_BUNDLE = 'esm-node';
+
+/** The Node ES module entry files the bundle starts from, in `esm/` (without extension). */
+export function nodeBundleEntries() {
+  const node = runtimes.find((r) => r.name === 'node');
+  return entries.map((e) => fileOf(e, node));
+}
+
 /** The file of `entry` for `runtime` (without extension), in `esm/` or `cjs/`. */
 function fileOf(entry, runtime) {
   if (entry.file) return entry.file;
@@ -71,18 +85,21 @@ export function programFiles(format) {
 }
 
 const target = (format, file) => ({ types: `./${format}/${file}.d.ts`, default: `./${format}/${file}.js` });
+/** A Node ES module entry: its types from `esm/`, its code from the bundle. */
+const bundled = (file) => ({ types: `./esm/${file}.d.ts`, default: `./${NODE_BUNDLE}/${file}.js` });
 
 /** The manifest fields that name files: `exports`, `sideEffects`, `main`, `module`, `types`. */
 export function manifestFields() {
   const exports = {};
   for (const entry of entries) {
     if (entry.file) {
-      exports[entry.path] = target('esm', entry.file);
+      // Node runs the bundled copy, in the graph of the entries it loads.
+      exports[entry.path] = { node: bundled(entry.file), default: target('esm', entry.file) };
       continue;
     }
     const conditions = {};
     for (const r of runtimes) {
-      const file = target(r.format, fileOf(entry, r));
+      const file = r.name === 'node' ? bundled(fileOf(entry, r)) : target(r.format, fileOf(entry, r));
       if (r.condition === 'node') (conditions.node ??= {})[r.format === 'esm' ? 'import' : 'require'] = file;
       else conditions[r.condition] = file;
       if (r.isDefault) conditions.default = file;
@@ -99,7 +116,7 @@ export function manifestFields() {
   const node = runtimes.find((r) => r.name === 'node');
   const cjs = runtimes.find((r) => r.name === 'cjs');
   return {
-    sideEffects: [...new Set([...esm, ...effects])].map((f) => `./esm/${f}.js`).concat('./cjs/*.js'),
+    sideEffects: [...new Set([...esm, ...effects])].map((f) => `./esm/${f}.js`).concat('./cjs/*.js', `./${NODE_BUNDLE}/*.js`),
     exports,
     main: `./cjs/${cjs.root}.js`,
     module: `./esm/${node.root}.js`,
