@@ -17,7 +17,7 @@ import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { UserError } from './errors.js';
 import { modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelRetryAdvice } from './scripted-model.js';
-import { cassettePlan, errorOutcome, newRecorder, readCassette, saveRecording, type Recorder, type RedactionOptions } from './cassette.js';
+import { Recording, cassettePlan, errorOutcome, readCassette, type RedactionOptions } from './cassette.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
 
 export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError, CASSETTES_ENV, RECORD_ENV } from './cassette.js';
@@ -427,8 +427,7 @@ function loggedCalls(content: unknown): unknown[] {
  */
 export class RecordingLanguageModel {
   readonly #real: LanguageModelLike;
-  readonly #recorder: Recorder;
-  readonly #path: string | undefined;
+  readonly #recording: Recording;
 
   constructor(realModel: LanguageModelLike, options: LanguageModelRecordingOptions = {}) {
     options = expectKnownOptions('recordingLanguageModel', options, ['redactKeys', 'redact', 'allowSecrets', 'path']);
@@ -436,8 +435,7 @@ export class RecordingLanguageModel {
       throw new TypeError(`recordingLanguageModel: realModel must be a language model (with doGenerate and doStream), got ${describeValue(realModel)}.`);
     }
     this.#real = realModel;
-    this.#recorder = newRecorder(options, true);
-    this.#path = options.path;
+    this.#recording = new Recording(options, true);
     registerLoggedModel(this);
   }
 
@@ -456,20 +454,13 @@ export class RecordingLanguageModel {
 
   /** The number of calls recorded so far. */
   get recordedSteps(): number {
-    return this.#recorder.stepCount;
+    return this.#recording.steps;
   }
 
   async doGenerate(options: LanguageModelCallOptions): Promise<any> {
     const request = storedRequest(options);
     logRequest(this, options);
-    let result: any;
-    try {
-      result = await this.#real.doGenerate(options);
-    } catch (error) {
-      this.#record(request, false, errorOutcome(error));
-      throw error;
-    }
-    this.#record(request, false, `{"response":${encodeValue(storedResult(result))}}`);
+    const result = await this.#recording.call(request, false, () => this.#real.doGenerate(options), (r) => `{"response":${encodeValue(storedResult(r))}}`);
     logOutput(this, loggedCalls(result?.content));
     return result;
   }
@@ -477,11 +468,12 @@ export class RecordingLanguageModel {
   async doStream(options: LanguageModelCallOptions): Promise<any> {
     const request = storedRequest(options);
     logRequest(this, options);
+    // The call is recorded when its stream ends (or fails to start).
     let result: any;
     try {
       result = await this.#real.doStream(options);
     } catch (error) {
-      this.#record(request, true, errorOutcome(error));
+      this.#recording.record(request, true, errorOutcome(error));
       throw error;
     }
     const parts: unknown[] = [];
@@ -489,7 +481,7 @@ export class RecordingLanguageModel {
     const finish = (outcome: string) => {
       if (done) return;
       done = true;
-      this.#record(request, true, outcome);
+      this.#recording.record(request, true, outcome);
     };
     const stream = (result.stream as ReadableStream<any>).pipeThrough(
       new TransformStream<any, any>({
@@ -511,17 +503,12 @@ export class RecordingLanguageModel {
    * @throws {InvalidCassetteError} reason `credential`: a string still looks like a credential.
    */
   toScript(): Cassette {
-    return JSON.parse(engine(() => this.#recorder.toJson())) as Cassette;
+    return this.#recording.toScript();
   }
 
   /** Node: writes the cassette to `path` (only when it changed). */
   save(path: string): void {
-    saveRecording(this.#recorder, path);
-  }
-
-  #record(request: string, streamed: boolean, outcome: string): void {
-    engine(() => this.#recorder.record(request, streamed, outcome));
-    if (this.#path !== undefined) this.save(this.#path);
+    this.#recording.save(path);
   }
 }
 

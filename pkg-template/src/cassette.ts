@@ -70,8 +70,7 @@ const CASSETTE_OPTIONS: readonly (keyof CassetteOptions)[] = ['dir', 'record', '
 
 export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError } from './errors.js';
 
-/** @internal */
-export type Recorder = import('../wasm/node/understudy.js').CassetteRecorder;
+type Recorder = import('../wasm/node/understudy.js').CassetteRecorder;
 type Replay = import('../wasm/node/understudy.js').CassetteReplay;
 
 /** Node's `fs`, when there is one. */
@@ -117,33 +116,24 @@ export function errorOutcome(error: unknown): string {
  */
 export class RecordingModel implements Model {
   readonly #real: Model;
-  readonly #recorder: Recorder;
-  readonly #path: string | undefined;
+  readonly #recording: Recording;
 
   constructor(realModel: Model, options: RecordingOptions = {}) {
     options = expectKnownOptions('recordingModel', options, ['redactKeys', 'redact', 'allowSecrets', 'path']);
     this.#real = realModel;
-    this.#recorder = newRecorder(options);
-    this.#path = options.path;
+    this.#recording = new Recording(options, false);
     registerLoggedModel(this);
   }
 
   /** The number of calls recorded so far. */
   get recordedSteps(): number {
-    return this.#recorder.stepCount;
+    return this.#recording.steps;
   }
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const text = encodeValue(request);
     logRequest(this, request);
-    let response: ModelResponse;
-    try {
-      response = await this.#real.getResponse(request);
-    } catch (error) {
-      this.#record(text, false, errorOutcome(error));
-      throw error;
-    }
-    this.#record(text, false, `{"response":${encodeValue(response)}}`);
+    const response = await this.#recording.call(text, false, () => this.#real.getResponse(request), (r) => `{"response":${encodeValue(r)}}`);
     logOutput(this, response?.output);
     return response;
   }
@@ -161,12 +151,12 @@ export class RecordingModel implements Model {
       }
     } catch (error) {
       failed = true;
-      this.#record(text, true, errorOutcome(error));
+      this.#recording.record(text, true, errorOutcome(error));
       throw error;
     } finally {
       // Also when the consumer stops early: a stream without its response_done event is
       // recorded as an incomplete stream, never dropped.
-      if (!failed) this.#record(text, true, `{"events":${encodeValue(events)}}`);
+      if (!failed) this.#recording.record(text, true, `{"events":${encodeValue(events)}}`);
     }
   }
 
@@ -182,7 +172,7 @@ export class RecordingModel implements Model {
    * (its `pointer` and rule in the message); allow a value you mean to keep with `allowSecrets`.
    */
   toScript(): Cassette {
-    return JSON.parse(engine(() => this.#recorder.toJson())) as Cassette;
+    return this.#recording.toScript();
   }
 
   /**
@@ -191,29 +181,59 @@ export class RecordingModel implements Model {
    * @throws {InvalidCassetteError} reason `credential`, as {@link toScript}: nothing is written.
    */
   save(path: string): void {
-    saveRecording(this.#recorder, path);
+    this.#recording.save(path);
+  }
+}
+
+/**
+ * @internal What a recording model keeps (`recordingModel`, `recordingLanguageModel`): the
+ * engine's recorder, with `options`' redaction, and the file saved after every call.
+ */
+export class Recording {
+  readonly #recorder: Recorder;
+  readonly #path: string | undefined;
+
+  constructor(options: RecordingOptions, languageModel: boolean) {
+    this.#recorder = engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options), allowed(options), languageModel));
+    this.#path = options.path;
   }
 
-  #record(request: string, streamed: boolean, outcome: string): void {
+  get steps(): number {
+    return this.#recorder.stepCount;
+  }
+
+  /** Records one call: `outcome` of its result, or its failure, which is thrown again. */
+  async call<T>(request: string, streamed: boolean, run: () => PromiseLike<T>, outcome: (result: T) => string): Promise<T> {
+    let result: T;
+    try {
+      result = await run();
+    } catch (error) {
+      this.record(request, streamed, errorOutcome(error));
+      throw error;
+    }
+    this.record(request, streamed, outcome(result));
+    return result;
+  }
+
+  record(request: string, streamed: boolean, outcome: string): void {
     engine(() => this.#recorder.record(request, streamed, outcome));
     if (this.#path !== undefined) this.save(this.#path);
   }
-}
 
-/** @internal A recorder with `options`' redaction (`recordingModel`, `recordingLanguageModel`). */
-export function newRecorder(options: RedactionOptions, languageModel = false): Recorder {
-  return engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options), allowed(options), languageModel));
-}
+  toScript(): Cassette {
+    return JSON.parse(engine(() => this.#recorder.toJson())) as Cassette;
+  }
 
-/** @internal Node: writes what `recorder` holds (pretty JSON) to `path`, creating its folder, only when it changed. */
-export function saveRecording(recorder: Recorder, path: string): void {
-  const fs = requireFs('Saving a cassette');
-  const text = `${engine(() => recorder.toJson())}\n`;
-  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  if (slash > 0) fs.mkdirSync(path.slice(0, slash), { recursive: true });
-  // Rewritten only when its content changes: no churn in version control.
-  if (fs.existsSync(path) && fs.readFileSync(path, 'utf8') === text) return;
-  fs.writeFileSync(path, text);
+  /** Node: writes the cassette (pretty JSON) to `path`, creating its folder, only when it changed. */
+  save(path: string): void {
+    const fs = requireFs('Saving a cassette');
+    const text = `${engine(() => this.#recorder.toJson())}\n`;
+    const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+    if (slash > 0) fs.mkdirSync(path.slice(0, slash), { recursive: true });
+    // Rewritten only when its content changes: no churn in version control.
+    if (fs.existsSync(path) && fs.readFileSync(path, 'utf8') === text) return;
+    fs.writeFileSync(path, text);
+  }
 }
 
 /** Wraps a real model so its run can be saved as a cassette. */

@@ -79,14 +79,8 @@ fn scan(text: &str) -> Option<(usize, Prefix)> {
                     ..
                 }),
                 b'{',
-            ) => {
-                state.frames.push(Frame::Object {
-                    keys: Vec::new(),
-                    at: At::Open,
-                });
-                i += 1;
-            }
-            (
+            )
+            | (
                 Some(Frame::Object {
                     at: At::Colon(_), ..
                 }),
