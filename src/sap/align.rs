@@ -82,9 +82,27 @@ pub struct Mode {
     pub partial: bool,
 }
 
+impl Mode {
+    /// A whole reply, coercions allowed.
+    pub const WHOLE: Mode = Mode {
+        coerce: true,
+        partial: false,
+    };
+}
+
 pub struct Aligner<'a> {
     pub root: &'a Json,
     pub fixes: Vec<Fix>,
+}
+
+impl<'a> Aligner<'a> {
+    /// An aligner against `root` (whose `$ref`s it resolves), with no fixes yet.
+    pub fn new(root: &'a Json) -> Aligner<'a> {
+        Aligner {
+            root,
+            fixes: Vec::new(),
+        }
+    }
 }
 
 /// An aligned value. Strings stay borrowed from the reply where it holds them as they are,
@@ -605,10 +623,7 @@ impl Aligner<'_> {
     ) -> Result<Option<Aligned<'t>>, Mismatch> {
         // A branch the value satisfies without coercion wins (rule 9).
         for branch in branches {
-            let mut probe = Aligner {
-                root: self.root,
-                fixes: Vec::new(),
-            };
+            let mut probe = Aligner::new(self.root);
             if let Ok(v) = probe.align(
                 value,
                 branch,
@@ -633,10 +648,7 @@ impl Aligner<'_> {
         }
         let mut last = None;
         for branch in branches {
-            let mut probe = Aligner {
-                root: self.root,
-                fixes: Vec::new(),
-            };
+            let mut probe = Aligner::new(self.root);
             match probe.align(value, branch, pointer, mode, depth + 1) {
                 Ok(v) => {
                     self.fixes.extend(probe.fixes);
@@ -741,10 +753,7 @@ impl Aligner<'_> {
                         .then_some((name, prop))
                 });
                 if single {
-                    let mut exact = Aligner {
-                        root,
-                        fixes: Vec::new(),
-                    };
+                    let mut exact = Aligner::new(root);
                     let strict = Mode {
                         coerce: false,
                         ..mode
@@ -758,10 +767,7 @@ impl Aligner<'_> {
                 }
                 if let Some((name, prop)) = wrapper {
                     let inner = pointer.child(Seg::Key(name));
-                    let mut probe = Aligner {
-                        root,
-                        fixes: Vec::new(),
-                    };
+                    let mut probe = Aligner::new(root);
                     match probe.align(value, prop, &inner, mode, depth + 1) {
                         Ok(aligned) => {
                             self.fixes.extend(probe.fixes);

@@ -456,20 +456,8 @@ fn read_structured_at<'t>(
     let mut refused = Vec::new();
     // A candidate's fixes move into its reading (nothing later reads them).
     for (index, c) in found.iter_mut().enumerate() {
-        let mut aligner = Aligner {
-            root: schema,
-            fixes: Vec::new(),
-        };
-        match aligner.align(
-            &c.scanned.value,
-            schema,
-            &Path::ROOT,
-            Mode {
-                coerce: true,
-                partial: false,
-            },
-            0,
-        ) {
+        let mut aligner = Aligner::new(schema);
+        match aligner.align(&c.scanned.value, schema, &Path::ROOT, Mode::WHOLE, 0) {
             Ok(Some(value)) => {
                 let mut fixes = std::mem::take(&mut c.located);
                 fixes.extend(
@@ -582,21 +570,9 @@ fn read_structured_at<'t>(
                 all = false;
                 break;
             }
-            let mut aligner = Aligner {
-                root: schema,
-                fixes: Vec::new(),
-            };
+            let mut aligner = Aligner::new(schema);
             let pointer = Path::ROOT.child(Seg::Index(values.len()));
-            match aligner.align(
-                &c.scanned.value,
-                &item_schema,
-                &pointer,
-                Mode {
-                    coerce: true,
-                    partial: false,
-                },
-                0,
-            ) {
+            match aligner.align(&c.scanned.value, &item_schema, &pointer, Mode::WHOLE, 0) {
                 Ok(Some(v)) => {
                     values.push(v);
                     fixes.extend(aligner.fixes);
@@ -811,15 +787,8 @@ fn scalar_in_prose(
                     },
                     _ => continue,
                 };
-                let mut aligner = Aligner {
-                    root: schema,
-                    fixes: Vec::new(),
-                };
-                let mode = Mode {
-                    coerce: true,
-                    partial: false,
-                };
-                if let Ok(Some(v)) = aligner.align(&value, schema, &Path::ROOT, mode, 0) {
+                let mut aligner = Aligner::new(schema);
+                if let Ok(Some(v)) = aligner.align(&value, schema, &Path::ROOT, Mode::WHOLE, 0) {
                     let v = v.into_json();
                     if !values.contains(&v) {
                         values.push(v);
@@ -985,17 +954,9 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
     // goes back to less than was shown). An earlier candidate that does not fit (`{name}` in
     // prose) does not count.
     let earlier_fits = found[..found.len() - 1].iter().any(|e| {
-        let mut probe = Aligner {
-            root: schema,
-            fixes: Vec::new(),
-        };
-        let mode = Mode {
-            coerce: true,
-            partial: false,
-        };
         !e.scanned.cut
             && matches!(
-                probe.align(&e.scanned.value, schema, &Path::ROOT, mode, 0),
+                Aligner::new(schema).align(&e.scanned.value, schema, &Path::ROOT, Mode::WHOLE, 0),
                 Ok(Some(_))
             )
     });
@@ -1006,10 +967,7 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
             fixes: Vec::new(),
         });
     }
-    let mut aligner = Aligner {
-        root: schema,
-        fixes: Vec::new(),
-    };
+    let mut aligner = Aligner::new(schema);
     let mode = Mode {
         coerce: true,
         partial: c.scanned.cut,
