@@ -330,7 +330,8 @@ export function prepareStrictJsonSchema<T>(given: JsonSchema | StandardSchemaWit
   const text = schemaText(given);
   if (!call((e) => e.providerIsOpenAi(provider, 'prepareStrictJsonSchema', wrapRoot))) {
     const converted: ProviderConversion = JSON.parse(call((e) => e.providerConvert(input(text), provider, true, wrapRoot)));
-    const { unwrap, restore } = converted;
+    const { unwrap } = converted;
+    const restore = converted.restore === undefined ? undefined : JSON.stringify(converted.restore);
     let validator: JsonSchemaValidator | undefined;
     const normalizeInput = (value: unknown): unknown => {
       validator ??= unwrap === undefined ? compileJsonSchema(given) : compileJsonSchema(unwrap.schema, { resources: { [unwrap.resource]: JSON.parse(text) } });
@@ -338,7 +339,7 @@ export function prepareStrictJsonSchema<T>(given: JsonSchema | StandardSchemaWit
       let valid = asGiven;
       if (!valid && restore !== undefined) {
         // Gemini's enum texts read back as numbers, for an answer that fails as given.
-        const restored = decode(call((e) => e.providerRestoreNumbers(input(`[${JSON.stringify(restore)},${encodeValue(value)}]`))));
+        const restored = decode(call((e) => e.providerRestoreNumbers(input(`[${restore},${encodeValue(value)}]`))));
         if (validator.validate(restored).valid) [value, valid] = [restored, true];
       }
       if (!valid) throw fromEngine(call((e) => e.providerOutputError(provider, issues)));

@@ -606,11 +606,15 @@ pub fn auto_stream_done(response: &JsValue) -> Result<JsValue, JsValue> {
 /// ([`crate::doubles::ai_sdk::generate_result`]); a step with no AI SDK form is a `UserError`.
 #[wasm_bindgen(js_name = aiSdkGenerate)]
 pub fn ai_sdk_generate(len: usize, call_index: u32) -> Result<String, JsValue> {
+    generate_value(len, call_index).map(|result| result.to_string())
+}
+
+/// The `doGenerate` result of the scripted response in the input buffer.
+fn generate_value(len: usize, call_index: u32) -> Result<serde_json::Value, JsValue> {
     super::with_input(len, |text| {
         let response: serde_json::Value = serde_json::from_str(text)
             .map_err(|_| super::user_error("scriptedLanguageModel: the response is not JSON."))?;
         crate::doubles::ai_sdk::generate_result(&response, call_index as usize)
-            .map(|result| result.to_string())
             .map_err(|e| super::user_error(e.message))
     })?
 }
@@ -620,8 +624,7 @@ pub fn ai_sdk_generate(len: usize, call_index: u32) -> Result<String, JsValue> {
 /// result).
 #[wasm_bindgen(js_name = aiSdkStreamParts)]
 pub fn ai_sdk_stream_parts(len: usize, call_index: u32) -> Result<String, JsValue> {
-    let result = ai_sdk_generate(len, call_index)?;
-    let result: serde_json::Value = serde_json::from_str(&result).unwrap_or_default();
+    let result = generate_value(len, call_index)?;
     Ok(serde_json::Value::Array(crate::doubles::ai_sdk::stream_parts(&result)).to_string())
 }
 
