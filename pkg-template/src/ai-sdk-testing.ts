@@ -10,13 +10,13 @@
  * of the `APICallError` a scripted error becomes); this module adapts it: promises, a
  * `ReadableStream`, the abort signal, the error object.
  */
-import { call as engine, checkProviderCode, checkProviderTools, checkStrictTool, encodeValue, input } from './core.js';
+import { call as engine, checkProviderCode, encodeValue, input } from './core.js';
 import type { SchemaProvider } from './codes.js';
 import { describeValue, expectKnownOptions } from './args.js';
 import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { UserError } from './errors.js';
-import { modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelRetryAdvice } from './scripted-model.js';
+import { checkTools, modelError, modelResponder, modelStream, strictProviders, type ScriptedModelInput, type ScriptedModelRetryAdvice } from './scripted-model.js';
 import { Recording, cassettePlan, errorOutcome, readCassette, type RedactionOptions } from './cassette.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
 
@@ -190,15 +190,6 @@ function streamFrom(parts: Iterable<unknown> | AsyncIterable<unknown>, signal: A
   });
 }
 
-/** The providers a `strictTools` value names (the engine checks each code). */
-function strictProviders(value: unknown): SchemaProvider[] {
-  if (value === undefined || value === false) return [];
-  if (value === true) return ['openai'];
-  if (typeof value === 'string') return [value as SchemaProvider];
-  if (Array.isArray(value)) return [...value];
-  throw new TypeError(`scriptedLanguageModel: options.strictTools must be a boolean, a provider or an array of providers, got ${describeValue(value)}.`);
-}
-
 /** A scripted `LanguageModelV3` / `LanguageModelV4`: one step per `doGenerate` or `doStream` call. */
 export class ScriptedLanguageModel {
   readonly specificationVersion: 'v3' | 'v4';
@@ -220,7 +211,7 @@ export class ScriptedLanguageModel {
     this.specificationVersion = specificationVersion;
     this.provider = provider;
     this.modelId = modelId;
-    this.#strictTools = strictProviders(strictTools);
+    this.#strictTools = strictProviders(strictTools, 'scriptedLanguageModel');
     for (const code of this.#strictTools) checkProviderCode(code, 'strictTools');
     registerLoggedModel(this);
     if (typeof (inputs as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
@@ -316,13 +307,7 @@ export class ScriptedLanguageModel {
   #checkTools(options: LanguageModelCallOptions): void {
     const tools = (Array.isArray(options.tools) ? options.tools : []).filter((tool) => tool?.type === 'function');
     const format = options.responseFormat as { type?: string; schema?: unknown } | undefined;
-    for (const provider of this.#strictTools) {
-      if (provider === 'openai') {
-        for (const tool of tools) checkStrictTool(String(tool.name), tool.inputSchema);
-        continue;
-      }
-      checkProviderTools(provider, tools.map((tool) => ({ name: String(tool.name), parameters: tool.inputSchema })), format?.type === 'json' ? format.schema : undefined);
-    }
+    checkTools(tools.map((tool) => ({ name: String(tool.name), parameters: tool.inputSchema })), format?.type === 'json' ? format.schema : undefined, this.#strictTools);
   }
 
   /**

@@ -228,28 +228,32 @@ export interface ScriptedModelOptions {
 /** Parameters objects that passed the OpenAI `strictTools` check (a schema object is checked once). */
 const strictChecked = new WeakSet<object>();
 
-/** The providers a `strictTools` value names (the engine checks each code). */
-function strictProviders(value: unknown): SchemaProvider[] {
+/**
+ * @internal The providers a `strictTools` value names (the engine checks each code); `surface`
+ * names the constructor in the message.
+ */
+export function strictProviders(value: unknown, surface: string): SchemaProvider[] {
   if (value === undefined || value === false) return [];
   if (value === true) return ['openai'];
   if (typeof value === 'string') return [value as SchemaProvider];
   if (Array.isArray(value)) return [...value];
-  throw new TypeError(`new ScriptedModel: options.strictTools must be a boolean, a provider or an array of providers, got ${describeValue(value)}.`);
+  throw new TypeError(`${surface}: options.strictTools must be a boolean, a provider or an array of providers, got ${describeValue(value)}.`);
 }
 
-function checkTools(request: ModelRequest, providers: readonly SchemaProvider[]): void {
-  const all: unknown = request?.tools;
-  const tools = Array.isArray(all) ? all.filter((tool) => tool?.type === 'function') : [];
+/**
+ * @internal `strictTools`: each function tool's parameters (`ScriptedModel`'s request tools, the
+ * AI SDK's `inputSchema`) as each provider would take them, with the output schema for the
+ * request's limits.
+ */
+export function checkTools(tools: readonly { name: string; parameters: unknown }[], output: unknown, providers: readonly SchemaProvider[]): void {
   for (const provider of providers) {
     if (provider !== 'openai') {
-      const output = (request?.outputType as any)?.type === 'json_schema' ? (request.outputType as any).schema : undefined;
-      checkProviderTools(provider, tools.map((tool) => ({ name: String(tool.name), parameters: tool.parameters })), output);
+      checkProviderTools(provider, tools, output);
       continue;
     }
-    for (const tool of tools) {
-      const parameters = tool.parameters;
+    for (const { name, parameters } of tools) {
       if (typeof parameters === 'object' && parameters !== null && strictChecked.has(parameters)) continue;
-      checkStrictTool(String(tool.name), parameters);
+      checkStrictTool(name, parameters);
       if (typeof parameters === 'object' && parameters !== null) strictChecked.add(parameters);
     }
   }
@@ -264,7 +268,7 @@ export class ScriptedModel implements Model {
 
   constructor(inputs: Iterable<ScriptedModelInput> = [], options?: ScriptedModelOptions) {
     const { strictTools } = expectKnownOptions('new ScriptedModel', options, ['strictTools']);
-    this.#strictTools = strictProviders(strictTools);
+    this.#strictTools = strictProviders(strictTools, 'new ScriptedModel');
     // Unknown provider codes are refused now, not at the first call.
     for (const provider of this.#strictTools) checkProviderCode(provider, 'strictTools');
     registerLoggedModel(this);
@@ -388,7 +392,13 @@ export class ScriptedModel implements Model {
     this.#records.push(record);
     // From the snapshot: the caller's request is read once, by the snapshot, as the reference reads it.
     logRequest(this, record.request);
-    if (this.#strictTools.length > 0) checkTools(record.request, this.#strictTools);
+    if (this.#strictTools.length > 0) {
+      const request = record.request;
+      const all: unknown = request?.tools;
+      const tools = Array.isArray(all) ? all.filter((tool) => tool?.type === 'function') : [];
+      const output = (request?.outputType as any)?.type === 'json_schema' ? (request.outputType as any).schema : undefined;
+      checkTools(tools.map((tool) => ({ name: String(tool.name), parameters: tool.parameters })), output, this.#strictTools);
+    }
     const step = engine(() => this.#script.take(streamed)) as PreparedStep;
     return { call: snapshotCall(record), step };
   }
