@@ -17,7 +17,7 @@ import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { UserError } from './errors.js';
 import { checkTools, modelError, modelResponder, modelStream, strictProviders, type ScriptedModelInput, type ScriptedModelRetryAdvice } from './scripted-model.js';
-import { Recording, cassettePlan, errorOutcome, readCassette, type RedactionOptions } from './cassette.js';
+import { Recording, cassettePlan, errorOutcome, readCassette, toError, type RedactionOptions } from './cassette.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
 
 export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError, CASSETTES_ENV, RECORD_ENV } from './cassette.js';
@@ -504,15 +504,9 @@ export function recordingLanguageModel(realModel: LanguageModelLike, options?: L
 
 type ReplayStep = { kind: 'response' | 'stream' | 'error'; response?: any; events?: unknown[]; error?: { name: string; message: string } };
 
-function replayedError(error: ReplayStep['error']): Error {
-  const e = new Error(error?.message ?? '');
-  if (error?.name && error.name !== 'Error') e.name = error.name;
-  return e;
-}
-
 /** A recorded result replayed as it was (with its `Date`s back). */
 function rawStep(step: ReplayStep): ScriptedLanguageModelInput {
-  if (step.kind === 'error') return modelError(replayedError(step.error));
+  if (step.kind === 'error') return modelError(toError(step.error));
   if (step.kind === 'stream') return modelStream((step.events ?? []).map(revived) as never);
   return modelResponder(Object.assign(() => revived(step.response), { [RAW]: true }) as never);
 }
@@ -538,7 +532,7 @@ function replayLanguageCassette(source: string | Cassette, options: ReplayOption
       Object.assign(
         (call: RecordedLanguageModelCall) => {
           const step = pick(call);
-          if (step.kind === 'error') throw replayedError(step.error);
+          if (step.kind === 'error') throw toError(step.error);
           return step.kind === 'stream' ? { [STREAMED]: (step.events ?? []).map(revived) } : revived(step.response);
         },
         { [RAW]: true },

@@ -254,7 +254,8 @@ function toResponse(response: ReplayStep['response']): ModelResponse {
   return { ...rest, usage: new Usage(usage as ConstructorParameters<typeof Usage>[0]) } as ModelResponse;
 }
 
-function toError(error: ReplayStep['error']): Error {
+/** @internal A recorded failure replayed: an `Error` with its name and message. */
+export function toError(error: ReplayStep['error']): Error {
   const e = new Error(error?.message ?? '');
   if (error?.name && error.name !== 'Error') e.name = error.name;
   return e;
