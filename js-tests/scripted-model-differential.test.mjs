@@ -590,6 +590,28 @@ test('snapshots keep identities, cycles, shared references, buffers and views', 
   }
 });
 
+test('object literals: own __proto__ and constructor keys, hidden keys and symbols are copied as the reference copies them', async () => {
+  const sym = Symbol('s');
+  const hiddenSym = Symbol('hidden');
+  await same(async (T) => {
+    const literal = JSON.parse('{"__proto__":{"x":1},"constructor":"c","toString":5,"a":[1,{"b":2}]}');
+    const hidden = { shown: 1 };
+    Object.defineProperty(hidden, 'hidden', { value: 2, enumerable: false });
+    const symbols = { plain: 1, [sym]: 'kept' };
+    Object.defineProperty(symbols, hiddenSym, { value: 'dropped', enumerable: false });
+    const getter = { get computed() { return 'read once'; } };
+    const model = new T.ScriptedModel([[]]);
+    await model.getResponse(request({ input: [literal, hidden, symbols, getter] }));
+    const [l, h, s, g] = model.firstCall.request.input;
+    return {
+      literal: [Object.getPrototypeOf(l) === Object.prototype, Object.keys(l), Object.getOwnPropertyDescriptor(l, '__proto__')?.value, l.constructor, l.toString, l.a],
+      hidden: [Object.getOwnPropertyNames(h), h.hidden],
+      symbols: [Object.getOwnPropertySymbols(s).map(String), s[sym], s[hiddenSym]],
+      getter: Object.getOwnPropertyDescriptor(g, 'computed'),
+    };
+  });
+});
+
 test('responders get a fresh snapshot whose changes do not reach the log', async () => {
   await same(async (T) => {
     const model = new T.ScriptedModel([

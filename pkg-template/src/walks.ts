@@ -82,6 +82,7 @@ const tagOf = Object.prototype.toString;
 const hasOwn = Object.prototype.hasOwnProperty;
 const isEnumerable = Object.prototype.propertyIsEnumerable;
 const objectSource = fnToString.call(Object);
+const objectPrototype = Object.prototype;
 /** Constructors whose source was found to be `Object`'s (a function's source never changes). */
 const objectConstructors = new WeakSet<Function>();
 
@@ -120,6 +121,8 @@ interface Frame {
   copy: any;
   /** Own keys of a plain object; `undefined` for an array (indices up to `len`). */
   keys: (string | symbol)[] | undefined;
+  /** Every key in `keys` is enumerable (they came from `Object.keys`). */
+  enumerable: boolean;
   len: number;
   next: number;
   /** The copy's prototype (a plain object's). */
@@ -138,6 +141,8 @@ class Walk {
   /** Set by `shell`: `ARRAY` or `OBJECT` when the copy's entries are still to fill, else 0. */
   kind = 0;
   keys: (string | symbol)[] = [];
+  /** Every key in `keys` is enumerable (they came from `Object.keys`). */
+  enumerable = false;
   prototype: object | null = null;
 
   /** A container's empty copy (registered in `seen`), or the value itself when it is kept. */
@@ -147,6 +152,19 @@ class Walk {
       const copy: unknown[] = [];
       this.seen.set(v, copy);
       this.kind = ARRAY;
+      return copy;
+    }
+    const prototype = Reflect.getPrototypeOf(v);
+    if (prototype === objectPrototype) {
+      // The common case, an object literal: its enumerable string keys, and its own symbols
+      // only when it has any (then every key, each checked as below).
+      const copy = {};
+      this.seen.set(v, copy);
+      this.kind = OBJECT;
+      this.prototype = prototype;
+      const symbols = Object.getOwnPropertySymbols(v);
+      this.enumerable = symbols.length === 0;
+      this.keys = this.enumerable ? Object.keys(v) : Reflect.ownKeys(v);
       return copy;
     }
     const tag = tagOf.call(v);
@@ -166,11 +184,11 @@ class Walk {
       this.kind = 0;
       return copy;
     }
-    const prototype = Reflect.getPrototypeOf(v);
     if (!isPlainPrototype(prototype)) return v;
     const copy = Object.create(prototype);
     this.seen.set(v, copy);
     this.kind = OBJECT;
+    this.enumerable = false;
     this.keys = Reflect.ownKeys(v);
     this.prototype = prototype;
     return copy;
@@ -179,18 +197,21 @@ class Walk {
   /** The snapshot of `v`, recursing while `depth` is below {@link RECURSION_LIMIT}. */
   value(v: unknown, depth: number): unknown {
     if (typeof v !== 'object' || v === null) return v;
-    if (this.seen.has(v)) return this.seen.get(v);
+    // A copy is an object, never `undefined`: one lookup answers both questions.
+    const known = this.seen.get(v);
+    if (known !== undefined) return known;
     if (depth >= RECURSION_LIMIT) return this.deep(v);
     const copy = this.shell(v);
     if (this.kind === ARRAY) {
       const source = v as unknown[];
       const len = source.length;
-      for (let i = 0; i < len; i++) (copy as unknown[]).push(this.value(Reflect.get(source, i), depth + 1));
+      for (let i = 0; i < len; i++) (copy as unknown[]).push(this.value(source[i], depth + 1));
     } else if (this.kind === OBJECT) {
-      const { keys, prototype } = this;
-      for (const key of keys) {
-        if (!isEnumerable.call(v, key)) continue;
-        define(copy as object, prototype, key, this.value(Reflect.get(v, key), depth + 1));
+      const { keys, prototype, enumerable } = this;
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        if (!enumerable && !isEnumerable.call(v, key)) continue;
+        define(copy as object, prototype, key, this.value((v as any)[key], depth + 1));
       }
     }
     return copy;
@@ -201,10 +222,11 @@ class Walk {
     const stack: Frame[] = [];
     const visit = (v: unknown): unknown => {
       if (typeof v !== 'object' || v === null) return v;
-      if (this.seen.has(v)) return this.seen.get(v);
+      const known = this.seen.get(v);
+      if (known !== undefined) return known;
       const copy = this.shell(v);
-      if (this.kind === ARRAY) stack.push({ source: v, copy, keys: undefined, len: (v as unknown[]).length, next: 0, prototype: null });
-      else if (this.kind === OBJECT) stack.push({ source: v, copy, keys: this.keys, len: this.keys.length, next: 0, prototype: this.prototype });
+      if (this.kind === ARRAY) stack.push({ source: v, copy, keys: undefined, enumerable: true, len: (v as unknown[]).length, next: 0, prototype: null });
+      else if (this.kind === OBJECT) stack.push({ source: v, copy, keys: this.keys, enumerable: this.enumerable, len: this.keys.length, next: 0, prototype: this.prototype });
       return copy;
     };
     const root = visit(value);
@@ -220,7 +242,7 @@ class Walk {
         continue;
       }
       const key = frame.keys[i];
-      if (!isEnumerable.call(frame.source, key)) continue;
+      if (!frame.enumerable && !isEnumerable.call(frame.source, key)) continue;
       define(frame.copy, frame.prototype, key, visit(Reflect.get(frame.source, key)));
     }
     return root;
