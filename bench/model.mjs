@@ -27,14 +27,14 @@ async function micros(fn, n) {
   return ((performance.now() - t) / n) * 1000;
 }
 
-/** Ours and the reference alternately, three times each; the medians as ops/s. */
-async function pair(what, n, make) {
+/** Ours and the reference alternately, `rounds` times each (odd); the medians as ops/s. */
+async function pair(what, n, make, rounds = 3) {
   const samples = { ours: [], reference: [] };
-  for (let r = 0; r < 3; r++) {
+  for (let r = 0; r < rounds; r++) {
     samples.ours.push(await micros(make(ours), n));
     samples.reference.push(await micros(make(ref), n));
   }
-  const mid = (xs) => xs.sort((a, b) => a - b)[1];
+  const mid = (xs) => xs.sort((a, b) => a - b)[(rounds - 1) / 2];
   const o = mid(samples.ours);
   const f = mid(samples.reference);
   return { what, ours: 1e6 / o, reference: 1e6 / f, ratio: f / o };
@@ -53,7 +53,8 @@ export async function run() {
     const steps = Array.from({ length: 1000 }, (_, i) => [lib.assistantMessage(`step ${i}`)]);
     return () => new lib.ScriptedModel(steps);
   }));
-  // The SDK's own work grows with the history, so this is one run per sample (and few).
+  // The SDK's own work grows with the history, so this is one run per sample; a loop is about
+  // half a second and its garbage makes single runs noisy, hence nine of them.
   const weather = tool({ name: 'weather', description: 'Weather', parameters: z.object({ city: z.string() }), execute: async ({ city }) => `sunny in ${city}` });
   rows.push(await pair('Runner tool loop, 200 turns', 1, (lib) => async () => {
     const steps = [];
@@ -61,7 +62,7 @@ export async function run() {
     steps.push([lib.assistantMessage('done')]);
     const model = new lib.ScriptedModel(steps);
     await new Runner({ tracingDisabled: true }).run(new Agent({ name: 'a', model, tools: [weather] }), 'go', { maxTurns: 500 });
-  }));
+  }, 9));
   return rows;
 }
 

@@ -612,6 +612,51 @@ test('object literals: own __proto__ and constructor keys, hidden keys and symbo
   });
 });
 
+test('a growing history is recorded call by call: changed, added, dropped and reordered keys, shared and cyclic items', async () => {
+  await same(async (T) => {
+    const model = new T.ScriptedModel([[], [], [], [], []]);
+    const first = { type: 'message', role: 'user', content: 'one' };
+    const second = { type: 'message', role: 'user', content: 'two' };
+    const twin = { type: 'message', role: 'user', content: 'two' };
+    const signal = new AbortController().signal;
+    const history = [first, second, twin];
+    await model.getResponse(request({ input: history, signal }));
+    // The caller changes an item it sent before, and sends one item twice where two equal ones were.
+    first.content = 'one, edited';
+    await model.getResponse(request({ input: [first, second, second], signal }));
+    // Two equal items again, where one was sent twice; a key added, one dropped, an order changed.
+    const added = { ...second, extra: true };
+    const { role, ...dropped } = first;
+    const reordered = { content: 'two', role: 'user', type: 'message' };
+    await model.getResponse(request({ input: [dropped, second, twin, added, reordered], signal }));
+    // A cycle through an item, then the same history without it.
+    const cyclic = { type: 'message', role: 'user', content: 'loop' };
+    cyclic.self = cyclic;
+    await model.getResponse(request({ input: [dropped, second, twin, cyclic], signal }));
+    await model.getResponse(request({ input: [dropped, second, twin], signal }));
+    return model.calls.map(({ request: r }) => ({
+      input: r.input.map((item) => (item.self === undefined ? [Object.keys(item), item] : ['cycle kept', item.self === item])),
+      shared: r.input.map((item) => r.input.indexOf(item)),
+      signal: r.signal === signal,
+      frozen: Object.isFrozen(r),
+    }));
+  });
+});
+
+test('a record taken over from the one before stays as it was when the caller changes the history again', async () => {
+  await same(async (T) => {
+    const model = new T.ScriptedModel([[], [], []]);
+    const item = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'a' }] };
+    await model.getResponse(request({ input: [item] }));
+    await model.getResponse(request({ input: [item] }));
+    item.content[0].text = 'b';
+    await model.getResponse(request({ input: [item] }));
+    const calls = model.calls;
+    calls[0].request.input[0].content[0].text = 'changed by a reader';
+    return [calls.map((c) => c.request.input[0].content[0].text), model.calls.map((c) => c.request.input[0].content[0].text)];
+  });
+});
+
 test('responders get a fresh snapshot whose changes do not reach the log', async () => {
   await same(async (T) => {
     const model = new T.ScriptedModel([

@@ -20,7 +20,7 @@ import type {
 import { call as engine, checkProviderCode, checkProviderTools, checkStrictTool } from './core.js';
 import type { SchemaProvider } from './codes.js';
 import { describeValue, expectKnownOptions } from './args.js';
-import { frozenSnapshot } from './walks.js';
+import { frozenSnapshot, snapshotLike } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { registerDoubleErrors, settle, type FieldsOf } from './errors.js';
 import type { ModelErrorFields } from './engine-types.js';
@@ -327,7 +327,7 @@ export class ScriptedModel implements Model {
       this.#script.rememberAdvice(step, request, false);
       throw step.error;
     }
-    const response = step.type === 'responder' ? await step.respond!(call) : step.response;
+    const response = step.type === 'responder' ? await step.respond!(snapshotCall(call)) : step.response;
     checkpoint(request.signal, call.index);
     return this.#normalize(response, call, false);
   }
@@ -345,7 +345,7 @@ export class ScriptedModel implements Model {
       throw step.error;
     }
     if (step.type === 'stream' || step.type === 'stream_responder') {
-      const events = step.type === 'stream' ? step.events! : ((await step.respond!(call)) as ScriptedModelStream);
+      const events = step.type === 'stream' ? step.events! : ((await step.respond!(snapshotCall(call))) as ScriptedModelStream);
       checkpoint(request.signal, call.index);
       if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(events, call.index));
       for await (const event of events) {
@@ -356,7 +356,7 @@ export class ScriptedModel implements Model {
       checkpoint(request.signal, call.index);
       return;
     }
-    const scripted = step.type === 'responder' ? await step.respond!(call) : step.response;
+    const scripted = step.type === 'responder' ? await step.respond!(snapshotCall(call)) : step.response;
     checkpoint(request.signal, call.index);
     const response = this.#normalize(scripted, call, true);
     checkpoint(request.signal, call.index);
@@ -386,9 +386,16 @@ export class ScriptedModel implements Model {
     return typeof advice === 'function' ? await advice(request) : advice;
   }
 
-  /** Records the call (as the reference does, before taking its step), then takes the step. */
+  /**
+   * Records the call (as the reference does, before taking its step), then takes the step.
+   * `call` is the record itself, which stays here: a responder gets a fresh snapshot of it,
+   * made only when a responder runs (the record is frozen, so the snapshot is the same then).
+   */
   #begin(request: ModelRequest, streamed: boolean): { call: RecordedModelCall; step: PreparedStep } {
-    const record = Object.freeze({ index: this.#records.length, streamed, request: frozenSnapshot(request) });
+    // The runner sends the whole history again on every call: the record takes over what the
+    // previous record's snapshot already holds (records are never handed out, only copies).
+    const previous = this.#records[this.#records.length - 1]?.request;
+    const record = Object.freeze({ index: this.#records.length, streamed, request: Object.freeze(snapshotLike(request, previous)) as ModelRequest });
     this.#records.push(record);
     // From the snapshot: the caller's request is read once, by the snapshot, as the reference reads it.
     logRequest(this, record.request);
@@ -400,7 +407,7 @@ export class ScriptedModel implements Model {
       checkTools(tools.map((tool) => ({ name: String(tool.name), parameters: tool.parameters })), output, this.#strictTools);
     }
     const step = engine(() => this.#script.take(streamed)) as PreparedStep;
-    return { call: snapshotCall(record), step };
+    return { call: record, step };
   }
 
   #normalize(response: unknown, call: RecordedModelCall, streamed: boolean): ModelResponse {

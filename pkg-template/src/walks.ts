@@ -135,9 +135,29 @@ const RECURSION_LIMIT = 256;
 const ARRAY = 1;
 const OBJECT = 2;
 
+/** Thrown inside {@link Walk.like} when a cycle runs through a value it has not decided yet. */
+const CYCLE = Symbol('cycle');
+/** {@link Walk.like}'s entry in `seen` for a value whose copy is still being decided. */
+const OPEN = Symbol('open');
+
+function cycle(): never {
+  throw CYCLE;
+}
+
+/** Whether two key lists are equal, in order. */
+function sameKeys(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** One snapshot: the identity map, and what {@link Walk.shell} found out about its value. */
 class Walk {
   readonly seen = new Map<object, unknown>();
+  /** {@link Walk.like}: copies of the earlier snapshot taken over, each for one value at most. */
+  used: Set<object> | undefined;
+  /** {@link Walk.like}: the entries of the containers being decided, one stretch each. */
+  readonly entries: unknown[] = [];
   /** Set by `shell`: `ARRAY` or `OBJECT` when the copy's entries are still to fill, else 0. */
   kind = 0;
   keys: (string | symbol)[] = [];
@@ -199,7 +219,7 @@ class Walk {
     if (typeof v !== 'object' || v === null) return v;
     // A copy is an object, never `undefined`: one lookup answers both questions.
     const known = this.seen.get(v);
-    if (known !== undefined) return known;
+    if (known !== undefined) return known === OPEN ? cycle() : known;
     if (depth >= RECURSION_LIMIT) return this.deep(v);
     const copy = this.shell(v);
     if (this.kind === ARRAY) {
@@ -217,13 +237,73 @@ class Walk {
     return copy;
   }
 
+  /**
+   * The snapshot of `v`, taking over `earlier`'s copy (a copy made by this walk, never handed
+   * out) wherever a fresh copy would equal it exactly: an array or object literal whose entries
+   * are, in order, the same keys and the same values (identical primitives and kept objects, or
+   * copies taken over in turn), each earlier copy standing for one value at most, so identities
+   * stay as the rule makes them. Every value is read once. Other containers are copied as usual.
+   */
+  like(v: unknown, earlier: unknown, depth: number): unknown {
+    if (typeof v !== 'object' || v === null) return v;
+    const seen = this.seen;
+    const known = seen.get(v);
+    if (known !== undefined) return known === OPEN ? cycle() : known;
+    if (typeof earlier !== 'object' || earlier === null || depth >= RECURSION_LIMIT) return this.value(v, depth);
+    const isArray = Array.isArray(v);
+    if (!isArray && (Reflect.getPrototypeOf(v) !== objectPrototype || Object.getOwnPropertySymbols(v).length !== 0)) return this.value(v, depth);
+    const used = this.used!;
+    const entries = this.entries;
+    const start = entries.length;
+    let keys: string[] | undefined;
+    let same: boolean;
+    seen.set(v, OPEN);
+    if (isArray) {
+      const source = v as unknown[];
+      const len = source.length;
+      const before = Array.isArray(earlier) ? (earlier as unknown[]) : undefined;
+      same = before !== undefined && before.length === len && !used.has(before);
+      for (let i = 0; i < len; i++) {
+        const x = this.like(source[i], before?.[i], depth + 1);
+        entries.push(x);
+        if (same && x !== before![i]) same = false;
+      }
+    } else {
+      keys = Object.keys(v);
+      const before = !Array.isArray(earlier) && Reflect.getPrototypeOf(earlier) === objectPrototype ? (earlier as Record<string, unknown>) : undefined;
+      same = before !== undefined && !used.has(before);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        const had = before !== undefined && hasOwn.call(before, key);
+        const x = this.like((v as any)[key], had ? before![key] : undefined, depth + 1);
+        entries.push(x);
+        if (same && (!had || x !== before![key])) same = false;
+      }
+      // The same keys with the same values; the earlier copy has no other key, in the same order.
+      if (same) same = sameKeys(keys, Object.keys(before!));
+    }
+    let copy: object;
+    if (same) {
+      copy = earlier as object;
+      used.add(copy);
+    } else if (keys === undefined) {
+      copy = entries.slice(start);
+    } else {
+      copy = {};
+      for (let i = 0; i < keys.length; i++) define(copy, objectPrototype, keys[i]!, entries[start + i]);
+    }
+    entries.length = start;
+    seen.set(v, copy);
+    return copy;
+  }
+
   /** The same walk with an explicit stack, for subtrees deeper than the recursion limit. */
   deep(value: object): unknown {
     const stack: Frame[] = [];
     const visit = (v: unknown): unknown => {
       if (typeof v !== 'object' || v === null) return v;
       const known = this.seen.get(v);
-      if (known !== undefined) return known;
+      if (known !== undefined) return known === OPEN ? cycle() : known;
       const copy = this.shell(v);
       if (this.kind === ARRAY) stack.push({ source: v, copy, keys: undefined, enumerable: true, len: (v as unknown[]).length, next: 0, prototype: null });
       else if (this.kind === OBJECT) stack.push({ source: v, copy, keys: this.keys, enumerable: this.enumerable, len: this.keys.length, next: 0, prototype: this.prototype });
@@ -258,6 +338,25 @@ class Walk {
  */
 export function snapshotValue(value: unknown): unknown {
   return new Walk().value(value, 0);
+}
+
+/**
+ * {@link snapshotValue}, taking over the parts of `earlier` (an earlier snapshot of the same
+ * kind of value, made here and kept private) that a fresh copy would equal: a double that
+ * records a growing history holds each unchanged item once instead of once per call. A cycle
+ * through the value ends the sharing: the value is then snapshotted afresh (its getters, read
+ * until the cycle was met, are read again).
+ */
+export function snapshotLike(value: unknown, earlier: unknown): unknown {
+  if (earlier === undefined) return snapshotValue(value);
+  const walk = new Walk();
+  walk.used = new Set();
+  try {
+    return walk.like(value, earlier, 0);
+  } catch (thrown) {
+    if (thrown !== CYCLE) throw thrown;
+    return snapshotValue(value);
+  }
 }
 
 /** A frozen snapshot: what a double records of a request. */

@@ -19,6 +19,9 @@
 //! `ScriptedModel`'s call records follow the rule in the facade, without a crossing: a record
 //! is `Object.freeze({ index, streamed, request })` with the request a frozen snapshot taken
 //! when the call is made, and every read hands out a fresh frozen copy (`frozenSnapshot`).
+//! Records are never handed out themselves, so a record's snapshot takes over the parts of the
+//! previous record's that a fresh copy would equal exactly (`snapshotLike`): a runner sends the
+//! whole history on every call, and each unchanged item is then held once.
 
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
