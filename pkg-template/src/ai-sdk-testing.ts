@@ -16,7 +16,7 @@ import { describeValue, expectKnownOptions } from './args.js';
 import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { UserError } from './errors.js';
-import { checkTools, modelError, modelResponder, modelStream, strictProviders, type ScriptedModelInput, type ScriptedModelRetryAdvice } from './scripted-model.js';
+import { checkTools, modelError, modelResponder, modelStream, scriptedSteps, strictProviders, type ScriptedModelInput, type ScriptedModelRetryAdvice } from './scripted-model.js';
 import { Recording, cassettePlan, errorOutcome, readCassette, toError, type RedactionOptions } from './cassette.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
 
@@ -218,9 +218,9 @@ export class ScriptedLanguageModel {
       throw new TypeError(`scriptedLanguageModel: steps must be an iterable of steps, got ${describeValue(inputs)}.`);
     }
     // Usage is the AI SDK's or `@openai/agents`' shape as written: any object is a usage.
-    const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), Object));
+    const [steps, plan] = scriptedSteps(Array.from(inputs), Object);
     this.#script = engine((e) => new e.ModelScript());
-    this.#script.enqueue(prepared);
+    engine(() => this.#script.enqueue(steps, plan));
   }
 
   /**
@@ -245,7 +245,8 @@ export class ScriptedLanguageModel {
 
   /** Adds steps to the end of the script; one invalid input queues none of them. */
   enqueue(...inputs: ScriptedLanguageModelInput[]): void {
-    this.#script.enqueue(engine((e) => e.prepareModelSteps(inputs, Object)));
+    const [steps, plan] = scriptedSteps(inputs, Object);
+    engine(() => this.#script.enqueue(steps, plan));
   }
 
   /** Throws `UnconsumedModelStepsError` when steps remain. */

@@ -20,7 +20,7 @@ import type {
 import { call as engine, checkProviderCode, checkProviderTools, checkStrictTool } from './core.js';
 import type { SchemaProvider } from './codes.js';
 import { describeValue, expectKnownOptions } from './args.js';
-import { frozenSnapshot, snapshotLike } from './walks.js';
+import { frozenSnapshot, prepareModelSteps, snapshotLike } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { registerDoubleErrors, settle, type FieldsOf } from './errors.js';
 import type { ModelErrorFields } from './engine-types.js';
@@ -259,6 +259,17 @@ export function checkTools(tools: readonly { name: string; parameters: unknown }
   }
 }
 
+/**
+ * @internal Scripted inputs as steps: the engine classifies them all (the first invalid one
+ * throws, and nothing is copied), then they are copied in one pass (`prepareModelSteps`).
+ * `usage` rebuilds a complete response's usage (`Object` keeps it plain). Queue the result
+ * with `script.enqueue(steps, plan)`.
+ */
+export function scriptedSteps(inputs: unknown[], usage: unknown): [steps: object[], plan: string] {
+  const plan = engine((e) => e.classifyModelSteps(inputs, usage));
+  return [prepareModelSteps(inputs, plan, usage as Parameters<typeof prepareModelSteps>[2]), plan];
+}
+
 /** A deterministic model test double that consumes one scripted step per call. */
 export class ScriptedModel implements Model {
   readonly #script: Handle;
@@ -272,9 +283,9 @@ export class ScriptedModel implements Model {
     // Unknown provider codes are refused now, not at the first call.
     for (const provider of this.#strictTools) checkProviderCode(provider, 'strictTools');
     registerLoggedModel(this);
-    const prepared = engine((e) => e.prepareModelSteps(Array.from(inputs), peers().Usage));
+    const [steps, plan] = scriptedSteps(Array.from(inputs), peers().Usage);
     this.#script = engine((e) => new e.ModelScript());
-    this.#script.enqueue(prepared);
+    engine(() => this.#script.enqueue(steps, plan));
   }
 
   /**
@@ -311,8 +322,8 @@ export class ScriptedModel implements Model {
 
   /** Adds steps to the end of the script; one invalid input queues none of them. */
   enqueue(...inputs: ScriptedModelInput[]): void {
-    const prepared = engine((e) => e.prepareModelSteps(inputs, peers().Usage));
-    this.#script.enqueue(prepared);
+    const [steps, plan] = scriptedSteps(inputs, peers().Usage);
+    engine(() => this.#script.enqueue(steps, plan));
   }
 
   /** Throws {@link UnconsumedModelStepsError} when the script still contains unconsumed steps. */

@@ -292,6 +292,32 @@ pub enum Classified {
 }
 
 impl Classified {
+    /// The letter the facade copies a step by (`walks.ts`, `prepareModelSteps`): `r` the input
+    /// is the response, `R` its `response` is, `e` an error step, `f` a responder, `F` a stream
+    /// responder, `s` a stream.
+    pub fn plan_letter(self) -> char {
+        match self {
+            Classified::Shorthand | Classified::Complete => 'r',
+            Classified::ResponseStep => 'R',
+            Classified::Error => 'e',
+            Classified::Responder => 'f',
+            Classified::StreamResponder => 'F',
+            Classified::Stream => 's',
+        }
+    }
+
+    /// The step type a plan letter stands for; `None` for a letter no class has.
+    pub fn step_type_of_letter(letter: char) -> Option<StepType> {
+        Some(match letter {
+            'r' | 'R' => StepType::Response,
+            'e' => StepType::Error,
+            'f' => StepType::Responder,
+            'F' => StepType::StreamResponder,
+            's' => StepType::Stream,
+            _ => return None,
+        })
+    }
+
     pub fn step_type(self) -> StepType {
         match self {
             Classified::Shorthand | Classified::Complete | Classified::ResponseStep => {
@@ -749,6 +775,35 @@ mod tests {
             };
             assert_eq!(classify(&mut ok, 0).unwrap(), Classified::Complete);
         }
+    }
+
+    #[test]
+    fn each_class_has_its_own_plan_letter_and_the_letter_gives_its_step_type() {
+        let all = [
+            Classified::Shorthand,
+            Classified::Complete,
+            Classified::ResponseStep,
+            Classified::Error,
+            Classified::Responder,
+            Classified::StreamResponder,
+            Classified::Stream,
+        ];
+        for c in all {
+            assert_eq!(
+                Classified::step_type_of_letter(c.plan_letter()),
+                Some(c.step_type())
+            );
+        }
+        // The input itself and its `response` are copied differently, so their letters differ.
+        assert_ne!(
+            Classified::Complete.plan_letter(),
+            Classified::ResponseStep.plan_letter()
+        );
+        assert_eq!(
+            Classified::Shorthand.plan_letter(),
+            Classified::Complete.plan_letter()
+        );
+        assert_eq!(Classified::step_type_of_letter('x'), None);
     }
 
     #[test]

@@ -168,11 +168,6 @@ pub(crate) fn set(target: &JsValue, k: &'static str, value: &JsValue) {
     let _ = js_sys::Reflect::set(target, &key(k), value);
 }
 
-/// Defines a property from a descriptor object as is (to copy accessors).
-pub(crate) fn define_descriptor(target: &JsValue, k: &'static str, descriptor: &JsValue) -> Js<()> {
-    reflect_define(target, &key(k), descriptor).map(|_| ())
-}
-
 pub(crate) fn freeze(v: &JsValue) -> Js<JsValue> {
     object_freeze(v)
 }

@@ -103,9 +103,9 @@ fn step(kind: &'static str, fields: &[(&'static str, &JsValue)]) -> JsValue {
     o
 }
 
-/// `usage.requestUsageEntries?.map(…)`: each entry's counts, token details (through `details`)
-/// and endpoint, as plain objects; `undefined` when there are none.
-fn copy_entries(entries: &JsValue, details: impl Fn(&JsValue) -> Js<JsValue>) -> Js<JsValue> {
+/// `usage.requestUsageEntries?.map(…)`: each entry's counts, token details and endpoint, as
+/// plain objects; `undefined` when there are none.
+fn copy_entries(entries: &JsValue) -> Js<JsValue> {
     if entries.is_null() || entries.is_undefined() {
         return Ok(JsValue::UNDEFINED);
     }
@@ -114,105 +114,28 @@ fn copy_entries(entries: &JsValue, details: impl Fn(&JsValue) -> Js<JsValue>) ->
     for i in 0..len {
         let entry = js::get_key(entries, &JsValue::from_f64(f64::from(i)))?;
         let e = js::object();
-        for k in ["inputTokens", "outputTokens", "totalTokens"] {
+        for k in [
+            "inputTokens",
+            "outputTokens",
+            "totalTokens",
+            "inputTokensDetails",
+            "outputTokensDetails",
+            "endpoint",
+        ] {
             js::set(&e, k, &js::get(&entry, k)?);
         }
-        js::set(
-            &e,
-            "inputTokensDetails",
-            &details(&js::get(&entry, "inputTokensDetails")?)?,
-        );
-        js::set(
-            &e,
-            "outputTokensDetails",
-            &details(&js::get(&entry, "outputTokensDetails")?)?,
-        );
-        js::set(&e, "endpoint", &js::get(&entry, "endpoint")?);
         out.push(&e);
     }
     Ok(out.into())
 }
 
-/// A new `Usage` copying counts, snapshotting token details and request entries.
-fn snapshot_usage(usage: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
-    let init = js::object();
-    for k in ["requests", "inputTokens", "outputTokens", "totalTokens"] {
-        js::set(&init, k, &js::get(usage, k)?);
-    }
-    js::set(
-        &init,
-        "inputTokensDetails",
-        &snapshot(&js::get(usage, "inputTokensDetails")?)?,
-    );
-    js::set(
-        &init,
-        "outputTokensDetails",
-        &snapshot(&js::get(usage, "outputTokensDetails")?)?,
-    );
-    let copied = copy_entries(&js::get(usage, "requestUsageEntries")?, snapshot)?;
-    js::set(&init, "requestUsageEntries", &copied);
-    js::construct(usage_class, &[&init])
-}
-
-/// The queue-time snapshot of a response: arrays deeply; complete responses as a new object
-/// with a new `Usage`, and `rawUsage` copied with its descriptor (a getter stays a getter).
-fn snapshot_response(response: &JsValue, usage_class: &JsValue) -> Js<JsValue> {
-    if js::is_array(response)? {
-        return snapshot(response);
-    }
-    let copy = js::object();
-    js::set(&copy, "output", &snapshot(&js::get(response, "output")?)?);
-    js::set(
-        &copy,
-        "usage",
-        &snapshot_usage(&js::get(response, "usage")?, usage_class)?,
-    );
-    for k in ["responseId", "requestId"] {
-        let v = js::get(response, k)?;
-        if !v.is_undefined() {
-            js::set(&copy, k, &v);
-        }
-    }
-    let provider_data = js::get(response, "providerData")?;
-    if !provider_data.is_undefined() {
-        js::set(&copy, "providerData", &snapshot(&provider_data)?);
-    }
-    let descriptor = js::own_descriptor(response, &js::key("rawUsage"))?;
-    if !descriptor.is_undefined() {
-        let copied = js::object();
-        for k in ["get", "set", "enumerable", "configurable", "writable"] {
-            if js::has(&descriptor, k)? {
-                js::set(&copied, k, &js::get(&descriptor, k)?);
-            }
-        }
-        if js::has(&descriptor, "value")? {
-            js::set(
-                &copied,
-                "value",
-                &snapshot(&js::get(&descriptor, "value")?)?,
-            );
-        }
-        js::define_descriptor(&copy, "rawUsage", &copied)?;
-    }
-    Ok(copy)
-}
-
-/// Steps made by [`prepare_model_steps`], each with its type, waiting for
-/// [`ModelScript::enqueue`] (which consumes them).
-#[wasm_bindgen]
-pub struct PreparedModelSteps {
-    steps: Vec<(rules::StepType, JsValue)>,
-    _live: super::Live,
-}
-
-/// Validates and snapshots constructor / `enqueue()` inputs into steps for
-/// [`ModelScript::enqueue`]. The first invalid input throws and nothing is returned.
-#[wasm_bindgen(js_name = prepareModelSteps)]
-pub fn prepare_model_steps(
-    inputs: &Array,
-    usage_class: &JsValue,
-) -> Result<PreparedModelSteps, JsValue> {
-    let mut out = Vec::with_capacity(inputs.length() as usize);
+/// Classifies constructor / `enqueue()` inputs: one plan letter per input
+/// ([`Classified::plan_letter`]), by which the facade copies each into its step
+/// (`prepareModelSteps` in `walks.ts`, one pass) for [`ModelScript::enqueue`]. The first
+/// invalid input throws, and then nothing is copied or queued.
+#[wasm_bindgen(js_name = classifyModelSteps)]
+pub fn classify_model_steps(inputs: &Array, usage_class: &JsValue) -> Result<String, JsValue> {
+    let mut plan = String::with_capacity(inputs.length() as usize);
     for (index, input) in inputs.iter().enumerate() {
         let classified = match rules::classify(
             &mut JsInput {
@@ -225,48 +148,9 @@ pub fn prepare_model_steps(
             Err(Refusal::Step(e)) => return Err(raise(e)),
             Err(Refusal::Host(e)) => return Err(e),
         };
-        let prepared = match classified {
-            Classified::Shorthand | Classified::Complete => step(
-                "response",
-                &[("response", &snapshot_response(&input, usage_class)?)],
-            ),
-            Classified::ResponseStep => step(
-                "response",
-                &[(
-                    "response",
-                    &snapshot_response(&js::get(&input, "response")?, usage_class)?,
-                )],
-            ),
-            Classified::Error => {
-                let error = js::get(&input, "error")?;
-                let advice = js::get(&input, "retryAdvice")?;
-                let advice = if advice.is_function() {
-                    advice
-                } else {
-                    snapshot(&advice)?
-                };
-                step("error", &[("error", &error), ("retryAdvice", &advice)])
-            }
-            Classified::Responder | Classified::StreamResponder => step(
-                classified.step_type().as_str(),
-                &[("respond", &js::get(&input, "respond")?)],
-            ),
-            Classified::Stream => {
-                let events = js::get(&input, "events")?;
-                let events = if js::is_array(&events)? {
-                    snapshot(&events)?
-                } else {
-                    events
-                };
-                step("stream", &[("events", &events)])
-            }
-        };
-        out.push((classified.step_type(), prepared));
+        plan.push(classified.plan_letter());
     }
-    Ok(PreparedModelSteps {
-        steps: out,
-        _live: super::Live::new(),
-    })
+    Ok(plan)
 }
 
 struct Advice {
@@ -306,9 +190,21 @@ impl ModelScript {
         }
     }
 
-    /// Queues steps made by [`prepare_model_steps`].
-    pub fn enqueue(&mut self, prepared: PreparedModelSteps) {
-        self.script.enqueue(prepared.steps);
+    /// Queues `steps`, copied by the facade from the inputs [`classify_model_steps`] planned
+    /// as `plan`, one letter each.
+    pub fn enqueue(&mut self, steps: &Array, plan: &str) -> Result<(), JsValue> {
+        let types: Option<Vec<rules::StepType>> =
+            plan.chars().map(Classified::step_type_of_letter).collect();
+        match types {
+            Some(types) if types.len() == steps.length() as usize => {
+                let steps = types.into_iter().zip(steps.iter()).collect::<Vec<_>>();
+                self.script.enqueue(steps);
+                Ok(())
+            }
+            _ => Err(super::user_error(
+                "understudy: scripted steps and their plan do not match (a facade error).",
+            )),
+        }
     }
 
     #[wasm_bindgen(getter, js_name = remainingSteps)]
@@ -589,7 +485,7 @@ pub fn auto_stream_done(response: &JsValue) -> Result<JsValue, JsValue> {
         "outputTokensDetails",
         &details_or_undefined(js::get(&usage, "outputTokensDetails")?)?,
     );
-    let copied = copy_entries(&js::get(&usage, "requestUsageEntries")?, |d| Ok(d.clone()))?;
+    let copied = copy_entries(&js::get(&usage, "requestUsageEntries")?)?;
     js::set(&u, "requestUsageEntries", &copied);
     let r = js::object();
     js::set(&r, "id", &js::get(response, "responseId")?);
