@@ -8,6 +8,7 @@ import * as strict from './strict.mjs';
 import * as validate from './validate.mjs';
 import * as standard from './standard.mjs';
 import * as sap from './sap.mjs';
+import * as replies from './replies.mjs';
 import * as accuracy from './accuracy.mjs';
 import * as middleware from './middleware.mjs';
 
@@ -21,6 +22,11 @@ console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
 const cell = (v) => (typeof v === 'number' ? v.toFixed(1) : v ?? '—');
 for (const { name, results: r } of sap.run()) {
   console.log(`| ${name} | ${cell(r.ours)} | ${cell(r.jsonrepair)} | ${cell(r['best-effort-json-parser'])} | ${cell(r['partial-json'])} | ${cell(r['JSON.parse'])} |`);
+}
+
+{
+  const r = replies.run();
+  console.log(`\n${r.replies} short replies (${r.meanBytes.toFixed(0)} bytes on average, half broken), compileStructuredParser vs jsonrepair + JSON.parse: ${r.ours.toFixed(1)} against ${r.jsonrepair.toFixed(1)} MB/s (${(r.ours / r.jsonrepair).toFixed(2)}x); threw: ours ${r.oursThrew}, jsonrepair ${r.jsonrepairThrew}`);
 }
 
 const { total, table } = accuracy.run();
