@@ -333,6 +333,20 @@ test('strictTools checks each call\'s tool schemas with the provider profiles', 
   assert.throws(() => scriptedLanguageModel([], { modelid: 'x' }), { name: 'TypeError', message: /unknown option `modelid`/ });
 });
 
+test('its errors name scriptedLanguageModel, with the classes and fields of ScriptedModel', async () => {
+  assert.throws(() => scriptedLanguageModel([{ type: 'response' }]), { name: 'InvalidScriptedModelStepError', reason: 'missing_response', inputIndex: 0, message: 'scriptedLanguageModel input #1 is invalid (missing response).' });
+  assert.throws(() => scriptedLanguageModel([{ output: 'x' }]), { message: 'scriptedLanguageModel input #1 has an invalid response envelope.' });
+  const model = scriptedLanguageModel([[assistantMessage('a')], modelResponder(() => 'not a response')]);
+  await model.doGenerate({ prompt: [] });
+  await assert.rejects(model.doGenerate({ prompt: [] }), { name: 'InvalidScriptedModelStepError', reason: 'invalid_response', callIndex: 1, message: 'scriptedLanguageModel responder returned an invalid response for call #2.' });
+  await assert.rejects(model.doStream({ prompt: [] }), (e) => e instanceof UnexpectedModelCallError && e.message === 'scriptedLanguageModel received unexpected streaming call #3; no scripted steps remain.');
+  const left = scriptedLanguageModel([[assistantMessage('a')]]);
+  assert.throws(() => left.assertComplete(), (e) => e instanceof UnconsumedModelStepsError && e.message === 'scriptedLanguageModel has 1 unconsumed scripted step.');
+  // ScriptedModel keeps the reference's words.
+  const { ScriptedModel } = await import('@understudy/agents/testing');
+  assert.throws(() => new ScriptedModel([{ type: 'response' }]), { message: 'ScriptedModel input #1 is invalid (missing response).' });
+});
+
 test('through wrapLanguageModel and repairingMiddleware: a broken scripted reply is repaired', async () => {
   const model = wrapLanguageModel({ model: scriptedLanguageModel([[assistantMessage("Sure! {title: 'Fix login', priority: 'HIGH'}")]]), middleware: repairingMiddleware() });
   const { output } = await generateText({ model, prompt: 'ticket', output: Output.object({ schema: z.object({ title: z.string(), priority: z.enum(['low', 'high']) }) }) });

@@ -96,8 +96,6 @@ type Handle = import('../wasm/node/understudy.js').ModelScript;
 type PreparedStep = { type: string; response?: unknown; error?: unknown; retryAdvice?: ScriptedModelRetryAdvice; respond?: (call: RecordedLanguageModelCall) => unknown; events?: Iterable<unknown> | AsyncIterable<unknown> };
 type Result = { content: unknown[]; finishReason: unknown; usage: unknown; response?: { id?: string }; warnings: unknown[] };
 
-/** What `normalizeModelResponse` reads of a request: the scripted model keeps usage as given. */
-const REQUEST = Object.freeze({ modelSettings: Object.freeze({}) });
 
 /** The abort checkpoint: the SDK's abort error (`name` `'AbortError'`), built by the engine. */
 function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
@@ -218,8 +216,8 @@ export class ScriptedLanguageModel {
       throw new TypeError(`scriptedLanguageModel: steps must be an iterable of steps, got ${describeValue(inputs)}.`);
     }
     // Usage is the AI SDK's or `@openai/agents`' shape as written: any object is a usage.
-    const [steps, plan] = scriptedSteps(Array.from(inputs), Object);
-    this.#script = engine((e) => new e.ModelScript());
+    const [steps, plan] = scriptedSteps(Array.from(inputs), Object, true);
+    this.#script = engine((e) => new e.ModelScript(true));
     engine(() => this.#script.enqueue(steps, plan));
   }
 
@@ -245,7 +243,7 @@ export class ScriptedLanguageModel {
 
   /** Adds steps to the end of the script; one invalid input queues none of them. */
   enqueue(...inputs: ScriptedLanguageModelInput[]): void {
-    const [steps, plan] = scriptedSteps(inputs, Object);
+    const [steps, plan] = scriptedSteps(inputs, Object, true);
     engine(() => this.#script.enqueue(steps, plan));
   }
 
@@ -279,7 +277,7 @@ export class ScriptedLanguageModel {
     if (step.type === 'stream' || step.type === 'stream_responder') {
       // The SDK's own stream parts, passed on as scripted.
       parts = step.type === 'stream' ? step.events! : ((await step.respond!(recorded(call))) as Iterable<unknown>);
-      if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(parts, call.index));
+      if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(parts, call.index, true));
     } else {
       const response = step.type === 'responder' ? await step.respond!(recorded(call)) : step.response;
       checkpoint(signal, call.index);
@@ -316,7 +314,7 @@ export class ScriptedLanguageModel {
    * when a responder made it (a scripted one was checked when queued), its tool calls logged.
    */
   #answer(response: unknown, call: CallRecord, made: boolean, streamed: boolean): any {
-    if (made) engine((e) => e.normalizeModelResponse(response, REQUEST, call.index, false, Object));
+    if (made) engine((e) => e.checkLanguageModelResponse(response, call.index));
     logOutput(this, Array.isArray(response) ? response : (response as { output?: unknown }).output);
     const text = JSON.stringify(response);
     if (streamed) return JSON.parse(engine((e) => e.aiSdkStreamParts(input(text), call.index)));

@@ -262,11 +262,12 @@ export function checkTools(tools: readonly { name: string; parameters: unknown }
 /**
  * @internal Scripted inputs as steps: the engine classifies them all (the first invalid one
  * throws, and nothing is copied), then they are copied in one pass (`prepareModelSteps`).
- * `usage` rebuilds a complete response's usage (`Object` keeps it plain). Queue the result
- * with `script.enqueue(steps, plan)`.
+ * `usage` rebuilds a complete response's usage (`Object` keeps it plain); `languageModel`:
+ * the inputs are `scriptedLanguageModel`'s (its errors name it). Queue the result with
+ * `script.enqueue(steps, plan)`.
  */
-export function scriptedSteps(inputs: unknown[], usage: unknown): [steps: object[], plan: string] {
-  const plan = engine((e) => e.classifyModelSteps(inputs, usage));
+export function scriptedSteps(inputs: unknown[], usage: unknown, languageModel = false): [steps: object[], plan: string] {
+  const plan = engine((e) => e.classifyModelSteps(inputs, usage, languageModel));
   return [prepareModelSteps(inputs, plan, usage as Parameters<typeof prepareModelSteps>[2]), plan];
 }
 
@@ -284,7 +285,7 @@ export class ScriptedModel implements Model {
     for (const provider of this.#strictTools) checkProviderCode(provider, 'strictTools');
     registerLoggedModel(this);
     const [steps, plan] = scriptedSteps(Array.from(inputs), peers().Usage);
-    this.#script = engine((e) => new e.ModelScript());
+    this.#script = engine((e) => new e.ModelScript(false));
     engine(() => this.#script.enqueue(steps, plan));
   }
 
@@ -358,7 +359,7 @@ export class ScriptedModel implements Model {
     if (step.type === 'stream' || step.type === 'stream_responder') {
       const events = step.type === 'stream' ? step.events! : ((await step.respond!(snapshotCall(call))) as ScriptedModelStream);
       checkpoint(request.signal, call.index);
-      if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(events, call.index));
+      if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(events, call.index, false));
       for await (const event of events) {
         checkpoint(request.signal, call.index);
         if ((event as { type?: unknown })?.type === 'response_done') logOutput(this, (event as { response?: { output?: unknown } }).response?.output);

@@ -159,6 +159,60 @@ impl ModelError {
     }
 }
 
+/// The double an error comes from, which its message names: `ScriptedModel` (the reference's
+/// messages, word for word) or the AI SDK's `scriptedLanguageModel`, which shares its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Surface {
+    #[default]
+    ScriptedModel,
+    ScriptedLanguageModel,
+}
+
+impl Surface {
+    pub fn name(self) -> &'static str {
+        match self {
+            Surface::ScriptedModel => "ScriptedModel",
+            Surface::ScriptedLanguageModel => "scriptedLanguageModel",
+        }
+    }
+}
+
+/// A [`ModelError`] as `surface` raises it: the same class and fields, the message naming
+/// that double.
+#[derive(Debug, serde::Serialize)]
+#[serde(transparent)]
+pub struct SurfaceError {
+    pub error: ModelError,
+    #[serde(skip)]
+    pub surface: Surface,
+}
+
+impl ModelError {
+    /// This error as `surface` raises it.
+    pub fn from_surface(self, surface: Surface) -> SurfaceError {
+        SurfaceError {
+            error: self,
+            surface,
+        }
+    }
+}
+
+impl crate::error::Raise for SurfaceError {
+    fn kind(&self) -> Class {
+        self.error.kind()
+    }
+}
+
+impl fmt::Display for SurfaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = self.error.to_string();
+        match message.strip_prefix(Surface::ScriptedModel.name()) {
+            Some(rest) => write!(f, "{}{rest}", self.surface.name()),
+            None => f.write_str(&message),
+        }
+    }
+}
+
 impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -775,6 +829,37 @@ mod tests {
             };
             assert_eq!(classify(&mut ok, 0).unwrap(), Classified::Complete);
         }
+    }
+
+    #[test]
+    fn errors_of_the_ai_sdk_double_name_it_and_keep_their_class_and_fields() {
+        use crate::error::Raise;
+        let e = ModelError::invalid_input(StepReason::MissingResponse, 1, Some("response".into()));
+        let plain = e.clone().from_surface(Surface::ScriptedModel);
+        assert_eq!(plain.to_string(), e.to_string());
+        let named = e.clone().from_surface(Surface::ScriptedLanguageModel);
+        assert_eq!(
+            named.to_string(),
+            "scriptedLanguageModel input #2 is invalid (missing response)."
+        );
+        assert_eq!(named.kind(), e.kind());
+        assert_eq!(
+            serde_json::to_value(&named).unwrap(),
+            serde_json::to_value(&e).unwrap()
+        );
+        let unexpected = ModelError::Unexpected {
+            call_index: 0,
+            streamed: true,
+        }
+        .from_surface(Surface::ScriptedLanguageModel);
+        assert_eq!(
+            unexpected.to_string(),
+            "scriptedLanguageModel received unexpected streaming call #1; no scripted steps remain."
+        );
+        // A message that does not name the double stays as it is.
+        let aborted =
+            ModelError::Aborted { call_index: None }.from_surface(Surface::ScriptedLanguageModel);
+        assert_eq!(aborted.to_string(), "Scripted model request was aborted.");
     }
 
     #[test]

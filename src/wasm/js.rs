@@ -172,8 +172,9 @@ pub(crate) fn freeze(v: &JsValue) -> Js<JsValue> {
     object_freeze(v)
 }
 
-/// `Object.prototype`, read once.
+/// `Object` and `Object.prototype`, read once.
 pub(crate) struct Realm {
+    pub object_constructor: JsValue,
     pub object_prototype: JsValue,
 }
 
@@ -182,7 +183,7 @@ thread_local! {
         let global = js_sys::global();
         let object = reflect_get(&global, &key("Object")).unwrap_or(JsValue::UNDEFINED);
         let object_prototype = reflect_get(&object, &key("prototype")).unwrap_or(JsValue::UNDEFINED);
-        Realm { object_prototype }
+        Realm { object_constructor: object, object_prototype }
     };
 }
 

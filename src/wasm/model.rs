@@ -14,8 +14,17 @@ use super::raise;
 use super::snapshot::{raw_usage, snapshot};
 use crate::doubles::model::{
     self as rules, choose_advice, AdviceRecord, Classified, InputView, ModelError, Refusal, Script,
-    TypeTag,
+    Surface, TypeTag,
 };
+
+/// The double a call comes from: `scriptedLanguageModel` passes `true`.
+fn surface(language_model: bool) -> Surface {
+    if language_model {
+        Surface::ScriptedLanguageModel
+    } else {
+        Surface::ScriptedModel
+    }
+}
 
 fn index_field(fields: &JsValue, name: &'static str) -> Option<usize> {
     js::get(fields, name)
@@ -132,9 +141,14 @@ fn copy_entries(entries: &JsValue) -> Js<JsValue> {
 /// Classifies constructor / `enqueue()` inputs: one plan letter per input
 /// ([`Classified::plan_letter`]), by which the facade copies each into its step
 /// (`prepareModelSteps` in `walks.ts`, one pass) for [`ModelScript::enqueue`]. The first
-/// invalid input throws, and then nothing is copied or queued.
+/// invalid input throws, and then nothing is copied or queued. `language_model`: the inputs
+/// are `scriptedLanguageModel`'s (its errors name it).
 #[wasm_bindgen(js_name = classifyModelSteps)]
-pub fn classify_model_steps(inputs: &Array, usage_class: &JsValue) -> Result<String, JsValue> {
+pub fn classify_model_steps(
+    inputs: &Array,
+    usage_class: &JsValue,
+    language_model: bool,
+) -> Result<String, JsValue> {
     let mut plan = String::with_capacity(inputs.length() as usize);
     for (index, input) in inputs.iter().enumerate() {
         let classified = match rules::classify(
@@ -145,7 +159,7 @@ pub fn classify_model_steps(inputs: &Array, usage_class: &JsValue) -> Result<Str
             index,
         ) {
             Ok(c) => c,
-            Err(Refusal::Step(e)) => return Err(raise(e)),
+            Err(Refusal::Step(e)) => return Err(raise(e.from_surface(surface(language_model)))),
             Err(Refusal::Host(e)) => return Err(e),
         };
         plan.push(classified.plan_letter());
@@ -165,27 +179,24 @@ fn same_key(a: &JsValue, b: &JsValue) -> bool {
     a == b || matches!((a.as_f64(), b.as_f64()), (Some(x), Some(y)) if x.is_nan() && y.is_nan())
 }
 
-/// The script and the call log of one `ScriptedModel`.
+/// The script and the call log of one `ScriptedModel` (or `scriptedLanguageModel`).
 #[wasm_bindgen]
 pub struct ModelScript {
     script: Script<JsValue>,
     advice: Vec<Advice>,
+    surface: Surface,
     _live: super::Live,
-}
-
-impl Default for ModelScript {
-    fn default() -> Self {
-        ModelScript::new()
-    }
 }
 
 #[wasm_bindgen]
 impl ModelScript {
+    /// `language_model`: the script of a `scriptedLanguageModel` (its errors name it).
     #[wasm_bindgen(constructor)]
-    pub fn new() -> ModelScript {
+    pub fn new(language_model: bool) -> ModelScript {
         ModelScript {
             script: Script::default(),
             advice: Vec::new(),
+            surface: surface(language_model),
             _live: super::Live::new(),
         }
     }
@@ -214,16 +225,20 @@ impl ModelScript {
 
     #[wasm_bindgen(js_name = assertComplete)]
     pub fn assert_complete(&self) -> Result<(), JsValue> {
-        self.script.assert_complete().map_err(raise)
+        let surface = self.surface;
+        self.script
+            .assert_complete()
+            .map_err(|e| raise(e.from_surface(surface)))
     }
 
     /// Takes the step of the next call (the facade has recorded the call at position
     /// `calls - 1`): the step, or the error for an unexpected or incompatible call.
     pub fn take(&mut self, streamed: bool) -> Result<JsValue, JsValue> {
+        let surface = self.surface;
         self.script
             .take(streamed)
             .map(|taken| taken.step)
-            .map_err(raise)
+            .map_err(|e| raise(e.from_surface(surface)))
     }
 
     /// Remembers an executed error step's advice under the error's identity.
@@ -329,6 +344,21 @@ pub fn normalize_model_response(
     )
 }
 
+/// `scriptedLanguageModel`: a response a responder made must be a response envelope (its
+/// usage any object); otherwise the call fails with `InvalidScriptedModelStepError` naming it.
+#[wasm_bindgen(js_name = checkLanguageModelResponse)]
+pub fn check_language_model_response(response: &JsValue, call_index: u32) -> Result<(), JsValue> {
+    let object = js::with_realm(|r| r.object_constructor.clone());
+    if is_response(response, &object)? {
+        Ok(())
+    } else {
+        Err(raise(
+            ModelError::responder_invalid_response(call_index as usize)
+                .from_surface(Surface::ScriptedLanguageModel),
+        ))
+    }
+}
+
 fn normalize(
     response: &JsValue,
     request: &JsValue,
@@ -387,13 +417,18 @@ fn normalize(
 
 /// A stream responder's result must be a (sync or async) iterable object.
 #[wasm_bindgen(js_name = checkResponderStream)]
-pub fn check_responder_stream(events: &JsValue, call_index: u32) -> Result<(), JsValue> {
+pub fn check_responder_stream(
+    events: &JsValue,
+    call_index: u32,
+    language_model: bool,
+) -> Result<(), JsValue> {
     if js::is_iterable(events)? {
         Ok(())
     } else {
-        Err(raise(ModelError::responder_invalid_stream(
-            call_index as usize,
-        )))
+        Err(raise(
+            ModelError::responder_invalid_stream(call_index as usize)
+                .from_surface(surface(language_model)),
+        ))
     }
 }
 
