@@ -151,4 +151,7 @@ test('recordingLanguageModel records a failure and a stream cut short, and refus
   assert.throws(() => ScriptedModel.fromCassette(doc), { name: 'InvalidCassetteError', pointer: '/interface', message: /AI SDK language model/ });
   const { interface: _, ...agentsDoc } = doc;
   assert.throws(() => ScriptedLanguageModel.fromCassette(agentsDoc), { name: 'InvalidCassetteError', pointer: '/interface', message: /@openai\/agents Model/ });
+  // A source of the wrong type is named as the caller called it.
+  assert.throws(() => ScriptedLanguageModel.fromCassette(42), { name: 'TypeError', message: /^ScriptedLanguageModel\.fromCassette/ });
+  assert.throws(() => ScriptedModel.fromCassette(42), { name: 'TypeError', message: /^ScriptedModel\.fromCassette/ });
 });

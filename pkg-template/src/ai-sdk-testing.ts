@@ -518,7 +518,7 @@ function rawStep(step: ReplayStep): ScriptedLanguageModelInput {
 function replayLanguageCassette(source: string | Cassette, options: ReplayOptions & { specificationVersion?: 'v3' | 'v4' } = {}): ScriptedLanguageModel {
   options = expectKnownOptions('ScriptedLanguageModel.fromCassette', options, ['match', 'strictTools', 'specificationVersion']);
   const byRequest = engine((e) => e.cassetteMatchesByRequest(options.match));
-  const replay = engine((e) => new e.CassetteReplay(readCassette(source), true));
+  const replay = engine((e) => new e.CassetteReplay(readCassette(source, 'ScriptedLanguageModel.fromCassette'), true));
   const settings = { strictTools: options.strictTools, specificationVersion: options.specificationVersion };
   const steps = JSON.parse(replay.steps()) as ReplayStep[];
   if (!byRequest) {

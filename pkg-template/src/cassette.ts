@@ -272,8 +272,8 @@ function toInput(step: ReplayStep): ScriptedModelInput {
   }
 }
 
-/** @internal A cassette's text, from an object or (Node) a file. */
-export function readCassette(source: string | Cassette): string {
+/** @internal A cassette's text, from an object or (Node) a file; `surface` names the caller in a message. */
+export function readCassette(source: string | Cassette, surface = 'ScriptedModel.fromCassette'): string {
   if (typeof source === 'object' && source !== null) {
     try {
       return JSON.stringify(source);
@@ -284,7 +284,7 @@ export function readCassette(source: string | Cassette): string {
       throw thrown;
     }
   }
-  expectString('ScriptedModel.fromCassette', 'source (a cassette object or the path of its file)', source);
+  expectString(surface, 'source (a cassette object or the path of its file)', source);
   const fs = requireFs('Reading a cassette file');
   if (!fs.existsSync(source)) throw fromEngine(engine((e) => e.cassetteMissingError(source)));
   return fs.readFileSync(source, 'utf8');
