@@ -22,13 +22,18 @@ import {
 const KEY = 'sk-proj-Zx81nQv4Lm0pRt7sWu2yBc5dFg9hJk3aNe6iO1';
 
 /** An OpenAI-compatible chat completions server: a tool call until a tool result is in the history, then an answer. */
-async function fakeOpenAI() {
+async function fakeOpenAI({ limitFirst = false } = {}) {
   let requests = 0;
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       requests++;
+      if (limitFirst && requests === 1) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after-ms': '3' });
+        res.end(JSON.stringify({ error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }));
+        return;
+      }
       const json = JSON.parse(body);
       const answered = json.messages.some((m) => m.role === 'tool');
       const message = json.tools && !answered
@@ -154,4 +159,30 @@ test('recordingLanguageModel records a failure and a stream cut short, and refus
   // A source of the wrong type is named as the caller called it.
   assert.throws(() => ScriptedLanguageModel.fromCassette(42), { name: 'TypeError', message: /^ScriptedLanguageModel\.fromCassette/ });
   assert.throws(() => ScriptedModel.fromCassette(42), { name: 'TypeError', message: /^ScriptedModel\.fromCassette/ });
+});
+
+test('a rate-limited call and its retry are recorded, and replayed so the SDK retries again', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'understudy-ai-cassette-'));
+  try {
+    const fake = await fakeOpenAI({ limitFirst: true });
+    const provider = createOpenAI({ baseURL: fake.url, apiKey: KEY });
+    const live = await generateText({ model: cassette('limited', () => provider.chat('gpt-4o-mini'), { dir, record: true }), prompt: 'Say hello.' });
+    assert.equal(live.text, 'Hello from the fake provider.');
+    assert.equal(fake.count(), 2, 'the SDK retried the 429');
+    await new Promise((resolve) => fake.server.close(resolve));
+
+    const doc = JSON.parse(readFileSync(join(dir, 'limited.cassette.json'), 'utf8'));
+    assert.deepEqual(doc.steps[0].error, { name: 'AI_APICallError', message: 'Rate limit reached for requests', status: 429, retryable: true, retryAfterMs: 3 });
+    assert.ok(doc.steps[1].response);
+
+    const replayed = ScriptedLanguageModel.fromCassette(doc);
+    const again = await generateText({ model: replayed, prompt: 'Say hello.' });
+    assert.equal(again.text, live.text);
+    assert.equal(replayed.calls.length, 2, 'the replayed 429 was retried');
+    replayed.assertComplete();
+    // Without retries the replayed failure is the provider's: an APICallError with its status.
+    await assert.rejects(generateText({ model: ScriptedLanguageModel.fromCassette(doc), prompt: 'Say hello.', maxRetries: 0 }), (e) => e.statusCode === 429 && e.isRetryable === true && e.message === 'Rate limit reached for requests');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -17,11 +17,11 @@ import { frozenSnapshot } from './walks.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { UserError } from './errors.js';
 import { checkTools, modelError, modelResponder, modelStream, scriptedSteps, strictProviders, type ScriptedModelInput, type ScriptedModelRetryAdvice } from './scripted-model.js';
-import { Recording, cassettePlan, errorOutcome, readCassette, toError, type RedactionOptions } from './cassette.js';
+import { Recording, cassettePlan, errorOutcome, readCassette, recordedAdvice, toError, type RedactionOptions } from './cassette.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
 
 export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError, CASSETTES_ENV, RECORD_ENV } from './cassette.js';
-export type { Cassette, CassetteStep, ReplayOptions } from './cassette-format.js';
+export type { Cassette, CassetteStep, RecordedError, ReplayOptions } from './cassette-format.js';
 export type { RedactionOptions } from './cassette.js';
 
 /** A responder that replays a recorded result as it was (no scripted-response conversion). */
@@ -406,7 +406,8 @@ function loggedCalls(content: unknown): unknown[] {
 /**
  * A language model that forwards every call to `realModel` and records it: `doGenerate`'s
  * options and result, `doStream`'s options and every stream part (a stream the consumer
- * stops early is recorded as far as it went), a failure as its name and message. Redaction and
+ * stops early is recorded as far as it went), a failure as a `RecordedError` (replayed as an
+ * `APICallError` with the recorded status, verdict and delay, so the SDK retries it). Redaction and
  * the save-time credential check are `recordingModel`'s.
  */
 export class RecordingLanguageModel {
@@ -505,7 +506,7 @@ type ReplayStep = { kind: 'response' | 'stream' | 'error'; response?: any; event
 
 /** A recorded result replayed as it was (with its `Date`s back). */
 function rawStep(step: ReplayStep): ScriptedLanguageModelInput {
-  if (step.kind === 'error') return modelError(toError(step.error));
+  if (step.kind === 'error') return modelError(toError(step.error), recordedAdvice(step.error));
   if (step.kind === 'stream') return modelStream((step.events ?? []).map(revived) as never);
   return modelResponder(Object.assign(() => revived(step.response), { [RAW]: true }) as never);
 }

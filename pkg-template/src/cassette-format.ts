@@ -22,7 +22,21 @@ export interface CassetteStep {
   request: Record<string, unknown>;
   response?: Record<string, unknown>;
   events?: unknown[];
-  error?: { name: string; message: string };
+  error?: RecordedError;
+}
+
+/**
+ * A recorded failure: its name and message (redacted), and what a retry of the call reads, as
+ * the failure carried it: the HTTP `status`, the provider's `retryable` verdict and the
+ * `retryAfterMs` the server asked for. A replayed failure carries them again, so the caller's
+ * retries run as they did live.
+ */
+export interface RecordedError {
+  name: string;
+  message: string;
+  status?: number;
+  retryable?: boolean;
+  retryAfterMs?: number;
 }
 
 /** Options of `ScriptedModel.fromCassette`. */

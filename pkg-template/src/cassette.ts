@@ -15,10 +15,10 @@ import { UserError, fromEngine } from './errors.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { takeCassetteSlot } from './test-names.js';
 import { ScriptedModel, installCassetteReplay, modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelOptions } from './scripted-model.js';
-import type { Cassette, CassetteStep, ReplayOptions } from './cassette-format.js';
+import type { Cassette, CassetteStep, RecordedError, ReplayOptions } from './cassette-format.js';
 
 export type { InvalidCassetteReason } from './codes.js';
-export type { Cassette, CassetteStep, ReplayOptions } from './cassette-format.js';
+export type { Cassette, CassetteStep, RecordedError, ReplayOptions } from './cassette-format.js';
 
 /** Another spelling of `UNDERSTUDY_CASSETTES=record` (`1` or `true`). */
 export const RECORD_ENV = 'UNDERSTUDY_RECORD';
@@ -102,17 +102,21 @@ function patternText(p: string | RegExp): string {
   return typeof p === 'string' ? p : engine((e) => e.cassettePatternText(p.source, p.flags));
 }
 
-/** @internal A failure as a cassette records it: its name and message. */
+/** @internal A failure as a cassette records it: its name and message, and what a retry reads ({@link RecordedError}). */
 export function errorOutcome(error: unknown): string {
-  const e = error as { name?: unknown; message?: unknown } | null;
+  const e = error as { name?: unknown; message?: unknown; status?: unknown; statusCode?: unknown; isRetryable?: unknown; responseHeaders?: unknown } | null;
   const name = typeof e?.name === 'string' ? e.name : 'Error';
   const message = typeof e?.message === 'string' ? e.message : String(error);
-  return JSON.stringify({ error: { name, message } });
+  // What a retry reads, as the error carries it (the engine keeps what has its type): an AI
+  // SDK APICallError's statusCode, isRetryable and retry-after-ms header, an HTTP error's status.
+  const headers = e?.responseHeaders as Record<string, unknown> | undefined;
+  const after = typeof headers === 'object' && headers !== null ? headers['retry-after-ms'] : undefined;
+  return JSON.stringify({ error: { name, message, status: e?.statusCode ?? e?.status, retryable: e?.isRetryable, retryAfterMs: typeof after === 'string' ? Number(after) : undefined } });
 }
 
 /**
  * A `Model` that forwards every call to `realModel` and records the normalized request and
- * response (streamed calls as their event sequence, failures as their name and message).
+ * response (streamed calls as their event sequence, failures as a {@link RecordedError}).
  */
 export class RecordingModel implements Model {
   readonly #real: Model;
@@ -245,7 +249,7 @@ type ReplayStep = {
   kind: 'response' | 'stream' | 'error';
   response?: Record<string, unknown> & { usage?: unknown };
   events?: StreamEvent[];
-  error?: { name: string; message: string };
+  error?: RecordedError;
 };
 
 function toResponse(response: ReplayStep['response']): ModelResponse {
@@ -254,11 +258,18 @@ function toResponse(response: ReplayStep['response']): ModelResponse {
   return { ...rest, usage: new Usage(usage as ConstructorParameters<typeof Usage>[0]) } as ModelResponse;
 }
 
-/** @internal A recorded failure replayed: an `Error` with its name and message. */
+/** @internal A recorded failure replayed: an `Error` with its name, message and HTTP `status`. */
 export function toError(error: ReplayStep['error']): Error {
   const e = new Error(error?.message ?? '');
   if (error?.name && error.name !== 'Error') e.name = error.name;
+  if (error?.status !== undefined) Object.assign(e, { status: error.status });
   return e;
+}
+
+/** @internal The retry advice of a recorded failure (the provider's verdict and delay), if it had any. */
+export function recordedAdvice(error: ReplayStep['error']): { suggested?: boolean; retryAfterMs?: number } | undefined {
+  if (error?.retryable === undefined && error?.retryAfterMs === undefined) return undefined;
+  return { ...(error.retryable === undefined ? {} : { suggested: error.retryable }), ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) };
 }
 
 function toInput(step: ReplayStep): ScriptedModelInput {

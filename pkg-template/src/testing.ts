@@ -59,6 +59,7 @@ export {
 export type {
   Cassette,
   CassetteStep,
+  RecordedError,
   CassetteOptions,
   RecordingOptions,
   ReplayOptions,

@@ -245,7 +245,53 @@ pub enum Outcome {
     Error {
         name: String,
         message: String,
+        /// What a retry of the call is decided by, as the failure carried it.
+        retry: RetryFacts,
     },
+}
+
+/// What a caller's retry logic reads of a failed call, kept so a replayed failure is retried
+/// as the live one was (an AI SDK `APICallError`'s `statusCode`, `isRetryable` and
+/// `retry-after-ms` header; an HTTP error's `status`). Numbers and a verdict: nothing in them
+/// to redact.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RetryFacts {
+    /// The HTTP status (100–599).
+    pub status: Option<u64>,
+    /// The provider's own verdict on retrying.
+    pub retryable: Option<bool>,
+    /// The delay the server asked for, in milliseconds.
+    pub retry_after_ms: Option<f64>,
+}
+
+impl RetryFacts {
+    /// The facts of `error` (`{ status?, retryable?, retryAfterMs? }`), each kept only when it
+    /// has its type and range.
+    pub fn read(error: &Value) -> RetryFacts {
+        RetryFacts {
+            status: error
+                .get("status")
+                .and_then(Value::as_u64)
+                .filter(|s| (100..=599).contains(s)),
+            retryable: error.get("retryable").and_then(Value::as_bool),
+            retry_after_ms: error
+                .get("retryAfterMs")
+                .and_then(Value::as_f64)
+                .filter(|ms| ms.is_finite() && *ms >= 0.0),
+        }
+    }
+
+    fn write(&self, error: &mut Map<String, Value>) {
+        if let Some(s) = self.status {
+            error.insert("status".into(), s.into());
+        }
+        if let Some(r) = self.retryable {
+            error.insert("retryable".into(), r.into());
+        }
+        if let Some(ms) = self.retry_after_ms {
+            error.insert("retryAfterMs".into(), ms.into());
+        }
+    }
 }
 
 /// The normalized response carried by a `response_done` event, in `ModelResponse` shape.
@@ -384,9 +430,16 @@ pub fn record_step_for(
             }
             step.insert("events".into(), events);
         }
-        Outcome::Error { name, message } => {
+        Outcome::Error {
+            name,
+            message,
+            retry,
+        } => {
             let mut error = serde_json::json!({ "name": name, "message": message });
             redaction.apply(&mut error, taken);
+            if let Value::Object(fields) = &mut error {
+                retry.write(fields);
+            }
             step.insert("error".into(), error);
         }
     }
@@ -559,6 +612,19 @@ pub fn load_for(
                         &at("error/message"),
                         "an error needs a \"message\" string",
                     ));
+                }
+                let facts = RetryFacts::read(e);
+                for (key, kept) in [
+                    ("status", facts.status.is_some()),
+                    ("retryable", facts.retryable.is_some()),
+                    ("retryAfterMs", facts.retry_after_ms.is_some()),
+                ] {
+                    if e.get(key).is_some() && !kept {
+                        return Err(invalid(
+                            &at(&format!("error/{key}")),
+                            "\"status\" is an HTTP status, \"retryable\" a boolean and \"retryAfterMs\" a number of milliseconds",
+                        ));
+                    }
                 }
             }
             _ => {
@@ -1110,12 +1176,28 @@ mod tests {
                 Outcome::Error {
                     name: "Error".into(),
                     message: format!("429 sk-proj-{}", "ABCDEFGH1234".repeat(2)),
+                    retry: RetryFacts {
+                        status: Some(429),
+                        retryable: Some(true),
+                        retry_after_ms: Some(5.0),
+                    },
                 },
                 &r,
             ),
         ];
         let doc = build(steps, &r);
         assert_eq!(doc["steps"][1]["error"]["message"], "429 [REDACTED]");
+        // What a retry reads is kept beside the message, and read back.
+        assert_eq!(doc["steps"][1]["error"]["status"], 429);
+        assert_eq!(doc["steps"][1]["error"]["retryable"], true);
+        assert_eq!(doc["steps"][1]["error"]["retryAfterMs"], 5.0);
+        let mut wrong = doc.clone();
+        wrong["steps"][1]["error"]["status"] = json!("429");
+        let e = load(wrong).unwrap_err();
+        assert_eq!(e.pointer, "/steps/1/error/status", "{}", e.message);
+        let mut out_of_range = doc.clone();
+        out_of_range["steps"][1]["error"]["retryAfterMs"] = json!(-1);
+        assert!(load(out_of_range).is_err());
         let loaded = load(doc.clone()).unwrap();
         assert_eq!(loaded.steps.len(), 2);
         assert_eq!(loaded.redaction.patterns(), r.patterns());

@@ -199,7 +199,8 @@ impl CassetteRecorder {
         })
     }
 
-    /// Records one call: `outcome` is `{ response }`, `{ events }` or `{ error: { name, message } }`.
+    /// Records one call: `outcome` is `{ response }`, `{ events }` or `{ error: { name, message,
+    /// status?, retryable?, retryAfterMs? } }`.
     pub fn record(&mut self, request: &str, streamed: bool, outcome: &str) -> Result<(), JsValue> {
         let request = json(request, "The request")?;
         let outcome = json(outcome, "The outcome")?;
@@ -217,6 +218,7 @@ impl CassetteRecorder {
                     .and_then(Value::as_str)
                     .unwrap_or("")
                     .to_owned(),
+                retry: rules::RetryFacts::read(error),
             }
         } else {
             Outcome::Response(outcome.get("response").cloned().unwrap_or(Value::Null))
