@@ -239,6 +239,19 @@ test('a retryable 429 then success: the SDK\'s own retries run, waiting what the
   await assert.rejects(generateText({ model: once, prompt: 'hi', maxRetries: 2 }), (e) => e.name === 'AI_APICallError' && e.statusCode === 400 && e.isRetryable === false && e.cause === bad);
   assert.equal(once.calls.length, 1);
   assert.equal(once.remainingSteps, 1);
+  // Advice given as a function is asked, with the error, the call's options and the mode.
+  const asked = [];
+  const decided = scriptedLanguageModel([
+    ...[1, 2].map(() =>
+      modelError(bad, (request) => {
+        asked.push([request.error === bad, Array.isArray(request.request.prompt), request.stream, request.attempt]);
+        return { suggested: true, retryAfterMs: 1 };
+      }),
+    ),
+    [assistantMessage('Retried.')],
+  ]);
+  assert.equal((await generateText({ model: decided, prompt: 'hi', maxRetries: 2 })).text, 'Retried.');
+  assert.deepEqual(asked, [[true, true, false, 1], [true, true, false, 2]]);
 });
 
 test('a retryable 429 then success, and abort, end as they do with MockLanguageModelV3', async () => {

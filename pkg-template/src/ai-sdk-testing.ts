@@ -108,6 +108,8 @@ interface CallRecord {
   streamed: boolean;
   given: LanguageModelCallOptions;
   aborted: boolean | undefined;
+  /** Calls in a row, this one included, whose step was an error (0 for any other step). */
+  failedInRow: number;
   snapshot?: RecordedLanguageModelCall;
 }
 
@@ -125,6 +127,17 @@ function recorded(record: CallRecord): RecordedLanguageModelCall {
     record.snapshot = Object.freeze({ index: record.index, streamed: record.streamed, options });
   }
   return record.snapshot;
+}
+
+/**
+ * An error step's retry advice: as scripted, or what a function given as advice answers when
+ * called with `{ error, request, stream, attempt }` (`request` being the call's options,
+ * `attempt` the number of calls in a row that failed, this one included).
+ */
+async function adviceFor(step: PreparedStep, options: LanguageModelCallOptions, stream: boolean, attempt: number): Promise<ScriptedModelRetryAdvice | undefined> {
+  const advice = step.retryAdvice;
+  if (typeof advice !== 'function') return advice;
+  return (await advice({ error: step.error, request: options as never, stream, attempt })) ?? undefined;
 }
 
 /**
@@ -256,7 +269,7 @@ export class ScriptedLanguageModel {
     const signal = options?.abortSignal;
     checkpoint(signal);
     const { call, step } = this.#begin(options, false);
-    if (step.type === 'error') throw apiCallError(step.error, step.retryAdvice);
+    if (step.type === 'error') throw apiCallError(step.error, await adviceFor(step, options, false, call.failedInRow));
     const response = step.type === 'responder' ? await step.respond!(recorded(call)) : step.response;
     checkpoint(signal, call.index);
     if (step.respond !== undefined && RAW in step.respond) {
@@ -272,7 +285,7 @@ export class ScriptedLanguageModel {
     const signal = options?.abortSignal;
     checkpoint(signal);
     const { call, step } = this.#begin(options, true);
-    if (step.type === 'error') throw apiCallError(step.error, step.retryAdvice);
+    if (step.type === 'error') throw apiCallError(step.error, await adviceFor(step, options, true, call.failedInRow));
     let parts: Iterable<unknown> | AsyncIterable<unknown>;
     if (step.type === 'stream' || step.type === 'stream_responder') {
       // The SDK's own stream parts, passed on as scripted.
@@ -295,11 +308,13 @@ export class ScriptedLanguageModel {
 
   /** Records the call (before its step is taken, as `ScriptedModel` does), then takes the step. */
   #begin(options: LanguageModelCallOptions, streamed: boolean): { call: CallRecord; step: PreparedStep } {
-    const call: CallRecord = { index: this.#records.length, streamed, given: options, aborted: options?.abortSignal === undefined ? undefined : options.abortSignal.aborted === true };
+    const call: CallRecord = { index: this.#records.length, streamed, given: options, aborted: options?.abortSignal === undefined ? undefined : options.abortSignal.aborted === true, failedInRow: 0 };
+    const before = this.#records[this.#records.length - 1];
     this.#records.push(call);
     logRequest(this, options);
     if (this.#strictTools.length > 0) this.#checkTools(options);
     const step = engine(() => this.#script.take(streamed)) as PreparedStep;
+    if (step.type === 'error') call.failedInRow = (before?.failedInRow ?? 0) + 1;
     return { call, step };
   }
 
