@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import { Agent, Runner, tool } from '@openai/agents';
 import { Usage } from '@openai/agents-core';
 import { z } from 'zod';
-import { InvalidCassetteError, ScriptedModel, recordingModel } from '@understudy/agents/testing';
+import { InvalidCassetteError, ScriptedModel, assistantMessage, recordingModel } from '@understudy/agents/testing';
 
 const scratch = mkdtempSync(join(tmpdir(), 'understudy-secrets-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -136,4 +136,12 @@ test('a realistic recording (ids, hashes, base64 image data) saves without a fal
   const text = readFileSync(file, 'utf8');
   assert.ok(!text.includes('[REDACTED]'), 'nothing was taken for a credential');
   assert.ok(text.includes(png) && text.includes('e83c5163316f89bfbde7d9ab23ca2e25604af290') && text.includes('resp_68c1f0a2'));
+});
+
+test('cookie header lines in a reply lose each cookie value and keep their attributes', async () => {
+  const reply = 'The server answered:\nSet-Cookie: sessionid=8f3k2l9d0sQ7Zx; Path=/; HttpOnly\nCookie: theme=dark; sid=Zk81nQv4Lm0pRt7s\nContent-Type: text/html';
+  const recorder = recordingModel(new ScriptedModel([[assistantMessage(reply)]]));
+  await recorder.getResponse({ input: 'What did the server send?', modelSettings: {}, tools: [], handoffs: [], outputType: 'text', tracing: false });
+  const text = recorder.toScript().steps[0].response.output[0].content[0].text;
+  assert.equal(text, 'The server answered:\nSet-Cookie: sessionid=[REDACTED]; Path=/; HttpOnly\nCookie: theme=[REDACTED]; sid=[REDACTED]\nContent-Type: text/html');
 });

@@ -27,7 +27,8 @@ export const RECORD_ENV = 'UNDERSTUDY_RECORD';
  * What is redacted besides the built-in rules. Built in: values under credential names, judged
  * by whole words (`password`, `api_key`, `clientSecret`, `Authorization`, `x-api-key`; not
  * `secretary`, `token_type`, `keyword`), such names and values written inside texts (JSON in
- * tool arguments and outputs, `.env` and shell lines, YAML and header lines, URL parameters),
+ * tool arguments and outputs, `.env` and shell lines, YAML and header lines with each cookie's
+ * value in `Cookie` / `Set-Cookie` lines, URL parameters),
  * credentials of common formats wherever they start at a word boundary (OpenAI, Anthropic,
  * GitHub, GitLab, AWS, Google, Slack, Stripe, Twilio, SendGrid, npm, Heroku, Datadog and Azure
  * keys, JWTs, PEM private keys, URL passwords, `Bearer …`), and a value taken out once wherever

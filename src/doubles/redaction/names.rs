@@ -165,6 +165,31 @@ pub fn credential_kind(name: &str, context: Context) -> Option<Kind> {
     kind.map(|k| if url { Kind::Header } else { k })
 }
 
+/// A cookie header's name (`Cookie`, `Set-Cookie`, `cookies`): its value is `name=value`
+/// pairs and attributes, each pair's value a credential.
+pub fn is_cookie_header(name: &str) -> bool {
+    words(name)
+        .last()
+        .is_some_and(|w| w == "cookie" || w == "cookies")
+}
+
+/// A `Set-Cookie` attribute (`Path=/`, `HttpOnly`, `Max-Age=3600`): not a cookie of its own.
+pub fn is_cookie_attribute(name: &str) -> bool {
+    [
+        "path",
+        "domain",
+        "expires",
+        "max-age",
+        "samesite",
+        "secure",
+        "httponly",
+        "partitioned",
+        "priority",
+    ]
+    .iter()
+    .any(|a| name.eq_ignore_ascii_case(a))
+}
+
 /// An auth scheme written before its credentials (`Bearer abc…`, `Basic dXNl…`).
 pub fn is_auth_scheme(word: &str) -> bool {
     ["bearer", "basic", "token", "digest", "negotiate", "apikey"]

@@ -295,6 +295,11 @@ fn at_separator(text: &str, sep: usize, out: &mut Vec<Found>) -> Option<usize> {
     if value.is_empty() || looks_like_code(value) {
         return None;
     }
+    // A cookie header of several words (`sid=…; Path=/; HttpOnly`): each cookie's value.
+    if value.contains([' ', '\t']) && names::is_cookie_header(name) {
+        cookie_values(text, k, to, kind, rule, out);
+        return Some(to);
+    }
     match value.split_once([' ', '\t']) {
         None => push(out, text, kind, k..to, rule),
         Some((scheme, rest)) if names::is_auth_scheme(scheme) => {
@@ -306,6 +311,37 @@ fn at_separator(text: &str, sep: usize, out: &mut Vec<Found>) -> Option<usize> {
         Some(_) => {}
     }
     Some(to)
+}
+
+/// The values of the `name=value` pairs in `text[from..to]` (a cookie header's value, pairs
+/// separated by `;`), leaving the names and `Set-Cookie` attributes as they are.
+fn cookie_values(
+    text: &str,
+    from: usize,
+    to: usize,
+    kind: Kind,
+    rule: &'static str,
+    out: &mut Vec<Found>,
+) {
+    let mut at = from;
+    for pair in text[from..to].split(';') {
+        let start = at;
+        at += pair.len() + 1;
+        let Some(eq) = pair.find('=') else { continue };
+        if names::is_cookie_attribute(pair[..eq].trim()) {
+            continue;
+        }
+        let value = pair[eq + 1..].trim();
+        let value_start =
+            start + eq + 1 + (pair[eq + 1..].len() - pair[eq + 1..].trim_start().len());
+        push(
+            out,
+            text,
+            kind,
+            value_start..value_start + value.len(),
+            rule,
+        );
+    }
 }
 
 /// A bare value that is code rather than a value: a call, an index, a statement's end.
@@ -388,6 +424,25 @@ mod tests {
         assert_eq!(
             redact("run --password=hunter2 --user=ann now"),
             "run --password=[REDACTED] --user=ann now"
+        );
+    }
+
+    #[test]
+    fn cookie_header_lines_lose_each_cookie_value_and_keep_the_attributes() {
+        assert_eq!(
+            redact("Set-Cookie: sessionid=8f3k2l9d0sQ7; Path=/; Max-Age=3600; HttpOnly\nContent-Type: text/html"),
+            "Set-Cookie: sessionid=[REDACTED]; Path=/; Max-Age=3600; HttpOnly\nContent-Type: text/html"
+        );
+        assert_eq!(
+            redact("Cookie: theme=dark-mode-v2; sid=Zk81nQv4Lm0pRt7s"),
+            "Cookie: theme=[REDACTED]; sid=[REDACTED]"
+        );
+        // One word: the whole value, as for any credential header.
+        assert_eq!(redact("Cookie: sid=abcdef123456"), "Cookie: [REDACTED]");
+        // Prose that names cookies is not a header line.
+        assert_eq!(
+            redact("We use cookies: they keep you signed in; see Path=/help"),
+            "We use cookies: they keep you signed in; see Path=/help"
         );
     }
 
