@@ -49,12 +49,20 @@ const scripted = `
   result.scripted = run.finalOutput;
 `;
 
+/** The AI SDK double answering a call by itself (no \`ai\` needed). */
+const languageModel = `
+  const lm = aiTesting.scriptedLanguageModel([[aiTesting.assistantMessage('language model answer')]]);
+  result.languageModel = (await lm.doGenerate({ prompt: [] })).content[0].text;
+`;
+
 const nodeLike = `
   import * as lib from '@understudy/agents';
   import * as testing from '@understudy/agents/testing';
+  import * as aiTesting from '@understudy/agents/ai-sdk/testing';
   import * as agents from '@openai/agents';
   ${check('')}
   ${scripted}
+  ${languageModel}
   console.log(JSON.stringify(result));
 `;
 
@@ -168,7 +176,9 @@ test('Deno 2 runs the Node entries', () => {
   const out = sh(bin('deno'), ['run', '-A', 'node-like.mjs'], dir, { DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' });
   const result = JSON.parse(out.trim().split('\n').pop());
   assert.equal(result.scripted, 'scripted answer');
+  assert.equal(result.languageModel, 'language model answer');
   delete result.scripted;
+  delete result.languageModel;
   assertResult(result);
 });
 
@@ -176,7 +186,9 @@ test('Bun runs the Node entries', () => {
   const out = sh(bin('bun'), ['node-like.mjs'], dir);
   const result = JSON.parse(out.trim().split('\n').pop());
   assert.equal(result.scripted, 'scripted answer');
+  assert.equal(result.languageModel, 'language model answer');
   delete result.scripted;
+  delete result.languageModel;
   assertResult(result);
 });
 
