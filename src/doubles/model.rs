@@ -205,16 +205,19 @@ impl crate::error::Raise for SurfaceError {
 
 impl fmt::Display for SurfaceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let message = self.error.to_string();
-        match message.strip_prefix(Surface::ScriptedModel.name()) {
-            Some(rest) => write!(f, "{}{rest}", self.surface.name()),
-            None => f.write_str(&message),
-        }
+        self.error.describe(f, self.surface.name())
     }
 }
 
 impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.describe(f, Surface::ScriptedModel.name())
+    }
+}
+
+impl ModelError {
+    /// The message, naming the double `name`.
+    fn describe(&self, f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
         match self {
             ModelError::InvalidStep {
                 reason,
@@ -226,15 +229,18 @@ impl fmt::Display for ModelError {
                     StepReason::IncompatibleCall => {
                         write!(
                             f,
-                            "ScriptedModel cannot use raw stream step for non-streaming call #{n}."
+                            "{name} cannot use raw stream step for non-streaming call #{n}."
                         )
                     }
                     StepReason::InvalidStream => {
-                        write!(f, "ScriptedModel stream responder returned an invalid stream for call #{n}.")
+                        write!(
+                            f,
+                            "{name} stream responder returned an invalid stream for call #{n}."
+                        )
                     }
                     _ => write!(
                         f,
-                        "ScriptedModel responder returned an invalid response for call #{n}."
+                        "{name} responder returned an invalid response for call #{n}."
                     ),
                 }
             }
@@ -247,17 +253,14 @@ impl fmt::Display for ModelError {
                 let n = display_index(input_index.unwrap_or(0));
                 match (reason, step_type.as_deref()) {
                     (StepReason::InvalidResponse, _) => {
-                        write!(
-                            f,
-                            "ScriptedModel input #{n} has an invalid response envelope."
-                        )
+                        write!(f, "{name} input #{n} has an invalid response envelope.")
                     }
                     (StepReason::UnknownStepType, Some(t)) if !t.is_empty() => {
-                        write!(f, "ScriptedModel input #{n} has unknown type \"{t}\".")
+                        write!(f, "{name} input #{n} has unknown type \"{t}\".")
                     }
                     _ => write!(
                         f,
-                        "ScriptedModel input #{n} is invalid ({}).",
+                        "{name} input #{n} is invalid ({}).",
                         reason.as_str().replace('_', " ")
                     ),
                 }
@@ -267,7 +270,7 @@ impl fmt::Display for ModelError {
                 streamed,
             } => write!(
                 f,
-                "ScriptedModel received unexpected {} call #{}; no scripted steps remain.",
+                "{name} received unexpected {} call #{}; no scripted steps remain.",
                 if *streamed {
                     "streaming"
                 } else {
@@ -278,7 +281,7 @@ impl fmt::Display for ModelError {
             ModelError::Unconsumed { remaining } => {
                 write!(
                     f,
-                    "ScriptedModel has {} unconsumed scripted step{}.",
+                    "{name} has {} unconsumed scripted step{}.",
                     remaining,
                     if *remaining == 1 { "" } else { "s" }
                 )
