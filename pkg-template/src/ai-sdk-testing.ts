@@ -96,7 +96,6 @@ type Handle = import('../wasm/node/understudy.js').ModelScript;
 type PreparedStep = { type: string; response?: unknown; error?: unknown; retryAdvice?: ScriptedModelRetryAdvice; respond?: (call: RecordedLanguageModelCall) => unknown; events?: Iterable<unknown> | AsyncIterable<unknown> };
 type Result = { content: unknown[]; finishReason: unknown; usage: unknown; response?: { id?: string }; warnings: unknown[] };
 
-
 /** The abort checkpoint: the SDK's abort error (`name` `'AbortError'`), built by the engine. */
 function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
   if (signal?.aborted) engine((e) => e.modelAborted(callIndex));

@@ -270,7 +270,7 @@ export function toError(error: ReplayStep['error']): Error {
 /** @internal The retry advice of a recorded failure (the provider's verdict and delay), if it had any. */
 export function recordedAdvice(error: ReplayStep['error']): { suggested?: boolean; retryAfterMs?: number } | undefined {
   if (error?.retryable === undefined && error?.retryAfterMs === undefined) return undefined;
-  return { ...(error.retryable === undefined ? {} : { suggested: error.retryable }), ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) };
+  return { suggested: error.retryable, retryAfterMs: error.retryAfterMs };
 }
 
 function toInput(step: ReplayStep): ScriptedModelInput {

@@ -331,9 +331,9 @@ fn cookie_values(
         if names::is_cookie_attribute(pair[..eq].trim()) {
             continue;
         }
-        let value = pair[eq + 1..].trim();
-        let value_start =
-            start + eq + 1 + (pair[eq + 1..].len() - pair[eq + 1..].trim_start().len());
+        let written = &pair[eq + 1..];
+        let value = written.trim();
+        let value_start = start + eq + 1 + (written.len() - written.trim_start().len());
         push(
             out,
             text,
