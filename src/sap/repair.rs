@@ -290,12 +290,8 @@ pub fn decide_streamed<'t>(
     if sent == 0 {
         return Decision::Repaired(reading);
     }
-    let mut json = Vec::new();
-    reading.value.write_json(&mut json);
-    let rest = serde_json::from_slice(&json)
-        .ok()
-        .and_then(|value| super::stream::continuation(&text[..sent], &value));
-    match rest {
+    let value = reading.value.into_json();
+    match super::stream::continuation(&text[..sent], &value) {
         Some(rest) => Decision::Continued {
             rest,
             fixes: reading.fixes,
