@@ -222,7 +222,7 @@ test('the browser entry used directly: init() is idempotent and errors are real 
     const cyclic = { type: 'object', properties: {} };
     cyclic.properties.self = cyclic;
     try { lib.toStrictJsonSchema(cyclic); } catch (e) { depth = e instanceof lib.SchemaDepthError && e instanceof lib.UserError; }
-    const rt = await import('/pkg/esm/realtime-testing.js');
+    const rt = await import('/pkg/esm/realtime-testing-browser.js');
     const transport = new rt.ScriptedRealtimeTransport();
     transport.sendEvent({ type: 'x' });
     const call = await transport.expectCall('sendEvent');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import test from 'node:test';
 import { root } from './pack.mjs';
 
@@ -31,13 +31,13 @@ function exportedNames(file) {
     }
   }
   for (const m of text.matchAll(/export declare (?:function|class|const) (\w+)/g)) names.add(m[1]);
-  for (const m of text.matchAll(/export \* from '\.\/([\w-]+)\.js'/g)) for (const n of exportedNames(`${m[1]}.d.ts`)) names.add(n);
+  for (const m of text.matchAll(/export \* from '(\.\.?\/[\w/-]+)\.js'/g)) for (const n of exportedNames(posix.join(posix.dirname(file), `${m[1]}.d.ts`))) names.add(n);
   return names;
 }
 
 test('every export of every entry is documented in the npm README', async () => {
   const readme = readFileSync(readmes['pkg-template/README.md'], 'utf8');
-  const entries = { '.': 'node.d.ts', './testing': 'testing.d.ts', './realtime/testing': 'realtime-testing.d.ts', './ai-sdk/testing': 'ai-sdk-testing.d.ts' };
+  const entries = { '.': 'node.d.ts', './testing': 'testing-node.d.ts', './realtime/testing': 'realtime-testing-node.d.ts', './ai-sdk/testing': 'ai-sdk-testing-node.d.ts' };
   const missing = [];
   for (const [entry, file] of Object.entries(entries)) {
     const names = exportedNames(file);

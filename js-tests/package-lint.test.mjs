@@ -3,7 +3,7 @@
 // `./vitest` is ES modules only (vitest is), and `./wasm/*` are assets without types.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import test from 'node:test';
 import { packed, root, sh } from './pack.mjs';
 
@@ -33,15 +33,21 @@ test('publint and arethetypeswrong are clean on the packed tarball; LICENSE and 
   }
 });
 
-test("the facade's modules import one another without a cycle (ES modules and type declarations)", () => {
+test("the facade's modules import one another without a cycle, and so do its folders (ES modules and type declarations)", () => {
   for (const dir of ['esm', 'cjs']) {
     const base = join(root, 'build', 'npm', dir);
-    const files = readdirSync(base).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'));
-    const edges = new Map(files.map((f) => {
-      const text = readFileSync(join(base, f), 'utf8');
-      const targets = [...text.matchAll(/(?:\bfrom\s*|\brequire\(\s*|\bimport\(\s*)["']\.\/([^"']+)["']/g)].map((m) => m[1].replace(/\.js$/, f.endsWith('.d.ts') ? '.d.ts' : '.js'));
-      return [f, targets];
-    }));
+    const files = readdirSync(base, { recursive: true }).filter((f) => f.endsWith('.js') || f.endsWith('.d.ts'));
+    const edges = new Map(
+      files.map((f) => {
+        const text = readFileSync(join(base, f), 'utf8');
+        const targets = [...text.matchAll(/(?:\bfrom\s*|\brequire\(\s*|\bimport\(\s*|^import\s*)["'](\.\.?\/[^"']+)["']/gm)]
+          .map((m) => posix.normalize(posix.join(posix.dirname(f), m[1])).replace(/\.js$/, f.endsWith('.d.ts') ? '.d.ts' : '.js'))
+          // The wasm glue lies outside (`../wasm/`), and Node's loader requires it by the entry's path.
+          .filter((target) => !target.startsWith('..') && !target.startsWith('wasm/'));
+        for (const target of targets) assert.ok(files.includes(target), `${dir}/${f} imports ${target}, which is not there`);
+        return [f, targets];
+      }),
+    );
     assert.ok(files.length > 20, `${dir}: ${files.length} files`);
     const done = new Set();
     const visit = (file, path) => {
@@ -51,5 +57,37 @@ test("the facade's modules import one another without a cycle (ES modules and ty
       done.add(file);
     };
     for (const file of files) visit(file, []);
+    // The folders, as one node each (the entry files the build writes beside them are one more).
+    const folder = (f) => (f.includes('/') ? f.slice(0, f.indexOf('/')) : '(entry files)');
+    const folders = new Map();
+    for (const [f, targets] of edges) for (const t of targets) if (folder(f) !== folder(t)) (folders.get(folder(f)) ?? folders.set(folder(f), new Set()).get(folder(f))).add(folder(t));
+    const seen = new Set();
+    const visitFolder = (name, path) => {
+      assert.ok(!path.includes(name), `${dir}: folders import each other in a cycle: ${[...path, name].join(' -> ')}`);
+      if (seen.has(name)) return;
+      for (const next of folders.get(name) ?? []) visitFolder(next, [...path, name]);
+      seen.add(name);
+    };
+    for (const name of folders.keys()) visitFolder(name, []);
+    assert.deepEqual([...(folders.get('engine') ?? [])], [], `${dir}: engine/ imports only itself`);
+  }
+});
+
+test("every facade source lives in a room's folder, none over 600 lines; the entry files are the build's", async () => {
+  const { entryFiles } = await import('../scripts/entries.mjs');
+  const src = join(root, 'pkg-template', 'src');
+  const rooms = ['engine', 'schema', 'sap', 'doubles', 'entries'];
+  const sources = readdirSync(src, { recursive: true }).filter((f) => f.endsWith('.ts'));
+  for (const file of sources) {
+    const [top] = file.split(/[\\/]/);
+    assert.ok(file.includes('/') && rooms.includes(top), `pkg-template/src/${file} is outside the rooms (${rooms.join(', ')})`);
+    const lines = readFileSync(join(src, file), 'utf8').split('\n').length;
+    assert.ok(lines <= 600, `pkg-template/src/${file} has ${lines} lines (at most 600)`);
+  }
+  // What the build writes beside the folders is only re-exports of entries/ and a loader's call.
+  for (const [name, source] of entryFiles()) {
+    assert.ok(!name.includes('/'), name);
+    assert.ok(!sources.includes(name), `${name} is written by the build and must not be in pkg-template/src`);
+    assert.match(source, /export \* from '\.\/entries\/[\w-]+\.js';\n$/, name);
   }
 });

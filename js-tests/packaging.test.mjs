@@ -24,7 +24,7 @@ before(() => {
   for (const entry of manifest.sideEffects.filter((e) => !e.includes('*'))) {
     assert.ok(files.includes(entry.slice(2)), `sideEffects names ${entry}, which the tarball lacks`);
   }
-  for (const file of ['esm/node.js', 'esm/scripted-model.js', 'esm/cassette.js', 'cjs/node-cjs.js']) {
+  for (const file of ['esm/node.js', 'esm/doubles/scripted-model.js', 'esm/doubles/cassette.js', 'esm/engine/workerd.js', 'cjs/node-cjs.js', 'cjs/doubles/cassette.js']) {
     assert.ok(manifest.sideEffects.some((e) => (e.includes('*') ? file.startsWith(e.slice(2, e.indexOf('*'))) : e.slice(2) === file)), `${file} runs code at import but is not in sideEffects`);
   }
   // The node and web glue share one file per module.

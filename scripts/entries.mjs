@@ -3,40 +3,66 @@
 // manifest's `exports`, `sideEffects`, `main`, `module` and `types`.
 
 /**
- * Runtimes, in the order their export conditions are tried. `loader` is the facade module
- * that loads the engine there (a testing entry imports it first; none in a browser, where the
- * page calls `init()`), `peers` the module that installs `@openai/agents-core`'s classes for
- * the doubles, `testNames` whether the entry follows `node --test`'s running test.
+ * Runtimes, in the order their export conditions are tried. `root` is the root entry's file
+ * there, written from `loader` (the facade module in `engine/` that loads the engine and
+ * exports `init`) and `install` (a statement the file runs first: Node's loader takes the
+ * file's own `require`, so the glue resolves next to the entry file); a testing entry imports
+ * the root file first where the engine loads at import (`loads`; in a browser the page calls
+ * `init()`). `peers` is the module that installs `@openai/agents-core`'s classes for the
+ * doubles, `testNames` whether the entry follows `node --test`'s running test.
  */
 export const runtimes = [
-  { name: 'workerd', condition: 'workerd', format: 'esm', root: 'workerd', loader: 'workerd', peers: 'peers-bundled' },
-  { name: 'browser', condition: 'browser', format: 'esm', root: 'browser', peers: 'peers-bundled', isDefault: true },
-  { name: 'node', condition: 'node', format: 'esm', root: 'node', loader: 'node', peers: 'peers-node', testNames: true },
-  { name: 'cjs', condition: 'node', format: 'cjs', root: 'node-cjs', loader: 'node-cjs', peers: 'peers-cjs', testNames: true },
+  { name: 'workerd', condition: 'workerd', format: 'esm', root: 'workerd', loader: 'engine/workerd', loads: true, peers: 'engine/peers-bundled' },
+  { name: 'browser', condition: 'browser', format: 'esm', root: 'browser', loader: 'engine/browser', peers: 'engine/peers-bundled', isDefault: true },
+  {
+    name: 'node',
+    condition: 'node',
+    format: 'esm',
+    root: 'node',
+    loader: 'engine/node',
+    loads: true,
+    install: ["import { createRequire } from 'node:module';", "import { installNode } from './engine/node.js';", '', 'installNode(createRequire(import.meta.url));'],
+    peers: 'engine/peers-node',
+    testNames: true,
+  },
+  {
+    name: 'cjs',
+    condition: 'node',
+    format: 'cjs',
+    root: 'node-cjs',
+    loader: 'engine/node',
+    loads: true,
+    install: ["import { installNode } from './engine/node.js';", '', 'installNode(require);'],
+    peers: 'engine/peers-cjs',
+    testNames: true,
+  },
 ];
 
 /**
- * Entries. The root's file for a runtime is that runtime's loader (`root` above: it loads the
- * engine and exports `init` and `entry-exports`); another entry re-exports `module` after
- * what it needs. An entry with `file` is that one module everywhere.
+ * Entries, each the re-export of its `module` in `entries/`. The root's file for a runtime is
+ * `root` above (it loads the engine and exports `init` and `entries/root`); another entry's
+ * file is `<module>-<runtime>`, which imports what it needs first. An entry with `file` is
+ * that one file everywhere (ES modules only), importing the entry file `first` before it.
  */
 export const entries = [
-  { path: '.' },
+  { path: '.', module: 'root' },
   { path: './testing', module: 'testing', peers: true },
   { path: './realtime/testing', module: 'realtime-testing' },
   { path: './ai-sdk/testing', module: 'ai-sdk-testing' },
-  { path: './vitest', file: 'vitest' },
+  { path: './vitest', module: 'vitest', file: 'vitest', first: 'testing-node' },
 ];
 
 /** Modules that run code at import beyond the entry files: loaders, peers, the doubles' error registrations, the cassette replay. */
 const effects = [
-  'workerd-validator',
-  'peers-node',
-  'peers-bundled',
-  'cassette',
-  'scripted-model',
-  'scripted-realtime',
-  'scripted-sandbox',
+  'engine/workerd',
+  'engine/workerd-validator',
+  'engine/peers-node',
+  'engine/peers-bundled',
+  'doubles/cassette',
+  'doubles/scripted-model',
+  'doubles/scripted-realtime',
+  'doubles/scripted-sandbox',
+  'entries/vitest',
   'vitest',
 ];
 
@@ -61,26 +87,35 @@ function fileOf(entry, runtime) {
   return `${entry.module}-${runtime.name}`;
 }
 
-/** The generated source of a non-root entry's file for `runtime`. */
+/** The generated source of an entry's file for `runtime`. */
 function source(entry, runtime) {
   const lines = [`/** \`@understudy/agents${entry.path.slice(1)}\` for ${runtime.name === 'cjs' ? 'Node (CommonJS)' : runtime.name}. Written by scripts/entries.mjs. */`];
-  if (runtime.loader) lines.push(`import './${runtime.loader}.js';`);
+  if (entry.path === '.') {
+    lines.push(...(runtime.install ?? []));
+    lines.push(`export { init } from './${runtime.loader}.js';`, "export type { InitOptions, WasmSource } from './engine/init-options.js';");
+  } else if (runtime.loads) {
+    lines.push(`import './${runtime.root}.js';`);
+  }
   if (entry.peers) lines.push(`import './${runtime.peers}.js';`);
-  if (entry.peers && runtime.testNames) lines.push("import { watchNodeTest } from './test-names.js';", '', 'watchNodeTest();');
-  lines.push(`export * from './${entry.module}.js';`);
+  if (entry.peers && runtime.testNames) lines.push("import { watchNodeTest } from './doubles/test-names.js';", '', 'watchNodeTest();');
+  lines.push(`export * from './entries/${entry.module}.js';`);
   return `${lines.join('\n')}\n`;
 }
 
-/** The entry files the build writes into the facade's sources: `[name, source]`. */
+/** The entry files the build writes into the facade's sources, next to its folders: `[name, source]`. */
 export function entryFiles() {
-  return entries.filter((e) => e.module).flatMap((e) => runtimes.map((r) => [`${fileOf(e, r)}.ts`, source(e, r)]));
+  return entries.flatMap((e) =>
+    e.file
+      ? [[`${e.file}.ts`, `/** \`@understudy/agents${e.path.slice(1)}\`. Written by scripts/entries.mjs. */\nimport './${e.first}.js';\nexport * from './entries/${e.module}.js';\n`]]
+      : runtimes.map((r) => [`${fileOf(e, r)}.ts`, source(e, r)]),
+  );
 }
 
 /** The root files of each TypeScript program (`esm` or `cjs`). */
 export function programFiles(format) {
   const files = entries.flatMap((e) => (e.file ? (format === 'esm' ? [e.file] : []) : runtimes.filter((r) => r.format === format).map((r) => fileOf(e, r))));
   // Imported only dynamically (`init({ validator: true })` in Workers).
-  if (format === 'esm') files.push('workerd-validator');
+  if (format === 'esm') files.push('engine/workerd-validator');
   return [...new Set(files)].map((f) => `src/${f}.ts`);
 }
 
@@ -112,11 +147,11 @@ export function manifestFields() {
   exports['./wasm/validator'] = './wasm/understudy_validator_bg.wasm';
   exports['./package.json'] = './package.json';
   // An entry file runs code at import when it loads the engine or the peers.
-  const esm = entries.flatMap((e) => (e.file ? [] : runtimes.filter((r) => r.format === 'esm' && (r.loader || e.peers)).map((r) => fileOf(e, r))));
+  const esm = entries.flatMap((e) => (e.file ? [] : runtimes.filter((r) => r.format === 'esm' && (r.loads || e.peers)).map((r) => fileOf(e, r))));
   const node = runtimes.find((r) => r.name === 'node');
   const cjs = runtimes.find((r) => r.name === 'cjs');
   return {
-    sideEffects: [...new Set([...esm, ...effects])].map((f) => `./esm/${f}.js`).concat('./cjs/*.js', `./${NODE_BUNDLE}/*.js`),
+    sideEffects: [...new Set([...esm, ...effects])].map((f) => `./esm/${f}.js`).concat('./cjs/**/*.js', `./${NODE_BUNDLE}/*.js`),
     exports,
     main: `./cjs/${cjs.root}.js`,
     module: `./esm/${node.root}.js`,

@@ -1,10 +1,10 @@
-//! [`codes!`](crate::codes!): enums of stable codes. Each enum lives with the rules that raise
+//! [`code_enum!`](crate::code_enum!): enums of stable codes. Each enum lives with the rules that raise
 //! its codes; `codes.rs` gathers them for the TypeScript unions.
 
 /// Declares a fieldless enum whose variants each have a stable snake_case code: the enum,
 /// `as_str`, and `ALL` (every variant, in declaration order).
 #[macro_export]
-macro_rules! codes {
+macro_rules! code_enum {
     ($(#[$meta:meta])* $vis:vis enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $code:literal,)+ }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! Every list of stable codes: the `reason` of each error kind and the repair kinds of
-//! schema-aligned parsing, enums made with [`codes!`](crate::codes!) next to the rules that
+//! schema-aligned parsing, enums made with [`code_enum!`](crate::code_enum!) next to the rules that
 //! use them, and the TypeScript unions of the package generated from them:
-//! `pkg-template/src/codes.ts` is checked against [`typescript`] by a test
+//! `pkg-template/src/engine/codes.ts` is checked against [`typescript`] by a test
 //! (`UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes` rewrites it).
 
 /// Each generated union: its TypeScript name, its doc comment and its codes.
@@ -98,7 +98,7 @@ pub fn lists() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
     ]
 }
 
-/// The text of `pkg-template/src/codes.ts`.
+/// The text of `pkg-template/src/engine/codes.ts`.
 pub fn typescript() -> String {
     let mut out = String::from(
         "// Generated from the engine's code lists (src/codes.rs) by\n\
@@ -113,7 +113,7 @@ pub fn typescript() -> String {
         out.push_str(";\n");
     }
     out.push_str(
-        "\n/** What `standardCall` (walks.ts) found in a `~standard.validate` result; the engine's `schema::standard::Outcome`. */\n\
+        "\n/** What `standardCall` (engine/standard-call.ts) found in a `~standard.validate` result; the engine's `schema::standard::Outcome`. */\n\
          export const StandardOutcome = {\n",
     );
     for (outcome, name) in crate::schema::standard::Outcome::ALL {
@@ -123,7 +123,7 @@ pub fn typescript() -> String {
     out
 }
 
-/// The text of `pkg-template/src/engine-types.ts`: the data the engine hands the facade (a
+/// The text of `pkg-template/src/engine/engine-types.ts`: the data the engine hands the facade (a
 /// parse's fixes, a conversion's changes, a validation's issues, …) and the fields of each
 /// error class, from the engine's own types (`ts-rs`, test-only), doc comments included.
 #[cfg(test)]
@@ -169,10 +169,13 @@ pub fn engine_types_typescript() -> String {
 mod tests {
     use super::*;
 
-    const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/src/codes.ts");
+    const PATH: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/pkg-template/src/engine/codes.ts"
+    );
     const TYPES_PATH: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/pkg-template/src/engine-types.ts"
+        "/pkg-template/src/engine/engine-types.ts"
     );
 
     /// Fails when the generated file at `path` differs from `want`; rewrites it first under
@@ -190,7 +193,7 @@ mod tests {
 
     const ERRORS_PATH: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/pkg-template/src/engine-errors.ts"
+        "/pkg-template/src/engine/engine-errors.ts"
     );
 
     #[test]

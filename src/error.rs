@@ -1,7 +1,7 @@
 //! Typed errors, one enum per area. Every error carries structured fields; the message text of
 //! strict-schema and Standard Schema errors equals the reference's, word for word.
 
-crate::codes! {
+crate::code_enum! {
     /// Stable machine-readable cause of a strict-schema rejection.
     pub enum StrictReason {
         /// Nesting deeper than 100 (physically, or logically through `$ref`).

@@ -1,6 +1,6 @@
 //! [`error_classes!`](crate::error_classes!): the facade's error classes, declared once. Every
 //! engine error names its class as a [`Class`](crate::error::Class) (`Raise::kind`); the
-//! classes this list gives a base are generated into `pkg-template/src/engine-errors.ts`.
+//! classes this list gives a base are generated into `pkg-template/src/engine/engine-errors.ts`.
 
 /// Declares the facade's error classes: the enum `Class` (its `name` is the class name) and,
 /// for the generator, each class's doc comment, base class and fields type. An entry
@@ -78,7 +78,7 @@ impl Declared {
     }
 }
 
-/// The text of `pkg-template/src/engine-errors.ts`: the generated classes, in declaration order
+/// The text of `pkg-template/src/engine/engine-errors.ts`: the generated classes, in declaration order
 /// (a base before the classes that extend it), and the table the facade's `fromEngine` builds
 /// them by.
 #[cfg(test)]

@@ -36,7 +36,7 @@ const RUNTIME_KEYS: [&str; 3] = ["signal", "tracing", "_internal"];
 /// The key of the facade's tagged encoding (`crate::schema::json::TAG_KEY`): a value JSON cannot carry.
 const TAG_KEY: &str = "\u{0}understudy";
 
-crate::codes! {
+crate::code_enum! {
     /// `InvalidCassetteError.reason`.
     pub enum CassetteReason {
         /// Not a cassette this version reads (shape, members, values).

@@ -44,7 +44,7 @@ impl StepType {
     }
 }
 
-crate::codes! {
+crate::code_enum! {
     /// `InvalidScriptedModelStepError.reason`.
     pub enum StepReason {
         InvalidInput = "invalid_input",
@@ -349,7 +349,7 @@ pub enum Classified {
 }
 
 impl Classified {
-    /// The letter the facade copies a step by (`walks.ts`, `prepareModelSteps`): `r` the input
+    /// The letter the facade copies a step by (`doubles/model-steps.ts`, `prepareModelSteps`): `r` the input
     /// is the response, `R` its `response` is, `e` an error step, `f` a responder, `F` a stream
     /// responder, `s` a stream.
     pub fn plan_letter(self) -> char {

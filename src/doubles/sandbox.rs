@@ -50,7 +50,7 @@ pub fn mode(method: &str) -> Option<Mode> {
         .map(|(_, mode)| *mode)
 }
 
-crate::codes! {
+crate::code_enum! {
     /// `InvalidScriptedSandboxStepError.reason`.
     pub enum StepReason {
         InvalidInput = "invalid_input",

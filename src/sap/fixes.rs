@@ -1,6 +1,6 @@
 //! The repair kinds of schema-aligned parsing: the scanner's and the aligner's.
 
-crate::codes! {
+crate::code_enum! {
     /// Every repair kind a [`Fix`](super::Fix) can have (what `allowFixes` may name).
     pub enum FixKind {
         ArrayToObject = "array_to_object",

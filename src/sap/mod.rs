@@ -55,7 +55,7 @@ pub struct Refusal {
     pub message: String,
 }
 
-crate::codes! {
+crate::code_enum! {
     /// `StructuredParseError.reason`: why no reading of a reply fits its schema.
     pub enum ParseReason {
         /// No JSON value (or prose reading) in the reply.
@@ -130,7 +130,7 @@ impl Reading<'_> {
         }
     }
 
-    /// A parse's answer as one text for the facade (`structuredAnswer` in core.ts): each fix's
+    /// A parse's answer as one text for the facade (`structuredAnswer` in sap/parse.ts): each fix's
     /// kind, pointer and detail after a NUL, then a NUL and the value's JSON text. The facade
     /// slices the fields where they lie and parses only the value: JSON objects for the fixes
     /// cost more than the rest of a short reply's reading. A fix field that holds a NUL (a key

@@ -10,7 +10,7 @@ use super::path::Seg;
 use super::scan::Value;
 use super::{as_is, candidates, parse_structured_reading, Fix, Options, Reading};
 
-crate::codes! {
+crate::code_enum! {
     /// Why a text was left as it came instead of being repaired.
     pub enum RefusalReason {
         /// The text ends inside a value: completing it would invent the rest.
@@ -26,7 +26,7 @@ crate::codes! {
     }
 }
 
-crate::codes! {
+crate::code_enum! {
     /// What the text ended inside of.
     pub enum CutInside {
         String = "string",

@@ -21,7 +21,7 @@ use crate::error::{StrictError, StrictReason};
 use crate::schema::json::push_token;
 use crate::schema::strict::{DEPTH_MESSAGE, MAX_DEPTH};
 
-crate::codes! {
+crate::code_enum! {
     /// A model provider whose schema rules a conversion follows.
     pub enum Provider {
         OpenAi = "openai",
@@ -69,7 +69,7 @@ impl crate::error::Raise for ProviderOutputError {
     }
 }
 
-crate::codes! {
+crate::code_enum! {
     /// How a conversion changed a keyword.
     pub enum ChangeKind {
         /// Rewritten into a form the provider accepts, with the same meaning.
@@ -1492,7 +1492,7 @@ pub fn check_as_sent(schema: &Json, provider: Provider, tool: &str) -> Result<()
     Ok(())
 }
 
-crate::codes! {
+crate::code_enum! {
     /// A limit a whole request must respect (over all its tools and its output schema).
     pub enum RequestLimit {
         /// Anthropic: at most 20 strict tools.

@@ -145,7 +145,7 @@ pub fn assert_object_root(
 }
 
 /// What the facade's `standardCall` found in a `~standard.validate` result. It crosses as the
-/// number the facade's generated `StandardOutcome` names (codes.ts, from [`Outcome::ALL`]).
+/// number the facade's generated `StandardOutcome` names (engine/codes.ts, from [`Outcome::ALL`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
     /// A result with a value (no issues).
@@ -223,7 +223,7 @@ pub fn issues_message(issues: &[IssueText]) -> String {
         .join(", ")
 }
 
-/// The issue texts the facade's `issueTexts` walk encodes (pkg-template/src/walks.ts): per
+/// The issue texts the facade's `issueTexts` walk encodes (pkg-template/src/engine/standard-call.ts): per
 /// issue a field with the number of path segments (empty without a path; `!` appended when the
 /// message was nullish), one field per segment and one for the message, each field
 /// `<UTF-16 length>:<text>`. `None` for text not in that form.

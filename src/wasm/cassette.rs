@@ -12,7 +12,7 @@ use crate::doubles::cassette::{
 };
 
 /// Redaction patterns run by the host's `RegExp` (`checkPatterns` / `redactTexts` in
-/// `pkg-template/src/walks.ts`): one crossing per check and per redacted value.
+/// `pkg-template/src/engine/patterns.ts`): one crossing per check and per redacted value.
 struct JsPatterns;
 
 fn pattern_arrays(patterns: &[Pattern]) -> (Array, Array) {

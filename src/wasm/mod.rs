@@ -103,7 +103,7 @@ pub(crate) fn take_input(len: usize) -> Result<String, JsValue> {
 
 #[wasm_bindgen]
 extern "C" {
-    /// The facade's `engineErrorObject(data, issues)` (errors.ts).
+    /// The facade's `engineErrorObject(data, issues)` (engine/errors.ts).
     type ErrorMaker;
     #[wasm_bindgen(method, js_name = call)]
     fn make(this: &ErrorMaker, receiver: &JsValue, data: &str, issues: &JsValue) -> JsValue;
@@ -162,8 +162,9 @@ pub(crate) fn parse_schema(text: &str) -> Result<Doc, JsValue> {
 }
 
 #[cfg(feature = "engine")]
-/// The mechanical walks the facade hands over (`pkg-template/src/walks.ts`): each runs in
-/// JavaScript in one crossing, under the rule its caller states.
+/// The mechanical walks the facade hands over (`snapshot.ts`, `standard-call.ts` and
+/// `patterns.ts` in `pkg-template/src/engine/`): each runs in JavaScript in one crossing, under
+/// the rule its caller states.
 pub(crate) struct Walks {
     /// `standardCall(schema, value)`: runs `~standard.validate` and reads the result.
     pub standard_call: js_sys::Function,

@@ -140,7 +140,7 @@ fn copy_entries(entries: &JsValue) -> Js<JsValue> {
 
 /// Classifies constructor / `enqueue()` inputs: one plan letter per input
 /// ([`Classified::plan_letter`]), by which the facade copies each into its step
-/// (`prepareModelSteps` in `walks.ts`, one pass) for [`ModelScript::enqueue`]. The first
+/// (`prepareModelSteps` in `doubles/model-steps.ts`, one pass) for [`ModelScript::enqueue`]. The first
 /// invalid input throws, and then nothing is copied or queued. `language_model`: the inputs
 /// are `scriptedLanguageModel`'s (its errors name it).
 #[wasm_bindgen(js_name = classifyModelSteps)]

@@ -10,7 +10,7 @@
 //! may throw, and its exception propagates. The walk is iterative, so depth is bounded by
 //! memory, not by the stack.
 //!
-//! The walk itself runs in JavaScript (`snapshotValue` in `pkg-template/src/walks.ts`, handed
+//! The walk itself runs in JavaScript (`snapshotValue` in `pkg-template/src/engine/snapshot.ts`, handed
 //! over by `installWalks`) in one crossing: made from here, it crossed the boundary three
 //! times per property. It recurses to a bounded depth and iterates below it, and defines a
 //! key by assignment only where the copy's prototype has no property of that name (so no

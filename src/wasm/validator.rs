@@ -138,7 +138,7 @@ fn compile_options(options: &JsValue) -> Result<CompileOptions, JsValue> {
 
 #[wasm_bindgen]
 extern "C" {
-    /// The facade's table of compiled patterns (`PatternTable` in `pkg-template/src/walks.ts`):
+    /// The facade's table of compiled patterns (`PatternTable` in `pkg-template/src/engine/patterns.ts`):
     /// it holds the host's `RegExp`s by the handles this module hands out and reads a tested
     /// text straight out of this module's memory, so a match crosses with three numbers. Its
     /// methods catch what `RegExp` throws and answer `false`, its message in

@@ -5,9 +5,9 @@
  * at import: nothing needs awaiting. `compileJsonSchema` needs the validator module as well:
  * `await init({ validator: true })` (a module of its own, imported then).
  */
-import * as wasm from '../wasm/web/understudy.js';
-import engineModule from '../wasm/understudy_bg.wasm';
-import { installEngine } from './core.js';
+import * as wasm from '../../wasm/web/understudy.js';
+import engineModule from '../../wasm/understudy_bg.wasm';
+import { installEngine } from './channel.js';
 import type { InitOptions, WasmSource } from './init-options.js';
 
 export type { InitOptions, WasmSource } from './init-options.js';
@@ -24,4 +24,3 @@ export function init(options?: InitOptions | WasmSource): Promise<void> {
   return validatorReady;
 }
 
-export * from './entry-exports.js';

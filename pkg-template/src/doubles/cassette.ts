@@ -6,18 +6,18 @@
  * mismatch diffs. This module forwards calls to the real model, reads and writes files (Node)
  * and turns cassette steps into `ScriptedModel` steps. In a browser, pass cassette objects.
  */
-import { nodeBuiltin } from './host.js';
-import { peers } from './peers.js';
+import { nodeBuiltin } from '../engine/host.js';
+import { peers } from '../engine/peers.js';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
-import { describeValue, expectKnownOptions, expectString } from './args.js';
-import { call as engine, encodeValue, isUnencodable } from './core.js';
-import { UserError, fromEngine } from './errors.js';
+import { describeValue, expectKnownOptions, expectString } from '../engine/args.js';
+import { call as engine, encodeValue, isUnencodable } from '../engine/channel.js';
+import { UserError, fromEngine } from '../engine/errors.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { takeCassetteSlot } from './test-names.js';
-import { ScriptedModel, installCassetteReplay, modelError, modelResponder, modelStream, type ScriptedModelInput, type ScriptedModelOptions } from './scripted-model.js';
+import { ScriptedModel, installCassetteReplay, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
 import type { Cassette, CassetteStep, RecordedError, ReplayOptions } from './cassette-format.js';
 
-export type { InvalidCassetteReason } from './codes.js';
+export type { InvalidCassetteReason } from '../engine/codes.js';
 export type { Cassette, CassetteStep, RecordedError, ReplayOptions } from './cassette-format.js';
 
 /** Another spelling of `UNDERSTUDY_CASSETTES=record` (`1` or `true`). */
@@ -69,10 +69,10 @@ export interface CassetteOptions extends RedactionOptions, ReplayOptions {
 
 const CASSETTE_OPTIONS: readonly (keyof CassetteOptions)[] = ['dir', 'record', 'redactKeys', 'redact', 'allowSecrets', 'match', 'strictTools'];
 
-export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError } from './errors.js';
+export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError } from '../engine/errors.js';
 
-type Recorder = import('../wasm/node/understudy.js').CassetteRecorder;
-type Replay = import('../wasm/node/understudy.js').CassetteReplay;
+type Recorder = import('../../wasm/node/understudy.js').CassetteRecorder;
+type Replay = import('../../wasm/node/understudy.js').CassetteReplay;
 
 /** Node's `fs`, when there is one. */
 function nodeFs(): typeof import('node:fs') | undefined {

@@ -1,9 +1,11 @@
 /**
- * What both Node entries do at load, given their `require`: the engine loads synchronously,
- * the validator module on the first `compileJsonSchema`.
+ * What both Node root entries do at load, given their `require`: the engine loads
+ * synchronously, the validator module on the first `compileJsonSchema`. The glue's paths are
+ * resolved by the caller's `require`, so they are relative to the root entry file (`esm/`,
+ * `cjs/`, or the bundle's `esm-node/`), one folder below the package root.
  */
-import { installEngine, installValidatorLoader } from './core.js';
-import { installReadableFromWeb } from './repair.js';
+import { installEngine, installValidatorLoader } from './channel.js';
+import { installReadableFromWeb } from './host.js';
 import type { InitOptions, WasmSource } from './init-options.js';
 
 export type { InitOptions, WasmSource } from './init-options.js';

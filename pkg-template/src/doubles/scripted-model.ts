@@ -17,17 +17,20 @@ import type {
   ModelRetryAdviceRequest,
   StreamEvent,
 } from '@openai/agents-core';
-import { call as engine, checkProviderCode, checkProviderTools, checkStrictTool } from './core.js';
-import type { SchemaProvider } from './codes.js';
-import { describeValue, expectKnownOptions } from './args.js';
-import { frozenSnapshot, prepareModelSteps, snapshotLike } from './walks.js';
+import { call as engine } from '../engine/channel.js';
+import { checkProviderCode, checkProviderTools } from '../schema/providers.js';
+import { checkStrictTool } from '../schema/strict.js';
+import type { SchemaProvider } from '../engine/codes.js';
+import { describeValue, expectKnownOptions } from '../engine/args.js';
+import { frozenSnapshot, snapshotLike } from '../engine/snapshot.js';
+import { prepareModelSteps } from './model-steps.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
-import { registerDoubleErrors, settle, type FieldsOf } from './errors.js';
-import type { ModelErrorFields } from './engine-types.js';
-import { peers } from './peers.js';
+import { registerDoubleErrors, settle, type FieldsOf } from '../engine/errors.js';
+import type { ModelErrorFields } from '../engine/engine-types.js';
+import { peers } from '../engine/peers.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
 
-export type { InvalidScriptedModelStepReason } from './codes.js';
+export type { InvalidScriptedModelStepReason } from '../engine/codes.js';
 
 /**
  * A complete normalized response or an output-only shorthand.
@@ -188,7 +191,7 @@ export function functionCall(name: string, args: string | Record<string, unknown
   } as FunctionCallItem;
 }
 
-type Handle = import('../wasm/node/understudy.js').ModelScript;
+type Handle = import('../../wasm/node/understudy.js').ModelScript;
 type PreparedStep = { type: ScriptedModelStep['type']; response?: unknown; error?: unknown; respond?: (call: RecordedModelCall) => unknown; events?: ScriptedModelStream };
 
 /** The abort checkpoint: the reference reads `signal?.aborted`; the engine builds the error. */

@@ -17,13 +17,19 @@ import type {
   RealtimeTransportLayerConnectOptions,
   TransportToolCallEvent,
 } from '@openai/agents-realtime';
-import { call as engine } from './core.js';
-import { fromEngine, registerDoubleErrors, settle, type FieldsOf } from './errors.js';
-import type { RealtimeErrorFields } from './engine-types.js';
-import type { PendingRealtimeExpectation, PendingRealtimeFailure, RealtimeTransportMethod, RealtimeTransportStatus, RecordedRealtimeTransportCall } from './realtime-types.js';
-import { frozenSnapshot, snapshotValue } from './walks.js';
+import { call as engine } from '../engine/channel.js';
+import { fromEngine, registerDoubleErrors, settle, type FieldsOf } from '../engine/errors.js';
+import type { RealtimeErrorFields } from '../engine/engine-types.js';
+import type {
+  PendingRealtimeExpectation,
+  PendingRealtimeFailure,
+  RealtimeTransportMethod,
+  RealtimeTransportStatus,
+  RecordedRealtimeTransportCall,
+} from '../engine/realtime-types.js';
+import { frozenSnapshot, snapshotValue } from '../engine/snapshot.js';
 
-export type { PendingRealtimeExpectation, PendingRealtimeFailure, RealtimeTransportMethod, RecordedRealtimeTransportCall } from './realtime-types.js';
+export type { PendingRealtimeExpectation, PendingRealtimeFailure, RealtimeTransportMethod, RecordedRealtimeTransportCall } from '../engine/realtime-types.js';
 
 type RealtimeUserInput = Parameters<RealtimeTransportLayer['sendMessage']>[0];
 type RealtimeMcpCallApprovalRequestItem = Parameters<RealtimeTransportLayer['sendMcpResponse']>[0];
@@ -138,7 +144,7 @@ registerDoubleErrors({
   ScriptedRealtimeConnectionSupersededError,
 });
 
-type Handle = import('../wasm/node/understudy.js').RealtimeScript;
+type Handle = import('../../wasm/node/understudy.js').RealtimeScript;
 type Settlers = { matcher?: (call: any) => unknown; resolve: (call: any) => void; reject: (error: unknown) => void };
 type Outcome =
   | { source: 'scenario' | 'exercise'; status: 'fulfilled'; value?: unknown }

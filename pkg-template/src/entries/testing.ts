@@ -19,7 +19,7 @@ export {
   modelResponse,
   modelStream,
   modelStreamResponder,
-} from './scripted-model.js';
+} from '../doubles/scripted-model.js';
 export type {
   AssistantMessageOptions,
   FunctionCallOptions,
@@ -30,14 +30,14 @@ export type {
   ScriptedModelResponse,
   ScriptedModelRetryAdvice,
   ScriptedModelStream,
-} from './scripted-model.js';
+} from '../doubles/scripted-model.js';
 export {
   scriptedSandboxSession,
   InvalidScriptedSandboxStepError,
   SandboxCallMatcherError,
   UnexpectedSandboxCallError,
   UnconsumedSandboxStepsError,
-} from './scripted-sandbox.js';
+} from '../doubles/scripted-sandbox.js';
 export type {
   InvalidScriptedSandboxStepReason,
   RecordedSandboxCall,
@@ -45,7 +45,7 @@ export type {
   ScriptedSandboxInput,
   ScriptedSandboxMethod,
   ScriptedSandboxSession,
-} from './scripted-sandbox.js';
+} from '../doubles/scripted-sandbox.js';
 export {
   RecordingModel,
   recordingModel,
@@ -55,7 +55,7 @@ export {
   CassetteMissingError,
   RECORD_ENV,
   CASSETTES_ENV,
-} from './cassette.js';
+} from '../doubles/cassette.js';
 export type {
   Cassette,
   CassetteStep,
@@ -65,6 +65,6 @@ export type {
   ReplayOptions,
   RedactionOptions,
   InvalidCassetteReason,
-} from './cassette.js';
-export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolsOffered } from './assertions.js';
-export type { LoggedToolCall } from './assertions.js';
+} from '../doubles/cassette.js';
+export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolsOffered } from '../doubles/assertions.js';
+export type { LoggedToolCall } from '../doubles/assertions.js';

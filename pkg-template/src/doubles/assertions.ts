@@ -5,8 +5,8 @@
  * assertions read it and throw an `AssertionError` (Node's, where there is one) whose message
  * shows what was expected and what happened.
  */
-import { nodeBuiltin } from './host.js';
-import { describeValue } from './args.js';
+import { nodeBuiltin } from '../engine/host.js';
+import { describeValue } from '../engine/args.js';
 
 /** One function call a model returned. */
 export interface LoggedToolCall {

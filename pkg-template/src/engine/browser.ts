@@ -3,9 +3,9 @@
  * engine; later calls return the same promise). `compileJsonSchema` needs the validator module
  * as well: `await init({ validator: true })`.
  */
-import initWasm, * as wasm from '../wasm/web/understudy.js';
-import initValidatorWasm, * as validatorWasm from '../wasm/web/understudy_validator.js';
-import { installEngine, installValidator } from './core.js';
+import initWasm, * as wasm from '../../wasm/web/understudy.js';
+import initValidatorWasm, * as validatorWasm from '../../wasm/web/understudy_validator.js';
+import { installEngine, installValidator } from './channel.js';
 import { nodeBuiltin } from './host.js';
 
 import type { InitOptions, WasmSource } from './init-options.js';
@@ -41,10 +41,9 @@ async function load(init: (source: { module_or_path: any } | undefined) => Promi
  */
 export function init(options?: InitOptions | WasmSource): Promise<void> {
   const opts: InitOptions = options === undefined ? {} : isOptions(options) ? options : { wasm: options };
-  ready ??= load(initWasm, opts.wasm, new URL('../wasm/understudy_bg.wasm', import.meta.url)).then(() => installEngine(wasm));
+  ready ??= load(initWasm, opts.wasm, new URL('../../wasm/understudy_bg.wasm', import.meta.url)).then(() => installEngine(wasm));
   if (!opts.validator) return ready;
-  validatorReady ??= load(initValidatorWasm, opts.validatorWasm, new URL('../wasm/understudy_validator_bg.wasm', import.meta.url)).then(() => installValidator(validatorWasm));
+  validatorReady ??= load(initValidatorWasm, opts.validatorWasm, new URL('../../wasm/understudy_validator_bg.wasm', import.meta.url)).then(() => installValidator(validatorWasm));
   return Promise.all([ready, validatorReady]).then(() => undefined);
 }
 
-export * from './entry-exports.js';

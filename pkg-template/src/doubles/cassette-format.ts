@@ -1,7 +1,7 @@
 // The cassette document and the replay options: types only, shared by `cassette.ts` and
 // `scripted-model.ts` (`ScriptedModel.fromCassette`) without either importing the other's code
 // back.
-import type { SchemaProvider } from './codes.js';
+import type { SchemaProvider } from '../engine/codes.js';
 
 /** A cassette document (format `understudy-cassette`, version 1). */
 export interface Cassette {

@@ -8,12 +8,12 @@
  * calls matchers and responders.
  */
 import type { SandboxSession } from '@openai/agents-core/sandbox';
-import { call as engine } from './core.js';
-import { peers } from './peers.js';
-import { registerDoubleErrors, settle, type FieldsOf } from './errors.js';
-import type { SandboxErrorFields } from './engine-types.js';
+import { call as engine } from '../engine/channel.js';
+import { peers } from '../engine/peers.js';
+import { registerDoubleErrors, settle, type FieldsOf } from '../engine/errors.js';
+import type { SandboxErrorFields } from '../engine/engine-types.js';
 
-export type { InvalidScriptedSandboxStepReason } from './codes.js';
+export type { InvalidScriptedSandboxStepReason } from '../engine/codes.js';
 
 type AnyFunction = (...args: any[]) => any;
 

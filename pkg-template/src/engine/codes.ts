@@ -138,7 +138,7 @@ export type InvalidCassetteReason =
   | 'missing'
   | 'credential';
 
-/** What `standardCall` (walks.ts) found in a `~standard.validate` result; the engine's `schema::standard::Outcome`. */
+/** What `standardCall` (engine/standard-call.ts) found in a `~standard.validate` result; the engine's `schema::standard::Outcome`. */
 export const StandardOutcome = {
   Value: 0,
   Thenable: 1,

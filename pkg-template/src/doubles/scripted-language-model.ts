@@ -1,48 +1,39 @@
 /**
- * `@understudy/agents/ai-sdk/testing`: a scripted `LanguageModel` for the AI SDK
- * (`generateText`, `streamText`, `Output`, tool loops, `wrapLanguageModel`), scripted with the
- * same step builders as `ScriptedModel`. It needs neither `ai` nor `@openai/agents` at run
- * time: the model is the provider-level interface (`LanguageModelV3` or `LanguageModelV4`),
- * typed here by its shape.
+ * The scripted `LanguageModel` for the AI SDK (`generateText`, `streamText`, `Output`, tool
+ * loops, `wrapLanguageModel`), scripted with the same step builders as `ScriptedModel`, its
+ * recording wrapper and its cassettes. It needs neither `ai` nor `@openai/agents` at run time:
+ * the model is the provider-level interface (`LanguageModelV3` or `LanguageModelV4`), typed here
+ * by its shape.
  *
  * The engine owns the script (the step queue, the checks of each step, the call records) and
  * what a step becomes for the SDK (content parts, stream parts, finish reason, usage, the fields
  * of the `APICallError` a scripted error becomes); this module adapts it: promises, a
  * `ReadableStream`, the abort signal, the error object.
  */
-import { call as engine, checkProviderCode, encodeValue, input } from './core.js';
-import type { SchemaProvider } from './codes.js';
-import { describeValue, expectKnownOptions } from './args.js';
-import { frozenSnapshot } from './walks.js';
+import { call as engine, encodeValue, input } from '../engine/channel.js';
+import { checkProviderCode } from '../schema/providers.js';
+import type { SchemaProvider } from '../engine/codes.js';
+import { describeValue, expectKnownOptions } from '../engine/args.js';
+import { frozenSnapshot } from '../engine/snapshot.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
-import { UserError } from './errors.js';
-import { checkTools, modelError, modelResponder, modelStream, scriptedSteps, strictProviders, type ScriptedModelInput, type ScriptedModelRetryAdvice } from './scripted-model.js';
+import { UserError } from '../engine/errors.js';
+import {
+  checkTools,
+  modelError,
+  modelResponder,
+  modelStream,
+  scriptedSteps,
+  strictProviders,
+  type ScriptedModelInput,
+  type ScriptedModelRetryAdvice,
+} from './scripted-model.js';
 import { Recording, cassettePlan, errorOutcome, readCassette, recordedAdvice, toError, type RedactionOptions } from './cassette.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
-
-export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError, CASSETTES_ENV, RECORD_ENV } from './cassette.js';
-export type { Cassette, CassetteStep, RecordedError, ReplayOptions } from './cassette-format.js';
-export type { RedactionOptions } from './cassette.js';
 
 /** A responder that replays a recorded result as it was (no scripted-response conversion). */
 const RAW = Symbol('understudy.recorded-result');
 /** A recorded stream's parts, as a by-request responder answers them. */
 const STREAMED = Symbol('understudy.recorded-stream');
-
-export {
-  assistantMessage,
-  functionCall,
-  modelError,
-  modelResponder,
-  modelResponse,
-  modelStream,
-  UnexpectedModelCallError,
-  UnconsumedModelStepsError,
-  InvalidScriptedModelStepError,
-  ScriptedModelRequestAbortedError,
-} from './scripted-model.js';
-export type { AssistantMessageOptions, FunctionCallOptions, ScriptedModelRetryAdvice } from './scripted-model.js';
-export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolsOffered } from './assertions.js';
 
 /** A reasoning item for a script: a `reasoning` content part (`doGenerate`) or reasoning deltas (`doStream`). */
 export function reasoning(text: string): { type: 'reasoning'; content: [{ type: 'input_text'; text: string }] } {
@@ -92,7 +83,7 @@ export interface ScriptedLanguageModelOptions {
   strictTools?: boolean | SchemaProvider | readonly SchemaProvider[];
 }
 
-type Handle = import('../wasm/node/understudy.js').ModelScript;
+type Handle = import('../../wasm/node/understudy.js').ModelScript;
 type PreparedStep = { type: string; response?: unknown; error?: unknown; retryAdvice?: ScriptedModelRetryAdvice; respond?: (call: RecordedLanguageModelCall) => unknown; events?: Iterable<unknown> | AsyncIterable<unknown> };
 type Result = { content: unknown[]; finishReason: unknown; usage: unknown; response?: { id?: string }; warnings: unknown[] };
 

@@ -13,7 +13,7 @@ export {
   RealtimeTransportNotClosedError,
   ScriptedRealtimeConnectionSupersededError,
   ScriptedRealtimeScenarioCancelledError,
-} from './scripted-realtime.js';
+} from '../doubles/scripted-realtime.js';
 export type {
   PendingRealtimeExpectation,
   PendingRealtimeFailure,
@@ -23,4 +23,4 @@ export type {
   RealtimeTransportMethod,
   ScriptedRealtimeScenarioContext,
   ScriptedRealtimeScenarioOptions,
-} from './scripted-realtime.js';
+} from '../doubles/scripted-realtime.js';

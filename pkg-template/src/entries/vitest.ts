@@ -1,12 +1,12 @@
 /**
- * `@understudy/agents/vitest`: add it to vitest's `setupFiles`. It loads the testing entry,
- * registers the `expect` matchers `toHaveCalledTool` and `toHaveOfferedTools`, and reports each
- * test to the cassettes, so `cassette(factory)` takes its name from the test.
+ * `@understudy/agents/vitest`: add it to vitest's `setupFiles`. Its entry file loads the testing
+ * entry first (scripts/entries.mjs); this module registers the `expect` matchers
+ * `toHaveCalledTool` and `toHaveOfferedTools` and reports each test to the cassettes, so
+ * `cassette(factory)` takes its name from the test.
  */
 import { afterEach, beforeEach, expect } from 'vitest';
-import './testing-node.js';
-import { assertToolCalled, assertToolsOffered } from './assertions.js';
-import { setRunningTest } from './test-names.js';
+import { assertToolCalled, assertToolsOffered } from '../doubles/assertions.js';
+import { setRunningTest } from '../doubles/test-names.js';
 
 type Task = { name: string; suite?: Task; file?: { filepath: string }; filepath?: string };
 

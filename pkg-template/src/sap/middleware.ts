@@ -1,0 +1,215 @@
+/**
+ * The AI SDK's side of repair: the text repair hook (`repairText`) and the language model
+ * middleware that repairs tool inputs and the output as they arrive (`repairingMiddleware`).
+ */
+import { describeValue } from '../engine/args.js';
+import { call } from '../engine/channel.js';
+import { jsonSchemaOf, type JsonSchema } from '../schema/argument.js';
+import { structuredParser } from './parse.js';
+import type { StandardSchemaWithJSON } from '../schema/standard.js';
+import { StructuredParseError } from '../engine/errors.js';
+import { Repairs, joinInto, targetsOf, type End, type Item, type RepairRefusal, type RepairingModelOptions } from './repairs.js';
+
+
+/** The AI SDK's `RepairTextFunction`: repaired text, or `null` when it cannot be repaired. */
+export type RepairTextFunction = (options: { text: string; error: unknown }) => Promise<string | null>;
+
+/**
+ * The function the AI SDK's object generation takes to repair unparseable model text
+ * (`experimental_repairText` of `generateObject` / `streamObject`): it answers the JSON text of
+ * the value `parseStructured` reads against `schema` (a JSON Schema, or a Standard Schema with
+ * JSON, read through its input JSON Schema; the AI SDK validates the result itself), or `null`
+ * when no reading fits.
+ *
+ * @throws {UserError} `schema` is not a schema.
+ */
+export function repairText(schema: JsonSchema | StandardSchemaWithJSON): RepairTextFunction {
+  const guide = jsonSchemaOf(schema);
+  const parser = structuredParser(guide as JsonSchema, 'repairText');
+  return async (options) => {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(`repairText: the repair function takes { text, error }, got ${describeValue(options)}.`);
+    }
+    const { text } = options;
+    if (typeof text !== 'string') throw new TypeError(`repairText: text must be a string, got ${describeValue(text)}.`);
+    try {
+      return JSON.stringify(parser.parse(text).value);
+    } catch (error) {
+      if (error instanceof StructuredParseError) return null;
+      throw error;
+    }
+  };
+}
+
+/**
+ * The AI SDK's language model middleware (`LanguageModelMiddleware` of `ai`,
+ * `LanguageModelV3Middleware` of `@ai-sdk/provider`), as {@link repairingMiddleware} returns it.
+ * Typed by shape, so the package needs neither at run time.
+ */
+export interface RepairingMiddleware {
+  readonly specificationVersion: 'v3';
+  wrapGenerate(options: { doGenerate: () => PromiseLike<any>; params: any; [key: string]: unknown }): Promise<any>;
+  wrapStream(options: { doStream: () => PromiseLike<any>; params: any; [key: string]: unknown }): Promise<any>;
+}
+
+/** The JSON schema a call asks its text to follow (`Output.object`, `generateObject`, …). */
+function outputSchema(params: Item | undefined): unknown {
+  const format = params?.responseFormat;
+  return format?.type === 'json' && typeof format.schema === 'object' && format.schema !== null ? format.schema : undefined;
+}
+
+/** The tools a call offers. */
+function offered(params: Item | undefined): Item[] {
+  return Array.isArray(params?.tools) ? params.tools : [];
+}
+
+/** `[status, reason]` of an AI SDK finish reason: `{ unified, raw }` (v3 and later) or a string. */
+function finishEnd(finishReason: unknown): End {
+  if (typeof finishReason === 'string') return [undefined, finishReason];
+  const unified = (finishReason as Item | undefined)?.unified;
+  return [undefined, typeof unified === 'string' ? unified : undefined];
+}
+
+/**
+ * An AI SDK result's content parts (or a stream step's parts, whose text is in `delta`s) with
+ * repaired texts, or `parts` itself when nothing changed: each tool call's `input` against its
+ * tool's `inputSchema`, and the text against the call's output `schema`. `streamed`: the part
+ * whose text begins with `sent` code units already streamed on; an output starting there
+ * holds the rest to write after them.
+ */
+function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unknown, end: End, key: 'text' | 'delta', refused: RepairRefusal[], streamed?: [number, number]): Item[] {
+  let copy = parts;
+  for (const [entry, where] of targetsOf('aiSdk', parts, tools, schema !== undefined)) {
+    if (typeof where === 'number') {
+      const part = parts[entry!]!;
+      const input = repairs.handle(tools[where].inputSchema, part.input, part.toolName, part.toolCallId, end, 0, refused);
+      if (input !== undefined) copy = copy.map((p, i) => (i === entry ? { ...part, input } : p));
+      continue;
+    }
+    const sent = streamed !== undefined && where[0] === streamed[0] ? streamed[1] : 0;
+    const text = repairs.handle(schema, where.map((i) => parts[i]![key]).join(''), undefined, undefined, end, sent, refused);
+    if (text !== undefined) copy = joinInto(copy, where, key, text);
+  }
+  return copy;
+}
+
+/**
+ * A step's provider metadata with the texts the middleware left as they came under
+ * `understudy.refusals`: the SDK's own error (`NoObjectGeneratedError`, a tool input error)
+ * carries only its parse error, while a step's `providerMetadata` reaches `onStepFinish`,
+ * `onFinish` and `steps`.
+ */
+function withRefusals(metadata: unknown, refused: RepairRefusal[]): Item {
+  const given = typeof metadata === 'object' && metadata !== null ? (metadata as Item) : {};
+  return { ...given, understudy: { ...given.understudy, refusals: JSON.parse(JSON.stringify(refused)) } };
+}
+
+/**
+ * An AI SDK language model middleware for `wrapLanguageModel({ model, middleware })` that
+ * repairs what the model returns, under the same rules and options as {@link repairingModel}:
+ * - when the call asks for JSON with a schema (`generateText` / `streamText` with
+ *   `output: Output.object(…)`, `Output.array`, `Output.choice`, `generateObject`), the text is
+ *   read against that schema and replaced by the JSON text of the value;
+ * - each tool call's `input` is read against its tool's `inputSchema`; a step that calls a tool
+ *   has no output (its text is a preamble such as "Let me look that up."), so its text is
+ *   neither read nor refused;
+ * - a text the reply was cut off inside of, and every text of a call whose finish reason is
+ *   `length` (or a content filter), is left as it came unless `options.completeTruncated`
+ *   says otherwise, so no tool runs on an invented value.
+ *
+ * Clean outputs pass untouched. In a stream, text deltas pass through when the call asks for
+ * no JSON; when it does, they pass through as they arrive while the text is JSON that needs no
+ * repair (so the SDK's partial outputs appear progressively), and from the first part that
+ * would need one the rest is held; when the step finishes, the repaired value is written as the
+ * continuation of what was sent, so no partial contradicts the final value (a sent part the
+ * value does not hold leaves the text as it came, refused as `streamed`). Tool calls are held
+ * until the finish reason is known.
+ *
+ * A text left as it came is reported to `options.onRefusal` and written into the step's
+ * `providerMetadata.understudy.refusals` (each a {@link RepairRefusal}: reason, pointer,
+ * message), which `onStepFinish`, `onFinish` and `steps` show; the SDK's error for that step
+ * (`NoObjectGeneratedError`) carries only its own parse error as `cause`.
+ *
+ * @throws {TypeError} an option has the wrong type or name.
+ * @throws {UserError} an unknown repair kind in `options.allowFixes`, or a `completeTruncated` that is not `true`, `false` or tool names.
+ */
+export function repairingMiddleware(options?: RepairingModelOptions): RepairingMiddleware {
+  const repairs = new Repairs('repairingMiddleware', options);
+  return {
+    specificationVersion: 'v3',
+    async wrapGenerate({ doGenerate, params }) {
+      const result = await doGenerate();
+      const content: unknown = result?.content;
+      if (!Array.isArray(content)) return result;
+      const schema = outputSchema(params);
+      const tools = offered(params);
+      if (schema === undefined && tools.length === 0) return result;
+      const refused: RepairRefusal[] = [];
+      const repaired = repairParts(repairs, content, tools, schema, finishEnd(result.finishReason), 'text', refused);
+      if (refused.length > 0) return { ...result, content: repaired, providerMetadata: withRefusals(result.providerMetadata, refused) };
+      return repaired === content ? result : { ...result, content: repaired };
+    },
+    async wrapStream({ doStream, params }) {
+      const result = await doStream();
+      const schema = outputSchema(params);
+      const tools = offered(params);
+      if ((schema === undefined && tools.length === 0) || typeof result?.stream?.pipeThrough !== 'function') return result;
+      // The JSON output's text passes on while it needs no repair (`live`); from the first part
+      // that may need one (the rest of that text, a tool call) on, parts are held until the
+      // finish part says how the step ended.
+      let held: Item[] | undefined;
+      let live: { start: Item; text: string; sent: number } | undefined;
+      const release = (controller: TransformStreamDefaultController<Item>, finish: Item | undefined) => {
+        const streamed = live;
+        live = undefined;
+        // The streamed text stands as one delta after its start, as when it was held whole.
+        const given = streamed === undefined ? held ?? [] : [streamed.start, { type: 'text-delta', id: streamed.start.id, delta: streamed.text }, ...(held ?? [])];
+        held = undefined;
+        const refused: RepairRefusal[] = [];
+        const parts = repairParts(repairs, given, tools, schema, finishEnd(finish?.finishReason), 'delta', refused, streamed === undefined ? undefined : [1, streamed.sent]);
+        parts.forEach((part, i) => {
+          if (streamed === undefined) return controller.enqueue(part);
+          if (i === 0) return; // the start went on when it came
+          if (i === 1) {
+            // What was not sent yet: the text's rest, or the repair's continuation of it.
+            const rest = part === given[1] ? streamed.text.slice(streamed.sent) : part.delta;
+            if (rest !== '') controller.enqueue({ ...part, delta: rest });
+            return;
+          }
+          controller.enqueue(part);
+        });
+        if (finish !== undefined) controller.enqueue(refused.length === 0 ? finish : { ...finish, providerMetadata: withRefusals(finish.providerMetadata, refused) });
+      };
+      const stream = result.stream.pipeThrough(
+        new TransformStream<Item, Item>({
+          transform(part, controller) {
+            if (part?.type === 'finish') return release(controller, part);
+            if (held === undefined && typeof schema === 'object' && schema !== null) {
+              if (part?.type === 'text-start' && live === undefined) {
+                live = { start: part, text: '', sent: 0 };
+                return controller.enqueue(part);
+              }
+              if (live !== undefined && part?.type === 'text-delta' && part.id === live.start.id && typeof part.delta === 'string') {
+                live.text += part.delta;
+                const now = repairs.sendable(schema as object, live.text, live.sent);
+                if (now > live.sent) controller.enqueue({ ...part, delta: live.text.slice(live.sent, now) });
+                live.sent = now;
+                return;
+              }
+              if (live !== undefined) held = [];
+            }
+            if (held === undefined && part?.type === 'tool-call') held = [];
+            if (held === undefined) controller.enqueue(part);
+            else held.push(part);
+          },
+          flush(controller) {
+            if (held !== undefined || live !== undefined) release(controller, undefined);
+          },
+        }),
+      );
+      return { ...result, stream };
+    },
+  };
+}
+
+/** What {@link providerSchemas} returns: an AI SDK middleware that only transforms the call's parameters. */
