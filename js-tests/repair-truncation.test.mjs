@@ -469,3 +469,39 @@ test('AI SDK: a refused output\'s reason travels in the step\'s providerMetadata
     assert.match(steps[0].providerMetadata.understudy.refusals[0].message, /priority|urgent/);
   }
 });
+
+test('AI SDK: trailing commas in streamed JSON are repaired as generateText repairs them, for 1-, 3- and 10-character deltas', async () => {
+  const { streamText, generateText, Output, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3 } = await sdk();
+  const Plan = z.object({ tags: z.array(z.string()), estimate: z.number() });
+  for (const text of ['{"tags": ["auth", "web",], "estimate": 3,}', '{"tags": ["auth",\n  "web", ], "estimate": 3 ,\n}']) {
+    const generated = await generateText({
+      model: wrapLanguageModel({ model: new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text }], finishReason: stop, usage, warnings: [] }) }), middleware: repairingMiddleware() }),
+      output: Output.object({ schema: Plan }),
+      prompt: 'plan',
+    });
+    assert.deepEqual(generated.output, { tags: ['auth', 'web'], estimate: 3 });
+    for (const size of [1, 3, 10]) {
+      const model = wrapLanguageModel({ model: streamedModel(MockLanguageModelV3, simulateReadableStream, text, { size }), middleware: repairingMiddleware() });
+      const result = streamText({ model, output: Output.object({ schema: Plan }), prompt: 'plan' });
+      let sent = '';
+      for await (const delta of result.textStream) sent += delta;
+      assert.deepEqual(await result.output, generated.output, `${JSON.stringify(text)} in ${size}-character deltas`);
+      assert.deepEqual(JSON.parse(sent), generated.output, 'the streamed text is the repaired value');
+    }
+  }
+});
+
+test("AI SDK: a reply the provider also gives as structuredOutputText (OpenAI Responses' final answer) is repaired there too", async () => {
+  const { generateText, Output, wrapLanguageModel, MockLanguageModelV3 } = await sdk();
+  const text = "```json\n{'title': 'Fix login', 'priority': 'HIGH', 'estimate': '3',}\n```";
+  const final = { title: 'Fix login', priority: 'high', estimate: 3 };
+  const answer = (structured) => new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text }], structuredOutputText: structured, finishReason: stop, usage, warnings: [] }) });
+  const repairs = [];
+  const model = wrapLanguageModel({ model: answer(text), middleware: repairingMiddleware({ onRepair: (r) => repairs.push(r) }) });
+  const { output } = await generateText({ model, output: Output.object({ schema: TicketZ }), prompt: 'ticket' });
+  assert.deepEqual(output, final);
+  assert.equal(repairs.length, 1, 'one text, one repair reported');
+  // A structured text of its own (not the content's) is repaired on its own.
+  const apart = wrapLanguageModel({ model: answer("{'title': 'Fix login', 'priority': 'high', 'estimate': 3}"), middleware: repairingMiddleware() });
+  assert.deepEqual((await generateText({ model: apart, output: Output.object({ schema: TicketZ }), prompt: 'ticket' })).output, final);
+});

@@ -42,8 +42,12 @@ struct Prefix {
 }
 
 /// Reads `text` as a strict JSON prefix (an object or array root) and answers the longest safe
-/// cut in bytes with the state there; `None` when no byte of it can be sent.
-fn scan(text: &str) -> Option<(usize, Prefix)> {
+/// cut in bytes with the state there; `None` when no byte of it can be sent. `sending`: a cut
+/// to send up to, which never ends after a separator or a number or literal (both wait for the
+/// next value: a `,` the reply closes its container after, `["a", "b",]`, is not in the
+/// repaired value's text, and a prefix ending in `12` does not say whether `3` follows);
+/// otherwise the end of a prefix sent so, to continue it.
+fn scan(text: &str, sending: bool) -> Option<(usize, Prefix)> {
     let b = text.as_bytes();
     let mut i = 0;
     let skip_ws = |i: &mut usize| {
@@ -57,11 +61,18 @@ fn scan(text: &str) -> Option<(usize, Prefix)> {
     }
     let mut state = Prefix::default();
     let mut safe: Option<(usize, Prefix)> = None;
+    // The value just read was a number or literal.
+    let mut after_scalar = false;
     loop {
         // Here the state is exact at `i`: record it as a cut when it is one.
-        if state.open_string.is_none() {
+        let after_comma = matches!(
+            state.frames.last(),
+            Some(Frame::Object { at: At::Comma, .. } | Frame::Array { at: At::Comma, .. })
+        );
+        if state.open_string.is_none() && !(sending && (after_comma || after_scalar)) {
             safe = Some((i, state.clone()));
         }
+        after_scalar = false;
         if state.done {
             return safe;
         }
@@ -201,6 +212,7 @@ fn scan(text: &str) -> Option<(usize, Prefix)> {
                         return safe;
                     }
                     close_value(&mut state);
+                    after_scalar = true;
                     i = end;
                 }
             }
@@ -331,7 +343,7 @@ pub fn utf16_len(text: &str) -> usize {
 /// were: the longest safe cut of a strict JSON prefix that `schema` reads with no fix, or
 /// `sent` when the text cannot go further (never less: what was sent is sent).
 pub fn sendable(text: &str, schema: &Json, sent: usize) -> usize {
-    let Some((cut, state)) = scan(text) else {
+    let Some((cut, state)) = scan(text, true) else {
         return sent;
     };
     let units = utf16_len(&text[..cut]);
@@ -370,7 +382,7 @@ pub fn sendable(text: &str, schema: &Json, sent: usize) -> usize {
 /// text of `value`: `None` when `prefix` cannot be continued into it (it holds a member or
 /// element the value does not).
 pub fn continuation(prefix: &str, value: &Json) -> Option<String> {
-    let (cut, state) = scan(prefix)?;
+    let (cut, state) = scan(prefix, false)?;
     if !prefix[cut..].trim_start().is_empty() {
         return None;
     }

@@ -145,9 +145,21 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
       const tools = offered(params);
       if (schema === undefined && tools.length === 0) return result;
       const refused: RepairRefusal[] = [];
-      const repaired = repairParts(repairs, content, tools, schema, finishEnd(result.finishReason), 'text', refused);
-      if (refused.length > 0) return { ...result, content: repaired, providerMetadata: withRefusals(result.providerMetadata, refused) };
-      return repaired === content ? result : { ...result, content: repaired };
+      const end = finishEnd(result.finishReason);
+      const repaired = repairParts(repairs, content, tools, schema, end, 'text', refused);
+      // OpenAI Responses' final answer also comes as `structuredOutputText`, which the SDK reads
+      // the output from in preference to the content (its own extractJsonMiddleware transforms
+      // it too): repaired the same way, reported once.
+      let structured: unknown = result.structuredOutputText;
+      if (typeof structured === 'string' && typeof schema === 'object' && schema !== null) {
+        const texts = (parts: Item[]) => parts.filter((p) => p?.type === 'text' && typeof p.text === 'string').map((p) => p.text as string).join('');
+        // The same text as the content's: the content's repair (already reported) stands for it.
+        if (structured === texts(content as Item[])) structured = repaired === content ? structured : texts(repaired);
+        else structured = repairs.handle(schema, structured, undefined, undefined, end, 0, refused) ?? structured;
+      }
+      const changed = structured === result.structuredOutputText ? {} : { structuredOutputText: structured };
+      if (refused.length > 0) return { ...result, content: repaired, ...changed, providerMetadata: withRefusals(result.providerMetadata, refused) };
+      return repaired === content && structured === result.structuredOutputText ? result : { ...result, content: repaired, ...changed };
     },
     async wrapStream({ doStream, params }) {
       const result = await doStream();

@@ -57,9 +57,10 @@ fn a_prefix_that_needs_a_repair_stops_the_sending() {
             "{\"title\": \"x\", \"n\": \"12\", \"tags\": []}",
             "{\"title\": \"x\", \"n\":",
         ),
+        // The comma waits for the next member, which the comment keeps from coming.
         (
             "{\"title\": \"x\", // note\n \"n\": 1}",
-            "{\"title\": \"x\",",
+            "{\"title\": \"x\"",
         ),
     ] {
         let mut sent = 0;
@@ -69,6 +70,46 @@ fn a_prefix_that_needs_a_repair_stops_the_sending() {
             }
         }
         assert_eq!(&text[..byte_len(text, sent)], upto, "{text}");
+    }
+}
+
+/// Trailing commas: what streaming sent is always a prefix of the repaired value's text, for
+/// every delta size, so the continuation can always be written (a comma is held until the next
+/// value starts).
+#[test]
+fn a_trailing_comma_is_never_sent_before_what_follows_it() {
+    let schema = json!({"type": "object", "properties": {
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "estimate": {"type": "integer"}
+    }});
+    for text in [
+        r#"{"tags": ["auth", "web",], "estimate": 3,}"#,
+        r#"{"tags": ["auth",
+  "web", ], "estimate": 3 , }"#,
+        r#"[{"tags": [],}, {"estimate": 1,},]"#,
+    ] {
+        let schema = if text.starts_with('[') {
+            json!({"type": "array", "items": schema.clone()})
+        } else {
+            schema.clone()
+        };
+        let value = crate::sap::parse_structured(text, &schema).unwrap().value;
+        for delta in [1, 3, 10] {
+            let mut sent = 0;
+            let mut end = 0;
+            while end < text.len() {
+                end = (end + delta).min(text.len());
+                sent = sendable(&text[..end], &schema, sent);
+                let prefix = &text[..byte_len(text, sent)];
+                assert!(!prefix.trim_end().ends_with(','), "{prefix}");
+                let whole = continuation(prefix, &value).map(|rest| format!("{prefix}{rest}"));
+                assert_eq!(
+                    whole.and_then(|w| serde_json::from_str::<Json>(&w).ok()),
+                    Some(value.clone()),
+                    "{text} in {delta}-byte deltas, sent {prefix}"
+                );
+            }
+        }
     }
 }
 
