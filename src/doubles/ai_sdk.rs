@@ -33,6 +33,193 @@ fn unsupported(call: usize, message: impl std::fmt::Display) -> Unsupported {
     }
 }
 
+/// Usage keys a scripted answer may carry: `@openai/agents`' names (what `Usage` holds) and
+/// the AI SDK's (`inputTokens: { total, … }`, `raw`).
+const USAGE_KEYS: [&str; 8] = [
+    "inputTokens",
+    "outputTokens",
+    "totalTokens",
+    "requests",
+    "inputTokensDetails",
+    "outputTokensDetails",
+    "raw",
+    "endpoint",
+];
+
+/// The AI SDK's names for usage this double reads under others: `(given, write instead)`.
+const OLDER_USAGE_NAMES: [(&str, &str); 4] = [
+    ("promptTokens", "inputTokens"),
+    ("completionTokens", "outputTokens"),
+    ("cachedInputTokens", "inputTokensDetails: { cached_tokens }"),
+    (
+        "reasoningTokens",
+        "outputTokensDetails: { reasoning_tokens }",
+    ),
+];
+
+/// A JSON value's kind, for a message.
+fn kind_of(v: &Json) -> &'static str {
+    match v {
+        Json::Null => "null",
+        Json::Bool(_) => "a boolean",
+        Json::Number(_) => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "an array",
+        Json::Object(_) => "an object",
+    }
+}
+
+/// Checks a scripted answer when it is queued (its parts as the step builders make them, or
+/// `{ output, usage?, … }`): every part has an AI SDK form, a message's text is a string, and
+/// usage keys are known. `Err` says what is wrong and how to write it. Envelope rules (an
+/// array or an object with `output`) are the classification's and are not repeated here.
+pub fn check_answer(answer: &Json) -> Result<(), String> {
+    let items = match answer {
+        Json::Array(items) => items,
+        Json::Object(o) => {
+            if let Some(Json::Object(usage)) = o.get("usage") {
+                check_usage(usage)?;
+            }
+            match o.get("output") {
+                Some(Json::Array(items)) => items,
+                _ => return Ok(()),
+            }
+        }
+        _ => return Ok(()),
+    };
+    for (i, item) in items.iter().enumerate() {
+        let Some(kind) = item.get("type").and_then(Json::as_str) else {
+            return Err(format!(
+                "part {i} is {} without a `type`; script assistantMessage('…'), toolCall(name, input) or reasoning('…').",
+                kind_of(item)
+            ));
+        };
+        match kind {
+            "message" => {
+                let parts = item.get("content").and_then(Json::as_array);
+                for part in parts.into_iter().flatten() {
+                    let (key, value) = match part.get("type").and_then(Json::as_str) {
+                        Some("output_text") => ("text", part.get("text")),
+                        Some("refusal") => ("refusal", part.get("refusal")),
+                        other => {
+                            return Err(format!(
+                                "part {i} is a message holding a `{}` part, which has no AI SDK content part (script `output_text` or `refusal`).",
+                                other.unwrap_or("?")
+                            ))
+                        }
+                    };
+                    match value {
+                        Some(Json::String(_)) => {}
+                        Some(v @ Json::Object(_)) | Some(v @ Json::Array(_)) => {
+                            return Err(format!(
+                                "part {i} is a message whose {key} is {}, not a string. For an `Output.object` answer script objectStep(value), which writes the value as the JSON reply.",
+                                kind_of(v)
+                            ))
+                        }
+                        v => {
+                            return Err(format!(
+                                "part {i} is a message whose {key} is {}, not a string.",
+                                v.map_or("missing", kind_of)
+                            ))
+                        }
+                    }
+                }
+            }
+            "function_call" => {
+                if !item.get("name").is_some_and(Json::is_string) {
+                    return Err(format!("part {i} is a tool call without a tool name."));
+                }
+                if !matches!(item.get("arguments"), Some(Json::String(_))) {
+                    return Err(format!(
+                        "part {i} is a tool call to `{}` whose input is not JSON text; write it with toolCall(name, input) or functionCall(name, input).",
+                        item["name"].as_str().unwrap_or_default()
+                    ));
+                }
+            }
+            "reasoning" if item.get("content").is_some_and(Json::is_array) => {}
+            "text" | "tool-call" | "reasoning" | "file" | "source" | "tool-result" => {
+                return Err(format!(
+                    "part {i} is an AI SDK content part (`{{ type: '{kind}' }}`), which the double writes itself; script textStep('…') or assistantMessage('…'), toolCall(name, input) or reasoning('…'), or the SDK's stream parts with modelStream([...])."
+                ))
+            }
+            other if other.contains('-') => {
+                return Err(format!(
+                    "part {i} looks like an AI SDK stream part (`{{ type: '{other}' }}`); pass a streamed answer's parts to modelStream([...])."
+                ))
+            }
+            other => {
+                return Err(format!(
+                    "part {i} is a `{other}`, which has no AI SDK content part; script assistantMessage('…'), toolCall(name, input) or reasoning('…')."
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The parts of an answer: its array, or a complete response's `output`.
+fn answer_items(answer: &Json) -> &[Json] {
+    match answer {
+        Json::Array(items) => items,
+        _ => answer
+            .get("output")
+            .and_then(Json::as_array)
+            .map_or(&[], Vec::as_slice),
+    }
+}
+
+/// Refuses a tool call to a tool the call did not offer (`offered`: the names of the call's
+/// tools): the SDK would record a `NoSuchToolError` inside the step and the test could pass
+/// with the tool never run. `Err` names the tool and the offered ones.
+pub fn check_offered(answer: &Json, offered: &[String]) -> Result<(), String> {
+    for (i, item) in answer_items(answer).iter().enumerate() {
+        if item.get("type").and_then(Json::as_str) != Some("function_call") {
+            continue;
+        }
+        let name = item.get("name").and_then(Json::as_str).unwrap_or_default();
+        if offered.iter().any(|o| o == name) {
+            continue;
+        }
+        let list = if offered.is_empty() {
+            "it offered no tools".to_string()
+        } else {
+            format!(
+                "offered: {}",
+                offered
+                    .iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        return Err(format!(
+            "part {i} calls tool `{name}`, which this call did not offer ({list}). Check the tool's name and the step's `activeTools`; to script a call to a tool the app does not have, create the model with `allowUnofferedTools: true`."
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a usage key this double does not read (a count would silently be 0).
+fn check_usage(usage: &Map<String, Json>) -> Result<(), String> {
+    for key in usage.keys() {
+        if USAGE_KEYS.contains(&key.as_str()) {
+            continue;
+        }
+        return Err(
+            match OLDER_USAGE_NAMES.iter().find(|(old, _)| old == key) {
+                Some((old, new)) => format!(
+                    "usage.{old} is a name the AI SDK no longer uses, and would count 0 tokens; write {new}."
+                ),
+                None => format!(
+                    "usage.{key} is not a usage count this double reads (it would count 0); the counts are {}.",
+                    USAGE_KEYS.join(", ")
+                ),
+            },
+        );
+    }
+    Ok(())
+}
+
 /// A scripted response (the output items of the step builders, or `{ output, usage?,
 /// responseId? }`) as `doGenerate`'s result: `{ content, finishReason, usage, response?,
 /// warnings }`.
@@ -89,9 +276,15 @@ pub fn generate_result(response: &Json, call: usize) -> Result<Json, Unsupported
                     Some(other) => other.to_string(),
                     None => "{}".into(),
                 };
+                // A call scripted without an id (the AI SDK builders let it be left out) is
+                // named by its place, the same in `doGenerate` and `doStream`.
+                let id = match item.get("callId") {
+                    Some(id @ Json::String(_)) => id.clone(),
+                    _ => format!("call-{}-{i}", call + 1).into(),
+                };
                 content.push(obj([
                     ("type", "tool-call".into()),
-                    ("toolCallId", item.get("callId").cloned().unwrap_or(Json::Null)),
+                    ("toolCallId", id),
                     ("toolName", item.get("name").cloned().unwrap_or(Json::Null)),
                     ("input", input.into()),
                 ]));
@@ -180,6 +373,49 @@ fn usage(given: Option<&Json>) -> Json {
             ]),
         ),
     ])
+}
+
+/// The messages of a failed `fetch` the AI SDK retries (`handleFetchError` of
+/// `@ai-sdk/provider-utils`), compared without case.
+const FETCH_FAILED: [&str; 2] = ["fetch failed", "failed to fetch"];
+
+/// The error codes, anywhere on an error's `cause` chain, of a network failure the AI SDK
+/// retries (the same list as the SDK's).
+const NETWORK_CODES: [&str; 11] = [
+    "ConnectionRefused",
+    "ConnectionClosed",
+    "FailedToOpenSocket",
+    "ECONNRESET",
+    "ECONNREFUSED",
+    "ETIMEDOUT",
+    "EPIPE",
+    "UND_ERR_SOCKET",
+    "UND_ERR_HEADERS_TIMEOUT",
+    "UND_ERR_BODY_TIMEOUT",
+    "UND_ERR_CONNECT_TIMEOUT",
+];
+
+/// Whether a scripted error with no HTTP status is a network failure the SDK would retry: a
+/// `TypeError` whose message is `fetch failed`, or a network error code on its cause chain
+/// (`{ name, message, codes }` as the facade read them).
+fn is_network_failure(error: &Json) -> bool {
+    let message = error
+        .get("message")
+        .and_then(Json::as_str)
+        .unwrap_or_default()
+        .to_lowercase();
+    let fetch_failed = error.get("name").and_then(Json::as_str) == Some("TypeError")
+        && FETCH_FAILED.contains(&message.as_str());
+    let coded = error
+        .get("codes")
+        .and_then(Json::as_array)
+        .is_some_and(|codes| {
+            codes
+                .iter()
+                .filter_map(Json::as_str)
+                .any(|c| NETWORK_CODES.contains(&c))
+        });
+    fetch_failed || coded
 }
 
 /// `text` in deltas of at most [`PIECE`] characters (one empty text is one empty delta).
@@ -271,8 +507,12 @@ pub fn api_call_error(error: &Json) -> Json {
     let suggested = advice
         .and_then(|a| a.get("suggested"))
         .and_then(Json::as_bool);
-    let retryable = suggested
-        .unwrap_or_else(|| status.is_some_and(|s| s == 408 || s == 409 || s == 429 || s >= 500));
+    let retryable = suggested.unwrap_or_else(|| {
+        status.map_or_else(
+            || is_network_failure(error),
+            |s| s == 408 || s == 409 || s == 429 || s >= 500,
+        )
+    });
     let mut headers = Map::new();
     if let Some(ms) = advice
         .and_then(|a| a.get("retryAfterMs"))
@@ -328,6 +568,117 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn answers_are_checked_when_queued_and_each_refusal_names_the_fix() {
+        let ok = json!([
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]},
+            {"type": "function_call", "name": "a", "arguments": "{}"},
+            {"type": "reasoning", "content": [{"type": "input_text", "text": "r"}]},
+        ]);
+        assert_eq!(check_answer(&ok), Ok(()));
+        assert_eq!(
+            check_answer(
+                &json!({"output": [], "usage": {"inputTokens": 1, "outputTokens": {"total": 2}}})
+            ),
+            Ok(())
+        );
+        let refused = |answer: Json| check_answer(&answer).unwrap_err();
+        let object_text = refused(
+            json!([{"type": "message", "content": [{"type": "output_text", "text": {"category": "billing"}}]}]),
+        );
+        assert!(object_text.contains("objectStep(value)"), "{object_text}");
+        assert!(refused(json!([{"type": "text", "text": "hi"}])).contains("textStep"));
+        assert!(refused(json!([{"type": "tool-call", "toolName": "t"}]))
+            .contains("toolCall(name, input)"));
+        assert!(
+            refused(json!([{"type": "reasoning", "text": "r"}])).contains("AI SDK content part")
+        );
+        assert!(refused(json!([{"type": "text-delta", "delta": "h"}])).contains("modelStream"));
+        assert!(
+            refused(json!([{"type": "function_call", "name": "t", "arguments": {"a": 1}}]))
+                .contains("not JSON text")
+        );
+        assert!(refused(json!(["hello"])).contains("without a `type`"));
+        let older = refused(json!({"output": [], "usage": {"promptTokens": 3}}));
+        assert!(
+            older.contains("usage.promptTokens") && older.contains("write inputTokens"),
+            "{older}"
+        );
+        let unknown = refused(json!({"output": [], "usage": {"tokens": 3}}));
+        assert!(
+            unknown.contains("usage.tokens is not a usage count"),
+            "{unknown}"
+        );
+    }
+
+    #[test]
+    fn a_network_failure_without_a_status_is_retried_as_the_sdk_retries_one() {
+        let retryable = |facts: Json| api_call_error(&facts)["isRetryable"] == json!(true);
+        assert!(retryable(
+            json!({"name": "TypeError", "message": "fetch failed"})
+        ));
+        assert!(retryable(
+            json!({"name": "TypeError", "message": "Failed to fetch"})
+        ));
+        assert!(retryable(
+            json!({"name": "Error", "message": "socket", "codes": ["ECONNRESET"]})
+        ));
+        assert!(!retryable(
+            json!({"name": "Error", "message": "fetch failed"})
+        ));
+        assert!(!retryable(
+            json!({"name": "Error", "message": "bad", "codes": ["EACCES"]})
+        ));
+        // A status, or the advice, decides first.
+        assert!(!retryable(
+            json!({"name": "TypeError", "message": "fetch failed", "status": 400})
+        ));
+        assert!(!retryable(
+            json!({"name": "TypeError", "message": "fetch failed", "advice": {"suggested": false}})
+        ));
+    }
+
+    #[test]
+    fn a_call_to_a_tool_not_offered_is_refused_naming_the_offered_ones() {
+        let answer = json!([
+            {"type": "message", "content": [{"type": "output_text", "text": "x"}]},
+            {"type": "function_call", "name": "wether", "arguments": "{}"},
+        ]);
+        let offered = ["weather".to_string(), "search".to_string()];
+        let refused = check_offered(&answer, &offered).unwrap_err();
+        assert!(refused.contains("part 1 calls tool `wether`"), "{refused}");
+        assert!(
+            refused.contains("offered: `weather`, `search`"),
+            "{refused}"
+        );
+        assert!(check_offered(&answer, &[])
+            .unwrap_err()
+            .contains("it offered no tools"));
+        assert_eq!(check_offered(&answer, &["wether".to_string()]), Ok(()));
+        let complete =
+            json!({"output": [{"type": "function_call", "name": "a", "arguments": "{}"}]});
+        assert!(check_offered(&complete, &offered).is_err());
+    }
+
+    #[test]
+    fn a_tool_call_without_an_id_is_named_by_its_call_and_place() {
+        let response = json!([
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]},
+            {"type": "function_call", "name": "a", "arguments": "{}"},
+            {"type": "function_call", "name": "b", "callId": "mine", "arguments": "{}"},
+        ]);
+        let result = generate_result(&response, 2).unwrap();
+        assert_eq!(result["content"][1]["toolCallId"], "call-3-1");
+        assert_eq!(result["content"][2]["toolCallId"], "mine");
+        let parts = stream_parts(&result);
+        let ids: Vec<&Json> = parts
+            .iter()
+            .filter(|p| p["type"] == "tool-call")
+            .map(|p| &p["toolCallId"])
+            .collect();
+        assert_eq!(ids, [&json!("call-3-1"), &json!("mine")]);
     }
 
     #[test]

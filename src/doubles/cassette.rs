@@ -450,12 +450,14 @@ pub fn record_step_for(
 /// every step wherever it stands (`redaction::propagate`), and a request that changed is hashed
 /// again.
 pub fn build(steps: Vec<Value>, redaction: &Redaction, taken: &Taken) -> Value {
-    build_for(Interface::AgentsModel, steps, redaction, taken)
+    build_for(Interface::AgentsModel, None, steps, redaction, taken)
 }
 
-/// [`build`] for a cassette of `interface` (a language-model cassette says so).
+/// [`build`] for a cassette of `interface` (a language-model cassette says so, and which
+/// `model` it recorded when that is known).
 pub fn build_for(
     interface: Interface,
+    model: Option<&ModelIdentity>,
     mut steps: Vec<Value>,
     redaction: &Redaction,
     taken: &Taken,
@@ -473,6 +475,12 @@ pub fn build_for(
     if let Some(name) = interface.stored() {
         doc.insert("interface".into(), name.into());
     }
+    if let (Interface::LanguageModel, Some(model)) = (interface, model) {
+        doc.insert(
+            "model".into(),
+            serde_json::to_value(model).unwrap_or_default(),
+        );
+    }
     doc.insert("redaction".into(), redaction.to_json());
     doc.insert("steps".into(), Value::Array(steps));
     Value::Object(doc)
@@ -483,6 +491,49 @@ pub fn build_for(
 pub struct Cassette {
     pub redaction: Redaction,
     pub steps: Vec<Value>,
+    /// The language model it was recorded from, when it says (`"model"`).
+    pub model: Option<ModelIdentity>,
+}
+
+/// Which language model a cassette recorded: what the SDK reports of a step's model
+/// (`steps[i].model`, and `response.modelId` where the provider's result has none), so a
+/// replay reports the same.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelIdentity {
+    pub provider: String,
+    pub model_id: String,
+    pub specification_version: String,
+}
+
+impl ModelIdentity {
+    /// The interface versions a replay can answer as (a `v2` model's calls replay as `v3`).
+    const VERSIONS: [&'static str; 3] = ["v2", "v3", "v4"];
+
+    /// `"model"` of a cassette document, checked: each member a string, the version known.
+    fn read(v: &Value) -> Result<ModelIdentity, CassetteError> {
+        let member = |key: &str| -> Result<String, CassetteError> {
+            v.get(key)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| invalid(&format!("/model/{key}"), "a string was expected"))
+        };
+        if !v.is_object() {
+            return Err(invalid("/model", "an object was expected"));
+        }
+        let identity = ModelIdentity {
+            provider: member("provider")?,
+            model_id: member("modelId")?,
+            specification_version: member("specificationVersion")?,
+        };
+        if !Self::VERSIONS.contains(&identity.specification_version.as_str()) {
+            return Err(invalid(
+                "/model/specificationVersion",
+                "\"v2\", \"v3\" or \"v4\" was expected",
+            ));
+        }
+        Ok(identity)
+    }
 }
 
 fn strings(v: Option<&Value>, pointer: &str) -> Result<Vec<String>, CassetteError> {
@@ -526,6 +577,13 @@ pub fn load_for(
             ))
         }
     };
+    // The format first: a document that is no cassette at all is not said to come from a model.
+    if root.get("format").and_then(Value::as_str) != Some(FORMAT) {
+        return Err(invalid(
+            "/format",
+            &format!("\"format\" must be \"{FORMAT}\""),
+        ));
+    }
     if recorded != interface {
         let (was, with) = match recorded {
             Interface::AgentsModel => ("an @openai/agents Model", "ScriptedModel.fromCassette or cassette from @understudy/agents/testing"),
@@ -534,12 +592,6 @@ pub fn load_for(
         return Err(invalid(
             "/interface",
             &format!("it was recorded from {was}; replay it with {with}"),
-        ));
-    }
-    if root.get("format").and_then(Value::as_str) != Some(FORMAT) {
-        return Err(invalid(
-            "/format",
-            &format!("\"format\" must be \"{FORMAT}\""),
         ));
     }
     match root.get("version").and_then(Value::as_u64) {
@@ -635,9 +687,20 @@ pub fn load_for(
             }
         }
     }
+    let model = match root.get("model") {
+        None => None,
+        Some(_) if recorded == Interface::AgentsModel => {
+            return Err(invalid(
+                "/model",
+                "only a language-model cassette names its model",
+            ))
+        }
+        Some(v) => Some(ModelIdentity::read(v)?),
+    };
     Ok(Cassette {
         redaction,
         steps: steps.clone(),
+        model,
     })
 }
 
@@ -1473,8 +1536,15 @@ mod tests {
             &mut taken,
         );
         assert_eq!(step["response"]["content"][0]["text"], "Hello");
-        let doc = build_for(Interface::LanguageModel, vec![step], &r, &taken);
+        let doc = build_for(
+            Interface::LanguageModel,
+            None,
+            vec![step.clone()],
+            &r,
+            &taken,
+        );
         assert_eq!(doc["interface"], "language-model");
+        assert!(doc.get("model").is_none());
         assert!(load_for(Interface::LanguageModel, doc.clone(), RegexHost::shared()).is_ok());
         let e = load(doc).unwrap_err();
         assert_eq!(e.pointer, "/interface");
@@ -1484,5 +1554,54 @@ mod tests {
         assert!(agents.get("interface").is_none());
         let e = load_for(Interface::LanguageModel, agents, RegexHost::shared()).unwrap_err();
         assert_eq!(e.pointer, "/interface");
+    }
+
+    /// A language-model cassette names the model it recorded, checked on load at its pointer.
+    #[test]
+    fn a_language_model_cassette_names_its_model() {
+        let r = redaction();
+        let model = ModelIdentity {
+            provider: "google.generative-ai".into(),
+            model_id: "gemini-2.5-flash".into(),
+            specification_version: "v3".into(),
+        };
+        let doc = build_for(
+            Interface::LanguageModel,
+            Some(&model),
+            Vec::new(),
+            &r,
+            &Taken::default(),
+        );
+        assert_eq!(
+            doc["model"],
+            json!({"provider": "google.generative-ai", "modelId": "gemini-2.5-flash", "specificationVersion": "v3"})
+        );
+        let loaded = load_for(Interface::LanguageModel, doc.clone(), RegexHost::shared()).unwrap();
+        assert_eq!(loaded.model.as_ref(), Some(&model));
+        let broken = |path: &str, value: Value| {
+            let mut d = doc.clone();
+            *d.pointer_mut(path).unwrap() = value;
+            load_for(Interface::LanguageModel, d, RegexHost::shared())
+                .unwrap_err()
+                .pointer
+        };
+        assert_eq!(broken("/model/modelId", json!(3)), "/model/modelId");
+        assert_eq!(
+            broken("/model/specificationVersion", json!("v9")),
+            "/model/specificationVersion"
+        );
+        assert_eq!(broken("/model", json!("gemini")), "/model");
+        // An agents cassette does not name one.
+        let agents = build_for(
+            Interface::AgentsModel,
+            Some(&model),
+            Vec::new(),
+            &r,
+            &Taken::default(),
+        );
+        assert!(agents.get("model").is_none());
+        let mut named = agents.clone();
+        named["model"] = doc["model"].clone();
+        assert_eq!(load(named).unwrap_err().pointer, "/model");
     }
 }

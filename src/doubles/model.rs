@@ -185,6 +185,10 @@ pub struct SurfaceError {
     pub error: ModelError,
     #[serde(skip)]
     pub surface: Surface,
+    /// What exactly is wrong and how to write it, where the fields alone do not say (the AI SDK
+    /// double's checks of an answer's parts); only the message carries it.
+    #[serde(skip)]
+    pub detail: Option<String>,
 }
 
 impl ModelError {
@@ -193,6 +197,7 @@ impl ModelError {
         SurfaceError {
             error: self,
             surface,
+            detail: None,
         }
     }
 }
@@ -205,19 +210,88 @@ impl crate::error::Raise for SurfaceError {
 
 impl fmt::Display for SurfaceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.error.describe(f, self.surface.name())
+        match (&self.detail, &self.error) {
+            (
+                Some(detail),
+                ModelError::InvalidStep {
+                    input_index: Some(i),
+                    ..
+                },
+            ) => write!(
+                f,
+                "{} input #{}: {detail}",
+                self.surface.name(),
+                display_index(*i)
+            ),
+            (
+                Some(detail),
+                ModelError::InvalidStep {
+                    call_index: Some(c),
+                    ..
+                },
+            ) => write!(
+                f,
+                "{} call #{}: {detail}",
+                self.surface.name(),
+                display_index(*c)
+            ),
+            _ => self.error.describe(f, self.surface),
+        }
+    }
+}
+
+impl ModelError {
+    /// An answer that does not fit call `call` (`invalid_response`, call-time), as the AI SDK
+    /// double refuses it: `detail` says what is wrong and how to write it.
+    pub fn invalid_answer_for_call(call: usize, detail: String) -> SurfaceError {
+        SurfaceError {
+            error: ModelError::invalid_call(StepReason::InvalidResponse, call, None),
+            surface: Surface::ScriptedLanguageModel,
+            detail: Some(detail),
+        }
+    }
+
+    /// An invalid answer of input `index` (`invalid_response`), as the AI SDK double refuses it
+    /// when it is queued: `detail` says what is wrong and how to write it.
+    pub fn invalid_answer(index: usize, detail: String) -> SurfaceError {
+        SurfaceError {
+            error: ModelError::invalid_input(StepReason::InvalidResponse, index, None),
+            surface: Surface::ScriptedLanguageModel,
+            detail: Some(detail),
+        }
     }
 }
 
 impl fmt::Display for ModelError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.describe(f, Surface::ScriptedModel.name())
+        self.describe(f, Surface::ScriptedModel)
     }
 }
 
+/// The AI SDK double's hint for an input whose `type` is not a step's but a part's: an output
+/// item (the answer's inner array forgotten) or one of the SDK's own content or stream parts.
+fn part_hint(surface: Surface, step_type: &str) -> Option<&'static str> {
+    if surface != Surface::ScriptedLanguageModel {
+        return None;
+    }
+    Some(match step_type {
+        "message" | "function_call" | "reasoning" => {
+            " It is a part of an answer, not a step: give each answer as an array of its parts, `[[assistantMessage('hi')]]` (or `textStep('hi')`)."
+        }
+        "text" | "tool-call" | "file" | "source" | "tool-result" => {
+            " It is an AI SDK content part: script `textStep('…')` or `[assistantMessage('…')]`, `[toolCall(name, input)]`, or the SDK's stream parts with `modelStream([...])`."
+        }
+        t if t.contains('-') => {
+            " It looks like an AI SDK stream part: pass the parts of one streamed answer to `modelStream([...])`."
+        }
+        _ => return None,
+    })
+}
+
 impl ModelError {
-    /// The message, naming the double `name`.
-    fn describe(&self, f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
+    /// The message, naming the double of `surface`.
+    fn describe(&self, f: &mut fmt::Formatter<'_>, surface: Surface) -> fmt::Result {
+        let name = surface.name();
         match self {
             ModelError::InvalidStep {
                 reason,
@@ -226,6 +300,12 @@ impl ModelError {
             } => {
                 let n = display_index(*call);
                 match reason {
+                    StepReason::IncompatibleCall if surface == Surface::ScriptedLanguageModel => {
+                        write!(
+                            f,
+                            "{name} call #{n} is a generateText call (doGenerate), but its step is a stream: a modelStream step, or a call a cassette recorded from streamText. Script an answer instead, or replay with streamText, or record the cassette again with generateText."
+                        )
+                    }
                     StepReason::IncompatibleCall => {
                         write!(
                             f,
@@ -256,13 +336,22 @@ impl ModelError {
                         write!(f, "{name} input #{n} has an invalid response envelope.")
                     }
                     (StepReason::UnknownStepType, Some(t)) if !t.is_empty() => {
-                        write!(f, "{name} input #{n} has unknown type \"{t}\".")
+                        write!(f, "{name} input #{n} has unknown type \"{t}\".")?;
+                        f.write_str(part_hint(surface, t).unwrap_or(""))
                     }
-                    _ => write!(
-                        f,
-                        "{name} input #{n} is invalid ({}).",
-                        reason.as_str().replace('_', " ")
-                    ),
+                    _ => {
+                        write!(
+                            f,
+                            "{name} input #{n} is invalid ({}).",
+                            reason.as_str().replace('_', " ")
+                        )?;
+                        if surface == Surface::ScriptedLanguageModel
+                            && *reason == StepReason::InvalidInput
+                        {
+                            f.write_str(" A step is an array of an answer's parts (`[assistantMessage('hi')]`, `textStep('hi')`, `[toolCall(name, input)]`) or a step builder's value (`modelResponse`, `modelError`, `modelResponder`, `modelStream`).")?;
+                        }
+                        Ok(())
+                    }
                 }
             }
             ModelError::Unexpected {
@@ -474,6 +563,10 @@ pub fn classify<V: InputView>(
 pub struct Script<S> {
     steps: VecDeque<(StepType, S)>,
     calls: usize,
+    /// The first call made past the end of the script, where the double keeps it for
+    /// `assertComplete()` ([`Script::remembering_unexpected`]).
+    unexpected: Option<ModelError>,
+    remember_unexpected: bool,
 }
 
 impl<S> Default for Script<S> {
@@ -481,6 +574,8 @@ impl<S> Default for Script<S> {
         Script {
             steps: VecDeque::new(),
             calls: 0,
+            unexpected: None,
+            remember_unexpected: false,
         }
     }
 }
@@ -494,6 +589,16 @@ pub struct Taken<S> {
 }
 
 impl<S> Script<S> {
+    /// A script whose `assertComplete()` also fails after a call made past its end (the AI SDK
+    /// double: `streamText` reports a failed call only to its `onError`, so a test would pass
+    /// with a step missing). `ScriptedModel` keeps the reference's rule: steps left only.
+    pub fn remembering_unexpected() -> Self {
+        Script {
+            remember_unexpected: true,
+            ..Script::default()
+        }
+    }
+
     /// Appends steps that were all classified successfully (a refused input queues nothing).
     pub fn enqueue(&mut self, steps: impl IntoIterator<Item = (StepType, S)>) {
         self.steps.extend(steps);
@@ -509,9 +614,10 @@ impl<S> Script<S> {
 
     /// `assertComplete()`.
     pub fn assert_complete(&self) -> Result<(), ModelError> {
-        match self.steps.len() {
-            0 => Ok(()),
-            remaining => Err(ModelError::Unconsumed { remaining }),
+        match (self.steps.len(), &self.unexpected) {
+            (0, None) => Ok(()),
+            (0, Some(unexpected)) => Err(unexpected.clone()),
+            (remaining, _) => Err(ModelError::Unconsumed { remaining }),
         }
     }
 
@@ -521,10 +627,16 @@ impl<S> Script<S> {
     pub fn take(&mut self, streamed: bool) -> Result<Taken<S>, ModelError> {
         let call_index = self.calls;
         self.calls += 1;
-        let (step_type, step) = self.steps.pop_front().ok_or(ModelError::Unexpected {
-            call_index,
-            streamed,
-        })?;
+        let Some((step_type, step)) = self.steps.pop_front() else {
+            let unexpected = ModelError::Unexpected {
+                call_index,
+                streamed,
+            };
+            if self.remember_unexpected && self.unexpected.is_none() {
+                self.unexpected = Some(unexpected.clone());
+            }
+            return Err(unexpected);
+        };
         if !streamed && step_type.is_raw_stream() {
             return Err(ModelError::invalid_call(
                 StepReason::IncompatibleCall,
@@ -866,6 +978,67 @@ mod tests {
     }
 
     #[test]
+    fn the_ai_sdk_double_says_how_to_replay_a_stream_step_in_a_generate_call() {
+        let e = ModelError::invalid_call(StepReason::IncompatibleCall, 0, Some(StepType::Stream));
+        let lm = e
+            .clone()
+            .from_surface(Surface::ScriptedLanguageModel)
+            .to_string();
+        assert!(
+            lm.starts_with("scriptedLanguageModel call #1 is a generateText call"),
+            "{lm}"
+        );
+        assert!(
+            lm.contains("replay with streamText, or record the cassette again"),
+            "{lm}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "ScriptedModel cannot use raw stream step for non-streaming call #1."
+        );
+    }
+
+    #[test]
+    fn the_ai_sdk_double_says_what_a_part_given_as_a_step_should_be() {
+        let unknown = |t: &str, surface| {
+            ModelError::invalid_input(StepReason::UnknownStepType, 0, Some(t.into()))
+                .from_surface(surface)
+                .to_string()
+        };
+        let lm = Surface::ScriptedLanguageModel;
+        assert!(unknown("message", lm).contains("[[assistantMessage('hi')]]"));
+        assert!(unknown("text", lm).contains("AI SDK content part"));
+        assert!(unknown("text-delta", lm).contains("modelStream"));
+        assert_eq!(
+            unknown("message", Surface::ScriptedModel),
+            "ScriptedModel input #1 has unknown type \"message\"."
+        );
+        let bare = ModelError::invalid_input(StepReason::InvalidInput, 1, None);
+        assert!(bare
+            .clone()
+            .from_surface(lm)
+            .to_string()
+            .contains("textStep('hi')"));
+        assert_eq!(
+            bare.to_string(),
+            "ScriptedModel input #2 is invalid (invalid input)."
+        );
+        let answer = ModelError::invalid_answer(2, "part 0 is x.".into());
+        assert_eq!(
+            answer.to_string(),
+            "scriptedLanguageModel input #3: part 0 is x."
+        );
+        assert!(matches!(
+            answer.error,
+            ModelError::InvalidStep {
+                reason: StepReason::InvalidResponse,
+                input_index: Some(2),
+                ..
+            }
+        ));
+    }
+
+    #[test]
     fn each_class_has_its_own_plan_letter_and_the_letter_gives_its_step_type() {
         let all = [
             Classified::Shorthand,
@@ -956,6 +1129,34 @@ mod tests {
             "ScriptedModel received unexpected streaming call #2; no scripted steps remain."
         );
         assert_eq!(script.calls(), 2, "unexpected calls are counted");
+    }
+
+    #[test]
+    fn the_ai_sdk_script_remembers_a_call_past_its_end_for_assert_complete() {
+        let mut lm: Script<()> = Script::remembering_unexpected();
+        lm.enqueue([(StepType::Response, ())]);
+        assert!(lm.take(true).is_ok());
+        assert_eq!(lm.assert_complete(), Ok(()));
+        assert!(lm.take(true).is_err());
+        assert!(lm.take(false).is_err());
+        // The first call past the end, named by assertComplete().
+        assert_eq!(
+            lm.assert_complete(),
+            Err(ModelError::Unexpected {
+                call_index: 1,
+                streamed: true
+            })
+        );
+        // Steps queued after it are still counted first.
+        lm.enqueue([(StepType::Response, ())]);
+        assert_eq!(
+            lm.assert_complete(),
+            Err(ModelError::Unconsumed { remaining: 1 })
+        );
+        // ScriptedModel keeps the reference's rule.
+        let mut agents: Script<()> = Script::default();
+        assert!(agents.take(false).is_err());
+        assert_eq!(agents.assert_complete(), Ok(()));
     }
 
     #[test]

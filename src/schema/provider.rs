@@ -1480,11 +1480,12 @@ pub fn check_as_sent(schema: &Json, provider: Provider, tool: &str) -> Result<()
             pointer: c.pointer.clone(),
             keyword: Some(c.keyword.clone()),
             message: format!(
-                "Tool `{tool}`: its parameters are not in {}'s form: `{}` at {at} would be {} ({}). Convert them with toStrictJsonSchema(schema, {{ provider: '{}' }}).",
+                "Tool `{tool}`: its parameters are not in {}'s form: `{}` at {at} would be {} ({}). Convert them before the request: providerSchemas('{}') in an AI SDK app, toStrictJsonSchema(schema, {{ provider: '{}' }}) otherwise.",
                 provider.name(),
                 c.keyword,
                 c.kind.as_str(),
                 c.detail,
+                provider.as_str(),
                 provider.as_str()
             ),
         });

@@ -1826,19 +1826,86 @@ pub fn check_as_sent(schema: &Doc, tool: &str) -> Result<()> {
                 None => "absent".to_owned(),
                 Some(v) => serde_json::to_string(v).unwrap_or_default(),
             };
+            const FIX: &str = "convert the schemas before the request: `providerSchemas('openai')` in an AI SDK app, `toStrictJsonSchema(schema)` otherwise.";
+            let why = if let Some((at, name)) =
+                optional_property(&as_sent, &strict_form, &d.pointer)
+            {
+                format!("property `{name}` (at `{at}`) is optional, and strict mode needs every property required (an optional one as required and nullable). Make it nullable instead of optional (Zod: `.nullable()`), or {FIX}")
+            } else if let Some(object) = d
+                .pointer
+                .strip_suffix("/additionalProperties")
+                .filter(|_| d.recorded.is_none())
+            {
+                format!("the object at `{}` does not say `additionalProperties: false`, which strict mode needs. Close it (Zod: `.strict()`), or {FIX}", if object.is_empty() { "/" } else { object })
+            } else {
+                format!(
+                    "at `{}` the schema has {}, its strict form has {}. To send it as is, {FIX}",
+                    if d.pointer.is_empty() {
+                        "/"
+                    } else {
+                        &d.pointer
+                    },
+                    show(&d.recorded),
+                    show(&d.live)
+                )
+            };
             Err(StrictError {
                 reason: StrictReason::NotStrict,
                 pointer: d.pointer.clone(),
                 keyword: d.pointer.rsplit('/').next().filter(|k| !k.is_empty()).map(str::to_owned),
                 message: format!(
-                    "Tool \"{tool}\": OpenAI strict mode refuses its parameters as sent (\"Invalid schema for function\"): at `{}` the schema has {}, its strict form has {}.",
-                    if d.pointer.is_empty() { "/" } else { &d.pointer },
-                    show(&d.recorded),
-                    show(&d.live)
+                    "Tool \"{tool}\": OpenAI strict mode refuses its parameters as sent (\"Invalid schema for function\"): {why}"
                 ),
             })
         }
     }
+}
+
+/// The property the schema left optional where its strict form makes it required, on the way
+/// to `pointer` (the first difference of the two): `(its pointer, its name)`. A difference in
+/// an object's `required` names the first property only the strict form requires.
+fn optional_property(
+    as_sent: &serde_json::Value,
+    strict: &serde_json::Value,
+    pointer: &str,
+) -> Option<(String, String)> {
+    let names = |v: Option<&serde_json::Value>| -> Vec<String> {
+        v.and_then(|r| r.get("required"))
+            .and_then(serde_json::Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|n| n.as_str().map(str::to_owned))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let escape = |t: &str| t.replace('~', "~0").replace('/', "~1");
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let mut at = String::new();
+    for (i, token) in tokens.iter().enumerate() {
+        let sent_node = as_sent.pointer(&at);
+        if token == "required" {
+            let sent = names(sent_node);
+            return names(strict.pointer(&at))
+                .into_iter()
+                .find(|n| !sent.contains(n))
+                .map(|n| (format!("{at}/properties/{}", escape(&n)), n));
+        }
+        if token == "properties" {
+            if let Some(name) = tokens.get(i + 1) {
+                if !names(sent_node).contains(name) {
+                    return Some((format!("{at}/properties/{}", escape(name)), name.clone()));
+                }
+            }
+        }
+        at.push('/');
+        at.push_str(&escape(token));
+    }
+    None
 }
 
 #[cfg(test)]
@@ -1871,6 +1938,26 @@ mod as_sent_tests {
             "{}",
             e.message
         );
+        // Said in words: which property is optional, and how to fix it.
+        assert!(
+            e.message
+                .contains("property `days` (at `/properties/days`) is optional")
+                && e.message.contains("`.nullable()`")
+                && e.message
+                    .contains("`providerSchemas('openai')` in an AI SDK app"),
+            "{}",
+            e.message
+        );
+        // A nested optional property is named where it is.
+        let nested = r#"{"type":"object","properties":{"filter":{"type":"object","properties":{"limit":{"type":"integer"}},"required":[],"additionalProperties":false}},"required":["filter"],"additionalProperties":false}"#;
+        let e = check(nested).unwrap_err();
+        assert!(
+            e.message.contains(
+                "property `limit` (at `/properties/filter/properties/limit`) is optional"
+            ),
+            "{}",
+            e.message
+        );
         // An open object.
         let open =
             r#"{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}"#;
@@ -1878,6 +1965,12 @@ mod as_sent_tests {
         assert_eq!(
             (e.reason, e.pointer.as_str()),
             (StrictReason::NotStrict, "/additionalProperties")
+        );
+        assert!(
+            e.message
+                .contains("the object at `/` does not say `additionalProperties: false`"),
+            "{}",
+            e.message
         );
         // A keyword strict mode cannot represent: the conversion's own refusal, named.
         let e = check(r#"{"type":"object","properties":{"a":{"allOf":[{"type":"string"}]}}}"#)

@@ -5,6 +5,7 @@ use js_sys::Array;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
+use super::js;
 use super::{raise, user_error};
 use crate::doubles::cassette::{
     self as rules, Cassette, CassetteError, CassetteReason, MatchMode, Matcher, Outcome, Pattern,
@@ -160,6 +161,8 @@ pub struct CassetteRecorder {
     /// What redaction took out so far, taken out of every step when the cassette is built.
     taken: Taken,
     interface: rules::Interface,
+    /// The language model recorded, once the facade says ([`CassetteRecorder::set_model`]).
+    model: Option<rules::ModelIdentity>,
     _live: super::Live,
 }
 
@@ -195,8 +198,20 @@ impl CassetteRecorder {
             steps: Vec::new(),
             taken: Taken::default(),
             interface: interface_of(language_model),
+            model: None,
             _live: super::Live::new(),
         })
+    }
+
+    /// The language model being recorded (its `provider`, `modelId` and
+    /// `specificationVersion`), written into the cassette as `"model"`.
+    #[wasm_bindgen(js_name = setModel)]
+    pub fn set_model(&mut self, provider: &JsValue, model_id: &JsValue, version: &JsValue) {
+        self.model = Some(rules::ModelIdentity {
+            provider: js::string_of(provider),
+            model_id: js::string_of(model_id),
+            specification_version: js::string_of(version),
+        });
     }
 
     /// Records one call: `outcome` is `{ response }`, `{ events }` or `{ error: { name, message,
@@ -246,6 +261,7 @@ impl CassetteRecorder {
     pub fn to_json(&self) -> Result<String, JsValue> {
         let cassette = rules::build_for(
             self.interface,
+            self.model.as_ref(),
             self.steps.clone(),
             &self.redaction,
             &self.taken,
@@ -286,6 +302,15 @@ impl CassetteReplay {
             matcher,
             _live: super::Live::new(),
         })
+    }
+
+    /// The model the cassette recorded, as `{ provider, modelId, specificationVersion }` JSON
+    /// text; `undefined` when it does not say.
+    pub fn model(&self) -> Option<String> {
+        self.cassette
+            .model
+            .as_ref()
+            .map(|m| serde_json::to_string(m).unwrap_or_default())
     }
 
     /// The steps as `[{ kind: 'response' | 'stream' | 'error', response?, events?, error? }]`

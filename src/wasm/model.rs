@@ -194,7 +194,11 @@ impl ModelScript {
     #[wasm_bindgen(constructor)]
     pub fn new(language_model: bool) -> ModelScript {
         ModelScript {
-            script: Script::default(),
+            script: if language_model {
+                Script::remembering_unexpected()
+            } else {
+                Script::default()
+            },
             advice: Vec::new(),
             surface: surface(language_model),
             _live: super::Live::new(),
@@ -535,16 +539,34 @@ pub fn auto_stream_done(response: &JsValue) -> Result<JsValue, JsValue> {
 /// `scriptedLanguageModel`: the scripted response in the input buffer (JSON text of its output
 /// items, or of `{ output, usage?, responseId? }`) as `doGenerate`'s result, JSON text
 /// ([`crate::doubles::ai_sdk::generate_result`]); a step with no AI SDK form is a `UserError`.
+/// `offered`: the names of the call's tools, when a call to another tool is refused
+/// ([`crate::doubles::ai_sdk::check_offered`]; `InvalidScriptedModelStepError`).
 #[wasm_bindgen(js_name = aiSdkGenerate)]
-pub fn ai_sdk_generate(len: usize, call_index: u32) -> Result<String, JsValue> {
-    generate_value(len, call_index).map(|result| result.to_string())
+pub fn ai_sdk_generate(
+    len: usize,
+    call_index: u32,
+    offered: Option<Vec<String>>,
+) -> Result<String, JsValue> {
+    generate_value(len, call_index, offered).map(|result| result.to_string())
 }
 
 /// The `doGenerate` result of the scripted response in the input buffer.
-fn generate_value(len: usize, call_index: u32) -> Result<serde_json::Value, JsValue> {
+fn generate_value(
+    len: usize,
+    call_index: u32,
+    offered: Option<Vec<String>>,
+) -> Result<serde_json::Value, JsValue> {
     super::with_input(len, |text| {
         let response: serde_json::Value = serde_json::from_str(text)
             .map_err(|_| super::user_error("scriptedLanguageModel: the response is not JSON."))?;
+        if let Some(offered) = offered {
+            crate::doubles::ai_sdk::check_offered(&response, &offered).map_err(|detail| {
+                raise(ModelError::invalid_answer_for_call(
+                    call_index as usize,
+                    detail,
+                ))
+            })?;
+        }
         crate::doubles::ai_sdk::generate_result(&response, call_index as usize)
             .map_err(|e| super::user_error(e.message))
     })?
@@ -554,9 +576,34 @@ fn generate_value(len: usize, call_index: u32) -> Result<serde_json::Value, JsVa
 /// JSON text of the array ([`crate::doubles::ai_sdk::stream_parts`] of its `doGenerate`
 /// result).
 #[wasm_bindgen(js_name = aiSdkStreamParts)]
-pub fn ai_sdk_stream_parts(len: usize, call_index: u32) -> Result<String, JsValue> {
-    let result = generate_value(len, call_index)?;
+pub fn ai_sdk_stream_parts(
+    len: usize,
+    call_index: u32,
+    offered: Option<Vec<String>>,
+) -> Result<String, JsValue> {
+    let result = generate_value(len, call_index, offered)?;
     Ok(serde_json::Value::Array(crate::doubles::ai_sdk::stream_parts(&result)).to_string())
+}
+
+/// `scriptedLanguageModel`: checks the answers of queued inputs when they are queued (JSON text
+/// of an array of answers in the input buffer, `indexes` their inputs' positions): the first
+/// with no AI SDK form is an `InvalidScriptedModelStepError` (`invalid_response`) whose message
+/// says what to write ([`crate::doubles::ai_sdk::check_answer`]).
+#[wasm_bindgen(js_name = aiSdkCheckAnswers)]
+pub fn ai_sdk_check_answers(len: usize, indexes: &[u32]) -> Result<(), JsValue> {
+    super::with_input(len, |text| {
+        // The facade wrote the answers with JSON.stringify: text that is not JSON is a value it
+        // could not write, which the conversion at call time reports as it does today.
+        let Ok(serde_json::Value::Array(answers)) = serde_json::from_str(text) else {
+            return Ok(());
+        };
+        for (answer, index) in answers.iter().zip(indexes) {
+            if let Err(detail) = crate::doubles::ai_sdk::check_answer(answer) {
+                return Err(raise(ModelError::invalid_answer(*index as usize, detail)));
+            }
+        }
+        Ok(())
+    })?
 }
 
 /// `scriptedLanguageModel`: the `APICallError` fields of a scripted error, from the JSON text
