@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'node:test';
+import { APICallError } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { generateText, streamText, stepCountIs, tool } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
@@ -182,6 +183,11 @@ test('a rate-limited call and its retry are recorded, and replayed so the SDK re
     replayed.assertComplete();
     // Without retries the replayed failure is the provider's: an APICallError with its status.
     await assert.rejects(generateText({ model: ScriptedLanguageModel.fromCassette(doc), prompt: 'Say hello.', maxRetries: 0 }), (e) => e.statusCode === 429 && e.isRetryable === true && e.message === 'Rate limit reached for requests');
+    // Matched by request, the same: the recorded 429 is an APICallError the SDK retries.
+    const byRequest = ScriptedLanguageModel.fromCassette(doc, { match: 'request' });
+    assert.equal((await generateText({ model: byRequest, prompt: 'Say hello.' })).text, live.text);
+    assert.equal(byRequest.calls.length, 2, 'the 429 replayed by request was retried');
+    await assert.rejects(generateText({ model: ScriptedLanguageModel.fromCassette(doc, { match: 'request' }), prompt: 'Say hello.', maxRetries: 0 }), (e) => APICallError.isInstance(e) && e.statusCode === 429 && e.isRetryable === true);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -270,6 +270,9 @@ test('AI SDK testing entry: every function, ScriptedLanguageModel and its calls'
       reasoning: ['thinking'],
       assistantMessage: ['hi', {}],
       functionCall: ['tool', { x: 1 }, { callId: 'c' }],
+      toolCall: ['tool', { x: 1 }, { toolCallId: 'c' }],
+      textStep: ['hi'],
+      objectStep: [{ category: 'billing' }],
       modelError: [new Error('e'), { suggested: true }],
       modelResponder: [() => [aiTesting.assistantMessage('x')]],
       modelResponse: [[aiTesting.assistantMessage('x')]],
@@ -283,8 +286,9 @@ test('AI SDK testing entry: every function, ScriptedLanguageModel and its calls'
     for (const [name, f] of Object.entries(aiTesting)) {
       if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;
       assert.ok(valid[name], `the fuzz knows the arguments of ${name} (add them)`);
-      // The step builders are the reference's: they fail as its do.
-      await fuzzCall(name, valid[name], (args) => f(...args), refTesting[name] && ((args) => refTesting[name](...args)));
+      // The step builders check their arguments (a text that is not a string, a schema given as
+      // a tool's input), where the reference's take anything: no differential here.
+      await fuzzCall(name, valid[name], (args) => f(...args));
     }
     await fuzzCall('cassette', ['fuzz', () => model(), { record: false }], (args) => aiTesting.cassette(...args));
     await fuzzCall('ScriptedLanguageModel.fromCassette', [{ format: 'understudy-cassette', version: 1, interface: 'language-model', redaction: { keys: [], patterns: [] }, steps: [] }, {}], ([c, o]) => aiTesting.ScriptedLanguageModel.fromCassette(c, o));

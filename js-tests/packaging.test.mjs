@@ -199,6 +199,9 @@ test('TypeScript (nodenext) type-checks a consumer against the published types',
       import { toStrictJsonSchema, compileJsonSchema, io, type InferOut, type IO, StrictSchemaError, type ValidationResult } from '@understudy/agents';
       import { ScriptedModel, assistantMessage, functionCall, modelError, type RecordedModelCall, type InvalidScriptedModelStepReason } from '@understudy/agents/testing';
       import { Agent, type Model } from '@openai/agents';
+      import type { RealtimeTransportLayer } from '@openai/agents-realtime';
+      import type { RealtimeTransportMethod } from '@understudy/agents/realtime/testing';
+      import { repairingModel } from '@understudy/agents';
       const model: Model = new ScriptedModel([[assistantMessage('a')], [functionCall('f', { x: 1 }, { callId: 'c' })], modelError(new Error('e'), { suggested: true })]);
       const agent = new Agent({ name: 'typed', model });
       const firstCall: RecordedModelCall | undefined = new ScriptedModel().firstCall;
@@ -211,7 +214,14 @@ test('TypeScript (nodenext) type-checks a consumer against the published types',
       // @ts-expect-error the output type is checked
       const wrong: InferOut<typeof carrier> = { path: 1 };
       const reason: StrictSchemaError['reason'] = 'depth';
-      export { result, out, asIo, wrong, reason, agent, firstCall, stepReason };
+      // The realtime double's method list, written out, is the one RealtimeTransportLayer derives.
+      type FunctionKeys<T> = { [K in keyof T]-?: NonNullable<T[K]> extends (...args: any[]) => any ? K : never }[keyof T];
+      type Derived = Exclude<FunctionKeys<RealtimeTransportLayer>, 'emit' | 'off' | 'on' | 'once'>;
+      type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+      const methodsAgree: Same<Derived, RealtimeTransportMethod> = true;
+      // repairingModel keeps the agents Model type.
+      const repaired: Model = repairingModel(model);
+      export { result, out, asIo, wrong, reason, agent, firstCall, stepReason, methodsAgree, repaired };
     `,
     'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, target: 'es2022', lib: ['es2022', 'esnext.disposable', 'dom'], types: [] } }),
   });

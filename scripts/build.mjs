@@ -145,7 +145,7 @@ export const steps = {
   bundle() {
     // Node's ES module entries as one graph: the facade's modules in a few files (an import of
     // forty modules cost about 9 ms of a cold start), shared code in chunks so all entries keep
-    // one engine and one set of classes. The glue, the peers and Node's modules stay outside.
+    // one engine and one set of classes. The glue, the peers, the AI SDK's packages and Node's modules stay outside.
     const out = join(npmDir, NODE_BUNDLE);
     rmSync(out, { recursive: true, force: true });
     run(join(root, 'node_modules', '.bin', 'esbuild'), [
@@ -159,6 +159,7 @@ export const steps = {
       '--chunk-names=chunk-[hash]',
       '--external:../wasm/*',
       '--external:@openai/*',
+      '--external:@ai-sdk/*',
       '--external:vitest',
       '--log-level=warning',
     ]);

@@ -41,15 +41,17 @@ export const runtimes = [
 /**
  * Entries, each the re-export of its `module` in `entries/`. The root's file for a runtime is
  * `root` above (it loads the engine and exports `init` and `entries/root`); another entry's
- * file is `<module>-<runtime>`, which imports what it needs first. An entry with `file` is
- * that one file everywhere (ES modules only), importing the entry file `first` before it.
+ * file is `<module>-<runtime>`, which imports what it needs first: the root where it loads the
+ * engine, `@openai/agents-core`'s classes with `peers`, and with `testNames` the node:test hook
+ * that names cassettes after the running test. An entry with `file` is that one file
+ * everywhere (ES modules only).
  */
 export const entries = [
   { path: '.', module: 'root' },
-  { path: './testing', module: 'testing', peers: true },
+  { path: './testing', module: 'testing', peers: true, testNames: true },
   { path: './realtime/testing', module: 'realtime-testing' },
-  { path: './ai-sdk/testing', module: 'ai-sdk-testing' },
-  { path: './vitest', module: 'vitest', file: 'vitest', first: 'testing-node' },
+  { path: './ai-sdk/testing', module: 'ai-sdk-testing', testNames: true },
+  { path: './vitest', module: 'vitest', file: 'vitest' },
 ];
 
 /** Modules that run code at import beyond the entry files: loaders, peers, the doubles' error registrations, the cassette replay. */
@@ -59,6 +61,8 @@ const effects = [
   'engine/peers-node',
   'engine/peers-bundled',
   'doubles/cassette',
+  'doubles/model-errors',
+  'doubles/language-model-cassette',
   'doubles/scripted-model',
   'doubles/scripted-realtime',
   'doubles/scripted-sandbox',
@@ -97,7 +101,7 @@ function source(entry, runtime) {
     lines.push(`import './${runtime.root}.js';`);
   }
   if (entry.peers) lines.push(`import './${runtime.peers}.js';`);
-  if (entry.peers && runtime.testNames) lines.push("import { watchNodeTest } from './doubles/test-names.js';", '', 'watchNodeTest();');
+  if (entry.testNames && runtime.testNames) lines.push("import { watchNodeTest } from './doubles/test-names.js';", '', 'watchNodeTest();');
   lines.push(`export * from './entries/${entry.module}.js';`);
   return `${lines.join('\n')}\n`;
 }
@@ -106,7 +110,7 @@ function source(entry, runtime) {
 export function entryFiles() {
   return entries.flatMap((e) =>
     e.file
-      ? [[`${e.file}.ts`, `/** \`@understudy/agents${e.path.slice(1)}\`. Written by scripts/entries.mjs. */\nimport './${e.first}.js';\nexport * from './entries/${e.module}.js';\n`]]
+      ? [[`${e.file}.ts`, `/** \`@understudy/agents${e.path.slice(1)}\`. Written by scripts/entries.mjs. */\nexport * from './entries/${e.module}.js';\n`]]
       : runtimes.map((r) => [`${fileOf(e, r)}.ts`, source(e, r)]),
   );
 }

@@ -83,7 +83,14 @@ function checkedLog(fn: string, model: unknown, name?: unknown): ToolLog {
   const log = logs.get(model);
   if (log === undefined) {
     // A model of this package that was never called has an empty log; anything else never has one.
-    if (!isOurModel(model)) throw new TypeError(`${fn}: model must be a ScriptedModel, a cassette model or a recordingModel of @understudy/agents.`);
+    if (!isOurModel(model)) {
+      const languageModel = typeof (model as { doGenerate?: unknown }).doGenerate === 'function';
+      throw new TypeError(
+        languageModel
+          ? `${fn}: this language model's calls are not logged: pass the scriptedLanguageModel, cassette or recordingLanguageModel itself, not a wrapLanguageModel(...) or other model around it.`
+          : `${fn}: model must be a ScriptedModel, a cassette model or a recordingModel of @understudy/agents (the model itself, not a repairingModel(...) around it).`,
+      );
+    }
     return { offered: [], calls: [] };
   }
   return log;
@@ -122,6 +129,7 @@ const show = (v: unknown) => JSON.stringify(v);
  */
 export function assertToolCalled(model: object, name: string, args?: unknown): void {
   const log = checkedLog('assertToolCalled', model, name);
+  checkExpectedArgs('assertToolCalled', args);
   const named = log.calls.filter((c) => c.name === name);
   if (named.length === 0) {
     const made = log.calls.map((c) => c.name);
@@ -137,6 +145,22 @@ export function assertToolCalled(model: object, name: string, args?: unknown): v
     typeof args === 'string' ? normalized(args) : args,
     'assertToolCalled',
   );
+}
+
+/** Refuses expected arguments that are a schema (compared as JSON they would be its internals). */
+function checkExpectedArgs(fn: string, args: unknown): void {
+  if ((typeof args === 'object' || typeof args === 'function') && args !== null && '~standard' in args) {
+    throw new TypeError(`${fn}: args is a schema (a Standard Schema such as Zod's); give the arguments expected, as an object or JSON text (e.g. { city: 'Oslo' }).`);
+  }
+}
+
+/**
+ * @internal The arguments of each call of tool `name` (parsed JSON, else the text), for
+ * matchers that compare with their runner's own equality (vitest's asymmetric matchers).
+ */
+export function toolCallArguments(fn: string, model: object, name: string): unknown[] {
+  const log = checkedLog(fn, model, name);
+  return log.calls.filter((c) => c.name === name).map((c) => normalized(c.arguments));
 }
 
 /**

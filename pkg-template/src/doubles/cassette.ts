@@ -15,42 +15,21 @@ import { UserError, fromEngine } from '../engine/errors.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { takeCassetteSlot } from './test-names.js';
 import { ScriptedModel, installCassetteReplay, modelError, modelResponder, modelStream, type ScriptedModelInput } from './scripted-model.js';
-import type { Cassette, CassetteStep, RecordedError, ReplayOptions } from './cassette-format.js';
+import {
+  CASSETTES_ENV,
+  RECORD_ENV,
+  type Cassette,
+  type CassetteStep,
+  type RecordedError,
+  type RedactionOptions,
+  type ReplayOptions,
+} from './cassette-format.js';
 
 export type { InvalidCassetteReason } from '../engine/codes.js';
 export type { Cassette, CassetteStep, RecordedError, ReplayOptions } from './cassette-format.js';
 
-/** Another spelling of `UNDERSTUDY_CASSETTES=record` (`1` or `true`). */
-export const RECORD_ENV = 'UNDERSTUDY_RECORD';
-
-/**
- * What is redacted besides the built-in rules. Built in: values under credential names, judged
- * by whole words (`password`, `api_key`, `clientSecret`, `Authorization`, `x-api-key`; not
- * `secretary`, `token_type`, `keyword`), such names and values written inside texts (JSON in
- * tool arguments and outputs, `.env` and shell lines, YAML and header lines with each cookie's
- * value in `Cookie` / `Set-Cookie` lines, URL parameters),
- * credentials of common formats wherever they start at a word boundary (OpenAI, Anthropic,
- * GitHub, GitLab, AWS, Google, Slack, Stripe, Twilio, SendGrid, npm, Heroku, Datadog and Azure
- * keys, JWTs, PEM private keys, URL passwords, `Bearer …`), and a value taken out once wherever
- * else it stands as a whole word. Values evidently not secret (`''`, `'Bearer'`, numbers,
- * `${API_KEY}`) are kept.
- */
-export interface RedactionOptions {
-  /** More key names whose values (any but `null`) are replaced by `"[REDACTED]"` (case, `-` and `_` ignored). Stored in the cassette. */
-  redactKeys?: string[];
-  /**
-   * More patterns (regular expressions, as `RegExp` or source text) replaced inside strings, or
-   * `'pii'`: the preset for email addresses, phone numbers and payment card numbers. The patterns
-   * are stored in the cassette, and replay redacts the live request with them before matching.
-   */
-  redact?: (string | RegExp)[] | 'pii';
-  /**
-   * Values a test means to keep although they look like credentials (a fake key in a
-   * fixture): a match any of these patterns finds something in is neither redacted nor refused
-   * at save time. Stored in the cassette, so replay treats the live request the same way.
-   */
-  allowSecrets?: (string | RegExp)[];
-}
+export { RECORD_ENV, CASSETTES_ENV } from './cassette-format.js';
+export type { RedactionOptions } from './cassette-format.js';
 
 /** Options of {@link recordingModel}. */
 export interface RecordingOptions extends RedactionOptions {
@@ -207,6 +186,11 @@ export class Recording {
     return this.#recorder.stepCount;
   }
 
+  /** The language model being recorded, which the cassette names (`"model"`). */
+  setModel(provider: unknown, modelId: unknown, specificationVersion: unknown): void {
+    this.#recorder.setModel(provider, modelId, specificationVersion);
+  }
+
   /** Records one call: `outcome` of its result, or its failure, which is thrown again. */
   async call<T>(request: string, streamed: boolean, run: () => PromiseLike<T>, outcome: (result: T) => string): Promise<T> {
     let result: T;
@@ -325,8 +309,6 @@ export function replayCassette(source: string | Cassette, options: ReplayOptions
 
 installCassetteReplay(replayCassette);
 
-/** The environment variable that picks the cassette mode: `auto` (default), `record`, `replay`, `off`. */
-export const CASSETTES_ENV = 'UNDERSTUDY_CASSETTES';
 
 /**
  * A model for a test, backed by `<dir>/<name>.cassette.json`. The mode comes from

@@ -15,56 +15,25 @@ import { checkProviderCode } from '../schema/providers.js';
 import type { SchemaProvider } from '../engine/codes.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { frozenSnapshot } from '../engine/snapshot.js';
+import { aiSdkProvider } from '../engine/host.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { UserError } from '../engine/errors.js';
-import {
-  checkTools,
-  modelError,
-  modelResponder,
-  modelStream,
-  scriptedSteps,
-  strictProviders,
-  type ScriptedModelInput,
-  type ScriptedModelRetryAdvice,
-} from './scripted-model.js';
-import { Recording, cassettePlan, errorOutcome, readCassette, recordedAdvice, toError, type RedactionOptions } from './cassette.js';
+import { checkTools, scriptedSteps, strictProviders } from './scripted-model.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
+import type { RecordedLanguageModelCall, ScriptedLanguageModelInput, ScriptedLanguageModelRetryAdvice } from './language-model-steps.js';
+import type { LanguageModelV3CallOptions, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 
-/** A responder that replays a recorded result as it was (no scripted-response conversion). */
-const RAW = Symbol('understudy.recorded-result');
-/** A recorded stream's parts, as a by-request responder answers them. */
-const STREAMED = Symbol('understudy.recorded-stream');
+/** @internal A responder that replays a recorded result as it was (no scripted-response conversion). */
+export const RAW = Symbol('understudy.recorded-result');
+/** @internal A recorded stream's parts, as a by-request responder answers them. */
+export const STREAMED = Symbol('understudy.recorded-stream');
 
-/** A reasoning item for a script: a `reasoning` content part (`doGenerate`) or reasoning deltas (`doStream`). */
-export function reasoning(text: string): { type: 'reasoning'; content: [{ type: 'input_text'; text: string }] } {
-  if (typeof text !== 'string') throw new TypeError(`reasoning: text must be a string, got ${describeValue(text)}.`);
-  return { type: 'reasoning', content: [{ type: 'input_text', text }] };
-}
+/** The call options a language model receives (`@ai-sdk/provider`'s `LanguageModelV3CallOptions`). */
+export type LanguageModelCallOptions = LanguageModelV3CallOptions;
+/** What `doGenerate` / `doStream` take: either interface version's options. */
+type AnyCallOptions = LanguageModelV3CallOptions | LanguageModelV4CallOptions;
 
-/** The call options a language model receives, by the fields this double reads and records. */
-export interface LanguageModelCallOptions {
-  prompt?: unknown;
-  tools?: readonly { type?: string; name?: string; inputSchema?: unknown; [key: string]: unknown }[];
-  toolChoice?: unknown;
-  responseFormat?: unknown;
-  providerOptions?: unknown;
-  headers?: unknown;
-  abortSignal?: AbortSignal;
-  [key: string]: unknown;
-}
-
-/** One call the model received: a frozen snapshot of its options (`abortSignal` as `{ aborted }`, its state when the call began). */
-export type RecordedLanguageModelCall = Readonly<{
-  /** The zero-based position of this call in `calls`. */
-  index: number;
-  /** `doStream` (true) or `doGenerate` (false). */
-  streamed: boolean;
-  /** The options, snapshotted when the call began; the signal's `aborted` state at that time. */
-  options: Readonly<Omit<LanguageModelCallOptions, 'abortSignal'> & { abortSignal?: { aborted: boolean } }>;
-}>;
-
-/** A step or a response, as `ScriptedModel` takes them; `modelStream` steps hold the SDK's stream parts. */
-export type ScriptedLanguageModelInput = ScriptedModelInput;
+export type { RecordedLanguageModelCall, ScriptedLanguageModelInput } from './language-model-steps.js';
 
 /** Options of {@link scriptedLanguageModel}. Unknown keys are refused. */
 export interface ScriptedLanguageModelOptions {
@@ -81,22 +50,88 @@ export interface ScriptedLanguageModelOptions {
    * taken).
    */
   strictTools?: boolean | SchemaProvider | readonly SchemaProvider[];
+  /**
+   * A scripted call to a tool the call did not offer (a misspelled name, a tool `activeTools`
+   * left out) fails the call with `InvalidScriptedModelStepError` naming the offered tools, as
+   * the SDK would otherwise record a `NoSuchToolError` inside the step and go on. `true` lets
+   * such a call through, to test how an app handles a model that names an unknown tool.
+   */
+  allowUnofferedTools?: boolean;
 }
 
 type Handle = import('../../wasm/node/understudy.js').ModelScript;
-type PreparedStep = { type: string; response?: unknown; error?: unknown; retryAdvice?: ScriptedModelRetryAdvice; respond?: (call: RecordedLanguageModelCall) => unknown; events?: Iterable<unknown> | AsyncIterable<unknown> };
+type PreparedStep = { type: string; response?: unknown; error?: unknown; retryAdvice?: ScriptedLanguageModelRetryAdvice; respond?: (call: RecordedLanguageModelCall) => unknown; events?: Iterable<unknown> | AsyncIterable<unknown> };
 type Result = { content: unknown[]; finishReason: unknown; usage: unknown; response?: { id?: string }; warnings: unknown[] };
+
+/**
+ * The steps of `inputs`, checked as the classification and the AI SDK double's answer rules
+ * say (every part of an answer has an AI SDK form, a text is a string, usage keys are known):
+ * the answers cross once, as one JSON text.
+ */
+function languageModelSteps(inputs: unknown[]): [steps: object[], plan: string] {
+  // Usage is the AI SDK's or `@openai/agents`' shape as written: any object is a usage.
+  const [steps, plan] = scriptedSteps(inputs, Object, true);
+  // The answers as given (the copy keeps only the usage counts it knows, and an unknown key is
+  // what the check refuses): `r` the input is the answer, `R` its `response` is.
+  const answers: unknown[] = [];
+  const indexes: number[] = [];
+  for (let i = 0; i < plan.length; i++) {
+    if (plan[i] !== 'r' && plan[i] !== 'R') continue;
+    answers.push(plan[i] === 'r' ? inputs[i] : (inputs[i] as { response: unknown }).response);
+    indexes.push(i);
+  }
+  if (answers.length > 0) {
+    const text = JSON.stringify(answers);
+    engine((e) => e.aiSdkCheckAnswers(input(text), Uint32Array.from(indexes)));
+  }
+  return [steps, plan];
+}
+
+/** The replay behind `ScriptedLanguageModel.fromCassette`, installed by `language-model-cassette.ts`. */
+let replayCassette: ((source: string | Cassette, options?: ReplayOptions & { specificationVersion?: 'v3' | 'v4'; provider?: string; modelId?: string }) => ScriptedLanguageModel<'v3' | 'v4'>) | undefined;
+
+/**
+ * @internal Installs `ScriptedLanguageModel.fromCassette`'s replay: the cassette module imports
+ * this one, so this one cannot import it back.
+ */
+export function installLanguageCassetteReplay(replay: NonNullable<typeof replayCassette>): void {
+  replayCassette = replay;
+}
 
 /** The abort checkpoint: the SDK's abort error (`name` `'AbortError'`), built by the engine. */
 function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
   if (signal?.aborted) engine((e) => e.modelAborted(callIndex));
 }
 
+/**
+ * `work` (a responder's answer), or the abort error as soon as `signal` aborts while it is
+ * pending: a call does not wait for a responder the caller has given up on.
+ */
+function untilAborted<T>(work: T | PromiseLike<T>, signal: AbortSignal | undefined, callIndex: number): Promise<T> {
+  if (signal === undefined || typeof (work as PromiseLike<T> | undefined)?.then !== 'function') return Promise.resolve(work);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      try {
+        checkpoint(signal, callIndex);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => signal.removeEventListener('abort', onAbort);
+    (work as PromiseLike<T>).then(
+      (value) => (done(), resolve(value)),
+      (error) => (done(), reject(error)),
+    );
+  });
+}
+
 /** A call as kept until it is read: the options the SDK passed, the signal's state then. */
 interface CallRecord {
   index: number;
   streamed: boolean;
-  given: LanguageModelCallOptions;
+  given: AnyCallOptions;
   aborted: boolean | undefined;
   /** Calls in a row, this one included, whose step was an error (0 for any other step). */
   failedInRow: number;
@@ -124,33 +159,57 @@ function recorded(record: CallRecord): RecordedLanguageModelCall {
  * called with `{ error, request, stream, attempt }` (`request` being the call's options,
  * `attempt` the number of calls in a row that failed, this one included).
  */
-async function adviceFor(step: PreparedStep, options: LanguageModelCallOptions, stream: boolean, attempt: number): Promise<ScriptedModelRetryAdvice | undefined> {
+async function adviceFor(step: PreparedStep, options: AnyCallOptions, stream: boolean, attempt: number): Promise<ScriptedLanguageModelRetryAdvice | undefined> {
   const advice = step.retryAdvice;
   if (typeof advice !== 'function') return advice;
   return (await advice({ error: step.error, request: options as never, stream, attempt })) ?? undefined;
 }
 
+/** The codes on an error's `cause` chain (`code` of each), a few levels down: what the engine reads a network failure by. */
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
 /**
- * The error a `modelError` step throws: the scripted error itself when it is already an AI SDK
- * error, else an `APICallError` look-alike (the SDK recognises it by its marker) whose
- * `statusCode`, `isRetryable` and `responseHeaders` the engine derives from the error's status
- * and the step's retry advice, so the SDK's own retries run; the scripted error is its `cause`.
+ * @internal The error a `modelError` step throws: the scripted error itself when it is already
+ * an AI SDK error, else an `APICallError` whose `statusCode`, `isRetryable` and
+ * `responseHeaders` the engine derives from the error's status (or, without one, whether it is
+ * a network failure the SDK retries) and the step's retry advice, so the SDK's own retries run;
+ * the scripted error is its `cause`. Where `@ai-sdk/provider` loads (Node), it is that
+ * package's own class, so `instanceof APICallError` holds; elsewhere a look-alike the SDK
+ * recognises by its marker.
  */
-function apiCallError(error: unknown, advice: ScriptedModelRetryAdvice | undefined): unknown {
+export async function apiCallError(error: unknown, advice: ScriptedLanguageModelRetryAdvice | undefined): Promise<unknown> {
   const marked = (e: unknown) => typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[Symbol.for('vercel.ai.error')] === true;
   if (marked(error)) return error;
-  const given = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; statusCode?: unknown; message?: unknown };
+  const given = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; statusCode?: unknown; message?: unknown; name?: unknown };
   const status = given.status ?? given.statusCode;
-  const facts = JSON.stringify({ status: typeof status === 'number' ? status : undefined, advice: typeof advice === 'object' ? advice : undefined });
-  const fields = JSON.parse(engine((e) => e.aiSdkApiCallError(input(facts))));
   const message = typeof given.message === 'string' ? given.message : String(error);
+  const facts = JSON.stringify({
+    status: typeof status === 'number' ? status : undefined,
+    advice: typeof advice === 'object' ? advice : undefined,
+    name: typeof given.name === 'string' ? given.name : undefined,
+    message,
+    codes: causeCodes(error),
+  });
+  const fields = JSON.parse(engine((e) => e.aiSdkApiCallError(input(facts))));
+  const init = { message, cause: error, url: 'scripted://understudy', requestBodyValues: {}, ...fields, statusCode: fields.statusCode ?? undefined };
+  const sdk = await aiSdkProvider();
+  if (typeof sdk?.APICallError === 'function') return new sdk.APICallError(init);
   const out = new Error(message, { cause: error });
   Object.defineProperties(out, {
     name: { value: 'AI_APICallError', writable: true, configurable: true },
     [Symbol.for('vercel.ai.error')]: { value: true },
     [Symbol.for('vercel.ai.error.AI_APICallError')]: { value: true },
   });
-  return Object.assign(out, { url: 'scripted://understudy', requestBodyValues: {}, ...fields });
+  return Object.assign(out, { url: init.url, requestBodyValues: init.requestBodyValues, ...fields });
 }
 
 /** The parts of an answer as a stream, one per pull, ended by an abort of `signal`. */
@@ -192,24 +251,34 @@ function streamFrom(parts: Iterable<unknown> | AsyncIterable<unknown>, signal: A
 }
 
 /** A scripted `LanguageModelV3` / `LanguageModelV4`: one step per `doGenerate` or `doStream` call. */
-export class ScriptedLanguageModel {
-  readonly specificationVersion: 'v3' | 'v4';
+export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
+  /** `'v3'` (default) or `'v4'`, as `options.specificationVersion` says. */
+  readonly specificationVersion: V;
   readonly provider: string;
   readonly modelId: string;
   readonly supportedUrls: Record<string, RegExp[]> = {};
   readonly #script: Handle;
   readonly #records: CallRecord[] = [];
   readonly #strictTools: readonly SchemaProvider[];
+  readonly #allowUnoffered: boolean;
 
-  constructor(inputs: Iterable<ScriptedLanguageModelInput> = [], options?: ScriptedLanguageModelOptions) {
-    const { specificationVersion = 'v3', provider = 'understudy', modelId = 'scripted', strictTools } = expectKnownOptions('scriptedLanguageModel', options, ['specificationVersion', 'provider', 'modelId', 'strictTools']);
+  constructor(inputs: Iterable<ScriptedLanguageModelInput> = [], options?: ScriptedLanguageModelOptions & { specificationVersion?: V }) {
+    const { specificationVersion = 'v3', provider = 'understudy', modelId = 'scripted', strictTools, allowUnofferedTools = false } = expectKnownOptions('scriptedLanguageModel', options, [
+      'specificationVersion',
+      'provider',
+      'modelId',
+      'strictTools',
+      'allowUnofferedTools',
+    ]);
+    if (typeof allowUnofferedTools !== 'boolean') throw new TypeError(`scriptedLanguageModel: options.allowUnofferedTools must be a boolean, got ${describeValue(allowUnofferedTools)}.`);
+    this.#allowUnoffered = allowUnofferedTools;
     if (specificationVersion !== 'v3' && specificationVersion !== 'v4') {
-      throw new TypeError(`scriptedLanguageModel: options.specificationVersion must be 'v3' or 'v4', got ${describeValue(specificationVersion)}.`);
+      throw new TypeError(`scriptedLanguageModel: options.specificationVersion must be 'v3' or 'v4', got ${typeof specificationVersion === 'string' ? JSON.stringify(specificationVersion) : describeValue(specificationVersion)}.`);
     }
     for (const [name, value] of [['provider', provider], ['modelId', modelId]] as const) {
       if (typeof value !== 'string') throw new TypeError(`scriptedLanguageModel: options.${name} must be a string, got ${describeValue(value)}.`);
     }
-    this.specificationVersion = specificationVersion;
+    this.specificationVersion = specificationVersion as V;
     this.provider = provider;
     this.modelId = modelId;
     this.#strictTools = strictProviders(strictTools, 'scriptedLanguageModel');
@@ -218,8 +287,7 @@ export class ScriptedLanguageModel {
     if (typeof (inputs as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
       throw new TypeError(`scriptedLanguageModel: steps must be an iterable of steps, got ${describeValue(inputs)}.`);
     }
-    // Usage is the AI SDK's or `@openai/agents`' shape as written: any object is a usage.
-    const [steps, plan] = scriptedSteps(Array.from(inputs), Object, true);
+    const [steps, plan] = languageModelSteps(Array.from(inputs));
     this.#script = engine((e) => new e.ModelScript(true));
     engine(() => this.#script.enqueue(steps, plan));
   }
@@ -230,8 +298,9 @@ export class ScriptedLanguageModel {
    * unused call whose stored options equal the live call's (`CassetteMismatchError` names the
    * first differing field).
    */
-  static fromCassette(source: string | Cassette, options?: ReplayOptions & { specificationVersion?: 'v3' | 'v4' }): ScriptedLanguageModel {
-    return replayLanguageCassette(source, options);
+  static fromCassette(source: string | Cassette, options?: ReplayOptions & { specificationVersion?: 'v3' | 'v4'; provider?: string; modelId?: string }): ScriptedLanguageModel {
+    if (replayCassette === undefined) throw new Error('@understudy/agents: the language-model cassettes are not loaded (a facade error).');
+    return replayCassette(source, options) as ScriptedLanguageModel;
   }
 
   /** Every call in order, each a frozen snapshot of its options (copied when first read). */
@@ -246,7 +315,7 @@ export class ScriptedLanguageModel {
 
   /** Adds steps to the end of the script; one invalid input queues none of them. */
   enqueue(...inputs: ScriptedLanguageModelInput[]): void {
-    const [steps, plan] = scriptedSteps(inputs, Object, true);
+    const [steps, plan] = languageModelSteps(inputs);
     engine(() => this.#script.enqueue(steps, plan));
   }
 
@@ -255,12 +324,12 @@ export class ScriptedLanguageModel {
     engine(() => this.#script.assertComplete());
   }
 
-  async doGenerate(options: LanguageModelCallOptions): Promise<any> {
+  async doGenerate(options: AnyCallOptions): Promise<any> {
     const signal = options?.abortSignal;
     checkpoint(signal);
     const { call, step } = this.#begin(options, false);
-    if (step.type === 'error') throw apiCallError(step.error, await adviceFor(step, options, false, call.failedInRow));
-    const response = step.type === 'responder' ? await step.respond!(recorded(call)) : step.response;
+    if (step.type === 'error') throw await apiCallError(step.error, await adviceFor(step, options, false, call.failedInRow));
+    const response = step.type === 'responder' ? await untilAborted(step.respond!(recorded(call)), signal, call.index) : step.response;
     checkpoint(signal, call.index);
     if (step.respond !== undefined && RAW in step.respond) {
       const recordedResult = response as Record<PropertyKey, unknown>;
@@ -271,18 +340,18 @@ export class ScriptedLanguageModel {
     return this.#answer(response, call, step.type === 'responder', false);
   }
 
-  async doStream(options: LanguageModelCallOptions): Promise<any> {
+  async doStream(options: AnyCallOptions): Promise<any> {
     const signal = options?.abortSignal;
     checkpoint(signal);
     const { call, step } = this.#begin(options, true);
-    if (step.type === 'error') throw apiCallError(step.error, await adviceFor(step, options, true, call.failedInRow));
+    if (step.type === 'error') throw await apiCallError(step.error, await adviceFor(step, options, true, call.failedInRow));
     let parts: Iterable<unknown> | AsyncIterable<unknown>;
     if (step.type === 'stream' || step.type === 'stream_responder') {
       // The SDK's own stream parts, passed on as scripted.
-      parts = step.type === 'stream' ? step.events! : ((await step.respond!(recorded(call))) as Iterable<unknown>);
+      parts = step.type === 'stream' ? step.events! : ((await untilAborted(step.respond!(recorded(call)), signal, call.index)) as Iterable<unknown>);
       if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(parts, call.index, true));
     } else {
-      const response = step.type === 'responder' ? await step.respond!(recorded(call)) : step.response;
+      const response = step.type === 'responder' ? await untilAborted(step.respond!(recorded(call)), signal, call.index) : step.response;
       checkpoint(signal, call.index);
       if (step.respond !== undefined && RAW in step.respond) {
         // A recorded stream as it came; a recorded result streamed as the engine writes one.
@@ -297,7 +366,7 @@ export class ScriptedLanguageModel {
   }
 
   /** Records the call (before its step is taken, as `ScriptedModel` does), then takes the step. */
-  #begin(options: LanguageModelCallOptions, streamed: boolean): { call: CallRecord; step: PreparedStep } {
+  #begin(options: AnyCallOptions, streamed: boolean): { call: CallRecord; step: PreparedStep } {
     const call: CallRecord = { index: this.#records.length, streamed, given: options, aborted: options?.abortSignal === undefined ? undefined : options.abortSignal.aborted === true, failedInRow: 0 };
     const before = this.#records[this.#records.length - 1];
     this.#records.push(call);
@@ -308,7 +377,7 @@ export class ScriptedLanguageModel {
     return { call, step };
   }
 
-  #checkTools(options: LanguageModelCallOptions): void {
+  #checkTools(options: AnyCallOptions): void {
     const tools = (Array.isArray(options.tools) ? options.tools : []).filter((tool) => tool?.type === 'function');
     const format = options.responseFormat as { type?: string; schema?: unknown } | undefined;
     checkTools(tools.map((tool) => ({ name: String(tool.name), parameters: tool.inputSchema })), format?.type === 'json' ? format.schema : undefined, this.#strictTools);
@@ -322,8 +391,10 @@ export class ScriptedLanguageModel {
     if (made) engine((e) => e.checkLanguageModelResponse(response, call.index));
     logOutput(this, Array.isArray(response) ? response : (response as { output?: unknown }).output);
     const text = JSON.stringify(response);
-    if (streamed) return JSON.parse(engine((e) => e.aiSdkStreamParts(input(text), call.index)));
-    const result: Result = JSON.parse(engine((e) => e.aiSdkGenerate(input(text), call.index)));
+    // The names of the call's tools, when a call to another one is refused.
+    const offered = this.#allowUnoffered ? undefined : (Array.isArray(call.given?.tools) ? call.given.tools : []).map((tool) => String((tool as { name?: unknown })?.name));
+    if (streamed) return JSON.parse(engine((e) => e.aiSdkStreamParts(input(text), call.index, offered)));
+    const result: Result = JSON.parse(engine((e) => e.aiSdkGenerate(input(text), call.index, offered)));
     if (result.response !== undefined) result.response = { ...result.response, modelId: this.modelId } as Result['response'];
     return result;
   }
@@ -341,227 +412,12 @@ export class ScriptedLanguageModel {
  * @throws {TypeError} an option of the wrong type or name.
  * @throws {InvalidScriptedModelStepError} a malformed step (at once).
  */
-export function scriptedLanguageModel(steps: Iterable<ScriptedLanguageModelInput> = [], options?: ScriptedLanguageModelOptions): ScriptedLanguageModel {
+export function scriptedLanguageModel<V extends 'v3' | 'v4' = 'v3'>(steps: Iterable<ScriptedLanguageModelInput> = [], options?: ScriptedLanguageModelOptions & { specificationVersion?: V }): ScriptedLanguageModel<V> {
   return new ScriptedLanguageModel(steps, options);
 }
 
-// --- cassettes ----------------------------------------------------------------------------------
-
-/** A language model as this module reads one: the provider-level interface, by its shape. */
-export interface LanguageModelLike {
-  readonly specificationVersion: string;
-  readonly provider: string;
-  readonly modelId: string;
-  readonly supportedUrls?: unknown;
-  doGenerate(options: any): PromiseLike<any>;
-  doStream(options: any): PromiseLike<any>;
-}
-
-/** Options of {@link recordingLanguageModel}: the redaction of `recordingModel`, and a file. */
-export interface LanguageModelRecordingOptions extends RedactionOptions {
-  /** Node: save the cassette to this file after every call. */
-  path?: string;
-}
-
-/** Options of {@link cassette} and `ScriptedLanguageModel.fromCassette`. */
-export interface LanguageModelCassetteOptions extends RedactionOptions, ReplayOptions {
-  /** Folder of cassette files (default `cassettes`, relative to the working directory). */
-  dir?: string;
-  /** `true` records, `false` replays, whatever the environment says. */
-  record?: boolean;
-}
-
-const LANGUAGE_CASSETTE_OPTIONS: readonly (keyof LanguageModelCassetteOptions & string)[] = ['dir', 'record', 'redactKeys', 'redact', 'allowSecrets', 'match', 'strictTools'];
-
-/**
- * A call's options as a cassette stores them: without the signal (runtime state) — the engine
- * normalizes the rest (key order, values JSON cannot carry) and redacts it.
- */
-function storedRequest(options: LanguageModelCallOptions | RecordedLanguageModelCall['options']): string {
-  const { abortSignal: _signal, ...rest } = (options ?? {}) as LanguageModelCallOptions;
-  return encodeValue(rest);
-}
-
-/**
- * A `doGenerate` result as a cassette stores it: what the SDK reads of it. The raw HTTP request
- * and response bodies and headers are left out (they repeat the prompt and answer and carry
- * provider headers); the timestamp is kept as its ISO text.
- */
-function storedResult(result: any): unknown {
-  const { request: _request, response, ...rest } = result ?? {};
-  if (response === undefined) return rest;
-  const { body: _body, headers: _headers, ...kept } = response;
-  return { ...rest, response: kept };
-}
-
-/** `Date`s back where the SDK expects them (`response.timestamp`, a `response-metadata` part's). */
-function revived<T>(value: T): T {
-  const v = value as { timestamp?: unknown; response?: { timestamp?: unknown } };
-  if (typeof v?.timestamp === 'string') return { ...value, timestamp: new Date(v.timestamp) };
-  if (typeof v?.response?.timestamp === 'string') return { ...value, response: { ...v.response, timestamp: new Date(v.response.timestamp) } };
-  return value;
-}
-
-/** An AI SDK result's tool calls as the tool assertions log them. */
-function loggedCalls(content: unknown): unknown[] {
+/** @internal An AI SDK result's tool calls as the tool assertions log them. */
+export function loggedCalls(content: unknown): unknown[] {
   if (!Array.isArray(content)) return [];
   return content.filter((p) => p?.type === 'tool-call').map((p) => ({ type: 'function_call', name: p.toolName, arguments: p.input, callId: p.toolCallId }));
-}
-
-/**
- * A language model that forwards every call to `realModel` and records it: `doGenerate`'s
- * options and result, `doStream`'s options and every stream part (a stream the consumer
- * stops early is recorded as far as it went), a failure as a `RecordedError` (replayed as an
- * `APICallError` with the recorded status, verdict and delay, so the SDK retries it). Redaction and
- * the save-time credential check are `recordingModel`'s.
- */
-export class RecordingLanguageModel {
-  readonly #real: LanguageModelLike;
-  readonly #recording: Recording;
-
-  constructor(realModel: LanguageModelLike, options: LanguageModelRecordingOptions = {}) {
-    options = expectKnownOptions('recordingLanguageModel', options, ['redactKeys', 'redact', 'allowSecrets', 'path']);
-    if (typeof realModel?.doGenerate !== 'function' || typeof realModel?.doStream !== 'function') {
-      throw new TypeError(`recordingLanguageModel: realModel must be a language model (with doGenerate and doStream), got ${describeValue(realModel)}.`);
-    }
-    this.#real = realModel;
-    this.#recording = new Recording(options, true);
-    registerLoggedModel(this);
-  }
-
-  get specificationVersion(): string {
-    return this.#real.specificationVersion;
-  }
-  get provider(): string {
-    return this.#real.provider;
-  }
-  get modelId(): string {
-    return this.#real.modelId;
-  }
-  get supportedUrls(): unknown {
-    return this.#real.supportedUrls;
-  }
-
-  /** The number of calls recorded so far. */
-  get recordedSteps(): number {
-    return this.#recording.steps;
-  }
-
-  async doGenerate(options: LanguageModelCallOptions): Promise<any> {
-    const request = storedRequest(options);
-    logRequest(this, options);
-    const result = await this.#recording.call(request, false, () => this.#real.doGenerate(options), (r) => `{"response":${encodeValue(storedResult(r))}}`);
-    logOutput(this, loggedCalls(result?.content));
-    return result;
-  }
-
-  async doStream(options: LanguageModelCallOptions): Promise<any> {
-    const request = storedRequest(options);
-    logRequest(this, options);
-    // The call is recorded when its stream ends (or fails to start).
-    let result: any;
-    try {
-      result = await this.#real.doStream(options);
-    } catch (error) {
-      this.#recording.record(request, true, errorOutcome(error));
-      throw error;
-    }
-    const parts: unknown[] = [];
-    let done = false;
-    const finish = (outcome: string) => {
-      if (done) return;
-      done = true;
-      this.#recording.record(request, true, outcome);
-    };
-    const stream = (result.stream as ReadableStream<any>).pipeThrough(
-      new TransformStream<any, any>({
-        transform: (part, controller) => {
-          parts.push(part?.type === 'error' ? { type: 'error', error: JSON.parse(errorOutcome(part.error)).error } : part);
-          if (part?.type === 'tool-call') logOutput(this, loggedCalls([part]));
-          controller.enqueue(part);
-        },
-        flush: () => finish(`{"events":${encodeValue(parts)}}`),
-        cancel: () => finish(`{"events":${encodeValue(parts)}}`),
-      } as Transformer<any, any>),
-    );
-    return { ...result, stream };
-  }
-
-  /**
-   * The cassette recorded so far.
-   *
-   * @throws {InvalidCassetteError} reason `credential`: a string still looks like a credential.
-   */
-  toScript(): Cassette {
-    return this.#recording.toScript();
-  }
-
-  /** Node: writes the cassette to `path` (only when it changed). */
-  save(path: string): void {
-    this.#recording.save(path);
-  }
-}
-
-/** Wraps a real language model (`openai('gpt-5-mini')`, `anthropic(…)`, …) so its calls can be saved as a cassette. */
-export function recordingLanguageModel(realModel: LanguageModelLike, options?: LanguageModelRecordingOptions): RecordingLanguageModel {
-  return new RecordingLanguageModel(realModel, options);
-}
-
-type ReplayStep = { kind: 'response' | 'stream' | 'error'; response?: any; events?: unknown[]; error?: { name: string; message: string } };
-
-/** A recorded result replayed as it was (with its `Date`s back). */
-function rawStep(step: ReplayStep): ScriptedLanguageModelInput {
-  if (step.kind === 'error') return modelError(toError(step.error), recordedAdvice(step.error));
-  if (step.kind === 'stream') return modelStream((step.events ?? []).map(revived) as never);
-  return modelResponder(Object.assign(() => revived(step.response), { [RAW]: true }) as never);
-}
-
-/**
- * A scripted language model replaying a cassette (a file path in Node, or a cassette object):
- * recorded calls in order, or with `match: 'request'` the unused call whose stored options
- * equal the live call's (`CassetteMismatchError` names the first differing field).
- */
-function replayLanguageCassette(source: string | Cassette, options: ReplayOptions & { specificationVersion?: 'v3' | 'v4' } = {}): ScriptedLanguageModel {
-  options = expectKnownOptions('ScriptedLanguageModel.fromCassette', options, ['match', 'strictTools', 'specificationVersion']);
-  const byRequest = engine((e) => e.cassetteMatchesByRequest(options.match));
-  const replay = engine((e) => new e.CassetteReplay(readCassette(source, 'ScriptedLanguageModel.fromCassette'), true));
-  const settings = { strictTools: options.strictTools, specificationVersion: options.specificationVersion };
-  const steps = JSON.parse(replay.steps()) as ReplayStep[];
-  if (!byRequest) {
-    replay.free();
-    return new ScriptedLanguageModel(steps.map(rawStep), settings);
-  }
-  const pick = (call: RecordedLanguageModelCall): ReplayStep => steps[engine(() => replay.pick(storedRequest(call.options), call.index))];
-  const responders = Array.from({ length: replay.stepCount }, () =>
-    modelResponder(
-      Object.assign(
-        (call: RecordedLanguageModelCall) => {
-          const step = pick(call);
-          if (step.kind === 'error') throw toError(step.error);
-          return step.kind === 'stream' ? { [STREAMED]: (step.events ?? []).map(revived) } : revived(step.response);
-        },
-        { [RAW]: true },
-      ) as never,
-    ),
-  );
-  return new ScriptedLanguageModel(responders, settings);
-}
-
-/**
- * A language model for a test, backed by `<dir>/<name>.cassette.json`, in the modes of
- * `@understudy/agents/testing`'s `cassette` (`UNDERSTUDY_CASSETTES`: `auto` replays an existing
- * cassette and records a missing one, except under `CI`, where a missing one is a
- * `CassetteMissingError`; `record`; `replay`; `off`). `realModel` is called only when the real
- * model is used.
- *
- * @throws {CassetteMissingError} the cassette is missing and may not be recorded.
- */
-export function cassette(name: string, realModel: () => LanguageModelLike, options?: LanguageModelCassetteOptions): LanguageModelLike;
-/** The same, named after the running test (node:test, or vitest with `@understudy/agents/vitest`). */
-export function cassette(realModel: () => LanguageModelLike, options?: LanguageModelCassetteOptions): LanguageModelLike;
-export function cassette(first: string | (() => LanguageModelLike), second?: (() => LanguageModelLike) | LanguageModelCassetteOptions, third?: LanguageModelCassetteOptions): LanguageModelLike {
-  const { plan, path, realModel, options } = cassettePlan<LanguageModelLike, LanguageModelCassetteOptions>(first, second, third, LANGUAGE_CASSETTE_OPTIONS);
-  if (plan === 'off') return realModel();
-  if (plan === 'record') return recordingLanguageModel(realModel(), { redactKeys: options.redactKeys, redact: options.redact, allowSecrets: options.allowSecrets, path });
-  return replayLanguageCassette(path, { match: options.match, strictTools: options.strictTools });
 }

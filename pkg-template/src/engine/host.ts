@@ -24,3 +24,23 @@ export function installReadableFromWeb(fromWeb: (stream: ReadableStream<string>)
 export function hostReadableFromWeb(): ((stream: ReadableStream<string>) => unknown) | undefined {
   return readableFromWeb;
 }
+
+/** What this package uses of `@ai-sdk/provider` where it loads: its error class. */
+export interface AiSdkProviderModule {
+  APICallError?: new (init: Record<string, unknown>) => Error;
+}
+
+/** How the user's `@ai-sdk/provider` loads (the Node entries install it); other runtimes have none. */
+let loadAiSdkProvider: (() => Promise<unknown>) | undefined;
+let aiSdkProviderModule: Promise<AiSdkProviderModule | undefined> | undefined;
+
+/** Installs how `@ai-sdk/provider` is imported (engine/node.ts): once, on first use. */
+export function installAiSdkProvider(load: () => Promise<unknown>): void {
+  loadAiSdkProvider = load;
+}
+
+/** The user's `@ai-sdk/provider`, imported once where it can be; `undefined` where it is missing. */
+export function aiSdkProvider(): Promise<AiSdkProviderModule | undefined> {
+  aiSdkProviderModule ??= loadAiSdkProvider === undefined ? Promise.resolve(undefined) : loadAiSdkProvider().then((m) => m as AiSdkProviderModule, () => undefined);
+  return aiSdkProviderModule;
+}

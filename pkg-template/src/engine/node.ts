@@ -5,7 +5,7 @@
  * `cjs/`, or the bundle's `esm-node/`), one folder below the package root.
  */
 import { installEngine, installValidatorLoader } from './channel.js';
-import { installReadableFromWeb } from './host.js';
+import { installAiSdkProvider, installReadableFromWeb } from './host.js';
 import type { InitOptions, WasmSource } from './init-options.js';
 
 export type { InitOptions, WasmSource } from './init-options.js';
@@ -15,6 +15,9 @@ export function installNode(require: NodeJS.Require): void {
   installEngine(require('../wasm/node/understudy.js'));
   installValidatorLoader(() => require('../wasm/node/understudy_validator.js'));
   installReadableFromWeb((stream) => require('node:stream').Readable.fromWeb(stream));
+  // Types only at build time: an optional peer, imported where the user has it (the AI SDK
+  // double throws its APICallError class then).
+  installAiSdkProvider(() => import('@ai-sdk/provider' as string));
 }
 
 /** Already initialized in Node; provided so isomorphic code can always `await init()`. */

@@ -1,41 +1,44 @@
 /**
  * `@understudy/agents/ai-sdk/testing`: a scripted `LanguageModel` for the AI SDK
- * (`generateText`, `streamText`, `Output`, tool loops, `wrapLanguageModel`), scripted with the
- * same step builders as `ScriptedModel`. It needs neither `ai` nor `@openai/agents` at run
- * time: the model is the provider-level interface (`LanguageModelV3` or `LanguageModelV4`),
- * typed here by its shape.
+ * (`generateText`, `streamText`, `Output`, tool loops, `wrapLanguageModel`), its cassettes and
+ * the tool assertions. It needs neither `ai` nor `@openai/agents` at run time, and its types
+ * need no `@openai/agents` (the call options and stream parts are `@ai-sdk/provider`'s).
  */
-export {
-  reasoning,
-  ScriptedLanguageModel,
-  scriptedLanguageModel,
-  RecordingLanguageModel,
-  recordingLanguageModel,
-  cassette,
-} from '../doubles/scripted-language-model.js';
-export type {
-  LanguageModelCallOptions,
-  RecordedLanguageModelCall,
-  ScriptedLanguageModelInput,
-  ScriptedLanguageModelOptions,
-  LanguageModelLike,
-  LanguageModelRecordingOptions,
-  LanguageModelCassetteOptions,
-} from '../doubles/scripted-language-model.js';
-export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError, CASSETTES_ENV, RECORD_ENV } from '../doubles/cassette.js';
-export type { Cassette, CassetteStep, RecordedError, ReplayOptions } from '../doubles/cassette-format.js';
-export type { RedactionOptions } from '../doubles/cassette.js';
+export { ScriptedLanguageModel, scriptedLanguageModel } from '../doubles/scripted-language-model.js';
+export type { LanguageModelCallOptions, ScriptedLanguageModelOptions } from '../doubles/scripted-language-model.js';
+export { RecordingLanguageModel, recordingLanguageModel, cassette } from '../doubles/language-model-cassette.js';
+export type { LanguageModelLike, LanguageModelOf, LanguageModelRecordingOptions, LanguageModelCassetteOptions, LanguageModelReplayOptions } from '../doubles/language-model-cassette.js';
 export {
   assistantMessage,
   functionCall,
+  toolCall,
+  textStep,
+  objectStep,
+  reasoning,
   modelError,
   modelResponder,
   modelResponse,
   modelStream,
-  UnexpectedModelCallError,
-  UnconsumedModelStepsError,
-  InvalidScriptedModelStepError,
-  ScriptedModelRequestAbortedError,
-} from '../doubles/scripted-model.js';
-export type { AssistantMessageOptions, FunctionCallOptions, ScriptedModelRetryAdvice } from '../doubles/scripted-model.js';
+} from '../doubles/language-model-steps.js';
+export type {
+  AssistantMessageOptions,
+  FunctionCallOptions,
+  RecordedLanguageModelCall,
+  ScriptedLanguageModelInput,
+  ScriptedLanguageModelStep,
+  ScriptedLanguageModelReply,
+  ScriptedLanguageModelResponse,
+  ScriptedLanguageModelItem,
+  ScriptedAssistantMessage,
+  ScriptedToolCall,
+  ScriptedReasoning,
+  ScriptedLanguageModelUsage,
+  ScriptedLanguageModelStream,
+  LanguageModelRetryAdvice,
+  ScriptedLanguageModelRetryAdvice,
+} from '../doubles/language-model-steps.js';
+export { UnexpectedModelCallError, UnconsumedModelStepsError, InvalidScriptedModelStepError, ScriptedModelRequestAbortedError } from '../doubles/model-errors.js';
+export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError } from '../engine/errors.js';
+export { CASSETTES_ENV, RECORD_ENV } from '../doubles/cassette-format.js';
+export type { Cassette, CassetteStep, RecordedError, ReplayOptions, RedactionOptions } from '../doubles/cassette-format.js';
 export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolsOffered } from '../doubles/assertions.js';

@@ -21,6 +21,7 @@ export { providerSchemas } from '../schema/providers.js';
 export { partialOutput } from '../sap/partial-output.js';
 export type { RepairFix } from '../engine/engine-types.js';
 export type { RepairReport, RepairRefusal, RepairingModelOptions } from '../sap/repairs.js';
+export type { AgentsModel, RepairedModel } from '../sap/repairing-model.js';
 export type { RepairingMiddleware, RepairTextFunction } from '../sap/middleware.js';
 export type { ProviderSchemasMiddleware } from '../schema/providers.js';
 export type { PartialOutput } from '../sap/partial-output.js';

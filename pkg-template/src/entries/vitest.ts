@@ -1,11 +1,12 @@
 /**
- * `@understudy/agents/vitest`: add it to vitest's `setupFiles`. Its entry file loads the testing
- * entry first (scripts/entries.mjs); this module registers the `expect` matchers
- * `toHaveCalledTool` and `toHaveOfferedTools` and reports each test to the cassettes, so
- * `cassette(factory)` takes its name from the test.
+ * `@understudy/agents/vitest`: add it to vitest's `setupFiles`. It registers the `expect`
+ * matchers `toHaveCalledTool` and `toHaveOfferedTools` and reports each test to the cassettes,
+ * so `cassette(factory)` takes its name from the test. It loads neither the engine nor
+ * `@openai/agents`: a project with only the AI SDK (or no test double at all) can set it up
+ * for every test file.
  */
 import { afterEach, beforeEach, expect } from 'vitest';
-import { assertToolCalled, assertToolsOffered } from '../doubles/assertions.js';
+import { assertToolCalled, assertToolsOffered, toolCallArguments } from '../doubles/assertions.js';
 import { setRunningTest } from '../doubles/test-names.js';
 
 type Task = { name: string; suite?: Task; file?: { filepath: string }; filepath?: string };
@@ -24,6 +25,33 @@ beforeEach((context) => {
 });
 afterEach(() => setRunningTest(undefined));
 
+/** JSON text as its value, else the text. */
+function parsedOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether `value` holds one of vitest's asymmetric matchers (`expect.any(…)`, …), down to a few levels. */
+function hasMatcher(value: unknown, depth = 0): boolean {
+  if (typeof value !== 'object' || value === null || depth > 32) return false;
+  if (typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function') return true;
+  return Object.values(value).some((v) => hasMatcher(v, depth + 1));
+}
+
+/** The message of an assertion that fails, or `undefined` when it passes. */
+function failure(check: () => void): string | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    if ((error as Error)?.name !== 'AssertionError') throw error;
+    return (error as Error).message;
+  }
+}
+
 function matcher(check: () => void, negated: string) {
   try {
     check();
@@ -35,8 +63,24 @@ function matcher(check: () => void, negated: string) {
 }
 
 expect.extend({
+  /** Arguments compare with vitest's own equality, so asymmetric matchers (`expect.objectContaining`, `expect.any`) work. */
   toHaveCalledTool(model: object, name: string, args?: unknown) {
-    return matcher(() => assertToolCalled(model, name, args), `Expected the model not to call tool "${name}"${args === undefined ? '' : ` with ${JSON.stringify(args)}`}, but it did.`);
+    if (args === undefined || (typeof args === 'object' && args !== null && '~standard' in args)) {
+      return matcher(() => assertToolCalled(model, name, args), `Expected the model not to call tool "${name}", but it did.`);
+    }
+    const calls = toolCallArguments('toHaveCalledTool', model, name);
+    const wanted = typeof args === 'string' ? parsedOr(args) : args;
+    const pass = calls.some((call) => this.equals(call, wanted));
+    const printed = this.utils.printExpected(wanted);
+    return {
+      pass,
+      message: () =>
+        pass
+          ? `Expected the model not to call tool "${name}" with ${printed}, but it did.`
+          : calls.length === 0 || !hasMatcher(wanted)
+            ? (failure(() => assertToolCalled(model, name, args)) ?? `Expected the model to call tool "${name}" with ${printed}.`)
+            : `Expected the model to call tool "${name}" with ${printed}; its calls of "${name}" had:\n${calls.map((c) => `  ${this.utils.printReceived(c)}`).join('\n')}`,
+    };
   },
   toHaveOfferedTools(model: object, names: readonly string[]) {
     return matcher(() => assertToolsOffered(model, names), `Expected the model not to be offered exactly ${JSON.stringify(names)}, but it was.`);

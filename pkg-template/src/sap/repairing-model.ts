@@ -33,6 +33,19 @@ function repairOutput(output: unknown, providerData: unknown, request: ModelRequ
   return copy ?? output;
 }
 
+/**
+ * An `@openai/agents` `Model`, by the methods the wrapper calls (typed here by their shape, so
+ * the root entry's types need no `@openai/agents`).
+ */
+export interface AgentsModel {
+  getResponse(request: any): Promise<any>;
+  getStreamedResponse(request: any): AsyncIterable<any>;
+  getRetryAdvice?(request: any): unknown;
+}
+
+/** What {@link repairingModel} returns for a model of type `M`: a `Model` with `M`'s methods (`getRetryAdvice` where `M` has it). */
+export type RepairedModel<M extends AgentsModel> = Pick<M, Extract<keyof M, 'getResponse' | 'getStreamedResponse' | 'getRetryAdvice'>>;
+
 class RepairingModel implements Model {
   readonly #model: Model;
   readonly #repairs: Repairs;
@@ -81,10 +94,11 @@ class RepairingModel implements Model {
  * @throws {TypeError} `model` is not a `Model` (no `getResponse` / `getStreamedResponse`), or an option has the wrong type.
  * @throws {UserError} an unknown repair kind in `options.allowFixes`, or a `completeTruncated` that is not `true`, `false` or tool names.
  */
-export function repairingModel(model: Model, options?: RepairingModelOptions): Model {
-  if (typeof model !== 'object' || model === null || typeof model.getResponse !== 'function' || typeof model.getStreamedResponse !== 'function') {
+export function repairingModel<M extends AgentsModel>(model: M, options?: RepairingModelOptions): RepairedModel<M> {
+  const given = model as unknown as Model;
+  if (typeof given !== 'object' || given === null || typeof given.getResponse !== 'function' || typeof given.getStreamedResponse !== 'function') {
     throw new TypeError(`repairingModel: model must be a Model (with getResponse and getStreamedResponse), got ${describeValue(model)}.`);
   }
-  return new RepairingModel(model, new Repairs('repairingModel', options));
+  return new RepairingModel(given, new Repairs('repairingModel', options)) as unknown as RepairedModel<M>;
 }
 
