@@ -7,9 +7,10 @@
 
 use serde_json::{Map, Value as Json};
 
-/// Characters per streamed delta (text, reasoning, tool input): small enough that a test sees
-/// partial values, deterministic so two runs stream alike.
-const PIECE: usize = 12;
+/// Characters per streamed delta (text, reasoning, tool input) unless the model's options say
+/// (`deltaSize`): small enough that a test sees partial values, deterministic so two runs
+/// stream alike.
+pub const PIECE: usize = 12;
 
 /// An object of `pairs` (one call site per shape keeps the engine small: `json!` writes each
 /// member out inline).
@@ -261,7 +262,7 @@ pub fn generate_result(response: &Json, call: usize) -> Result<Json, Unsupported
                             return Err(unsupported(
                                 call,
                                 format!(
-                                    "output item {i} holds a `{}` part, which has no AI SDK content part (script `output_text` or `refusal`)",
+                                    "part {i} is a message holding a `{}` part, which has no AI SDK content part (script `output_text` or `refusal`)",
                                     other.unwrap_or("?")
                                 ),
                             ))
@@ -302,7 +303,7 @@ pub fn generate_result(response: &Json, call: usize) -> Result<Json, Unsupported
             other => {
                 return Err(unsupported(
                     call,
-                    format!("output item {i} is a `{other}`, which has no AI SDK content part (script assistantMessage, functionCall or reasoning items)"),
+                    format!("part {i} is a `{other}`, which has no AI SDK content part (script assistantMessage, toolCall or reasoning parts)"),
                 ))
             }
         }
@@ -418,13 +419,16 @@ fn is_network_failure(error: &Json) -> bool {
     fetch_failed || coded
 }
 
-/// `text` in deltas of at most [`PIECE`] characters (one empty text is one empty delta).
-fn pieces(text: &str) -> Vec<String> {
+/// `text` in deltas of at most `piece` characters (one empty text is one empty delta).
+fn pieces(text: &str, piece: usize) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     if chars.is_empty() {
         return vec![String::new()];
     }
-    chars.chunks(PIECE).map(|c| c.iter().collect()).collect()
+    chars
+        .chunks(piece.max(1))
+        .map(|c| c.iter().collect())
+        .collect()
 }
 
 /// A `doGenerate` result ([`generate_result`]) as `doStream`'s parts, in order: `stream-start`,
@@ -432,6 +436,11 @@ fn pieces(text: &str) -> Vec<String> {
 /// `reasoning-1`, … by position), each tool call as its input's start, deltas and end then the
 /// `tool-call`, and `finish` with the finish reason and usage.
 pub fn stream_parts(result: &Json) -> Vec<Json> {
+    stream_parts_in(result, PIECE)
+}
+
+/// [`stream_parts`] with deltas of at most `piece` characters.
+pub fn stream_parts_in(result: &Json, piece: usize) -> Vec<Json> {
     let part = |kind: String, id: &Json, extra: Option<(&str, Json)>| {
         let mut m = Map::new();
         m.insert("type".into(), Json::String(kind));
@@ -462,7 +471,10 @@ pub fn stream_parts(result: &Json) -> Vec<Json> {
             Some(kind @ ("text" | "reasoning")) => {
                 let id = Json::String(format!("{kind}-{i}"));
                 parts.push(part(format!("{kind}-start"), &id, None));
-                for delta in pieces(content.get("text").and_then(Json::as_str).unwrap_or("")) {
+                for delta in pieces(
+                    content.get("text").and_then(Json::as_str).unwrap_or(""),
+                    piece,
+                ) {
                     let delta = Some(("delta", delta.into()));
                     parts.push(part(format!("{kind}-delta"), &id, delta));
                 }
@@ -476,7 +488,10 @@ pub fn stream_parts(result: &Json) -> Vec<Json> {
                     &id,
                     Some(("toolName", name)),
                 ));
-                for delta in pieces(content.get("input").and_then(Json::as_str).unwrap_or("")) {
+                for delta in pieces(
+                    content.get("input").and_then(Json::as_str).unwrap_or(""),
+                    piece,
+                ) {
                     let delta = Some(("delta", delta.into()));
                     parts.push(part("tool-input-delta".into(), &id, delta));
                 }
@@ -562,9 +577,8 @@ mod tests {
         );
         let e = generate_result(&json!({"output": [{"type": "hosted_tool_call"}]}), 2).unwrap_err();
         assert!(
-            e.message.starts_with(
-                "scriptedLanguageModel: call #3: output item 0 is a `hosted_tool_call`"
-            ),
+            e.message
+                .starts_with("scriptedLanguageModel: call #3: part 0 is a `hosted_tool_call`"),
             "{}",
             e.message
         );
@@ -679,6 +693,27 @@ mod tests {
             .map(|p| &p["toolCallId"])
             .collect();
         assert_eq!(ids, [&json!("call-3-1"), &json!("mine")]);
+    }
+
+    #[test]
+    fn the_delta_size_is_the_models_to_choose() {
+        let result = generate_result(
+            &json!([{"type": "message", "content": [{"type": "output_text", "text": "abcdefg"}]},
+                    {"type": "function_call", "callId": "c", "name": "t", "arguments": "{\"q\":1}"}]),
+            0,
+        )
+        .unwrap();
+        let deltas = |piece| -> Vec<String> {
+            stream_parts_in(&result, piece)
+                .iter()
+                .filter(|p| p["type"] == "text-delta" || p["type"] == "tool-input-delta")
+                .map(|p| p["delta"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(deltas(3), ["abc", "def", "g", "{\"q", "\":1", "}"]);
+        assert_eq!(deltas(1).len(), 7 + 7);
+        assert_eq!(deltas(1000), ["abcdefg", "{\"q\":1}"]);
+        assert_eq!(stream_parts(&result), stream_parts_in(&result, PIECE));
     }
 
     #[test]

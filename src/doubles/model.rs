@@ -332,6 +332,11 @@ impl ModelError {
             } => {
                 let n = display_index(input_index.unwrap_or(0));
                 match (reason, step_type.as_deref()) {
+                    (StepReason::InvalidResponse, _)
+                        if surface == Surface::ScriptedLanguageModel =>
+                    {
+                        write!(f, "{name} input #{n} is not an answer: a complete response is `{{ output: [parts], usage? }}` (modelResponse), or give the parts as an array.")
+                    }
                     (StepReason::InvalidResponse, _) => {
                         write!(f, "{name} input #{n} has an invalid response envelope.")
                     }

@@ -576,13 +576,19 @@ fn generate_value(
 /// JSON text of the array ([`crate::doubles::ai_sdk::stream_parts`] of its `doGenerate`
 /// result).
 #[wasm_bindgen(js_name = aiSdkStreamParts)]
+/// `delta_size`: characters per delta (the model's `deltaSize`, checked by the facade).
 pub fn ai_sdk_stream_parts(
     len: usize,
     call_index: u32,
     offered: Option<Vec<String>>,
+    delta_size: Option<u32>,
 ) -> Result<String, JsValue> {
     let result = generate_value(len, call_index, offered)?;
-    Ok(serde_json::Value::Array(crate::doubles::ai_sdk::stream_parts(&result)).to_string())
+    let piece = delta_size.map_or(crate::doubles::ai_sdk::PIECE, |n| n as usize);
+    Ok(
+        serde_json::Value::Array(crate::doubles::ai_sdk::stream_parts_in(&result, piece))
+            .to_string(),
+    )
 }
 
 /// `scriptedLanguageModel`: checks the answers of queued inputs when they are queued (JSON text
