@@ -49,6 +49,8 @@ test('a tool loop, typed as the SDK types it', async () => {
   // vitest's own equality: asymmetric matchers work.
   expect(model).toHaveCalledTool('weather', expect.objectContaining({ city: expect.any(String) }));
   expect(model).not.toHaveCalledTool('weather', expect.objectContaining({ city: 'Rome' }));
+  expect(model).toHaveCalledToolTimes('weather', 1);
+  expect(result).toHaveCalledTool('weather', { city: 'Oslo' });
   assertToolCalled(model, 'weather', { city: 'Oslo' });
   model.assertComplete();
 });

@@ -201,3 +201,61 @@ test("a scripted error is the SDK's own APICallError class; a network failure is
   await assert.rejects(generateText({ model: refused, prompt: 'x' }), (e) => APICallError.isInstance(e) && e.isRetryable === false);
   assert.equal(refused.calls.length, 1, 'another error is not retried');
 });
+
+test('stream control: the delta size of text and tool input, and a delay before each part', async () => {
+  const text = 'abcdefghij';
+  const model = scriptedLanguageModel([[assistantMessage(text)], [toolCall('weather', { city: 'Oslo' })]], { deltaSize: 3, chunkDelayInMs: 2 });
+  const deltas = [];
+  for await (const part of streamText({ model, prompt: 'x' }).fullStream) if (part.type === 'text-delta') deltas.push(part.text);
+  assert.deepEqual(deltas, ['abc', 'def', 'ghi', 'j']);
+  const inputs = [];
+  const started = performance.now();
+  for await (const part of streamText({ model, tools: { weather }, prompt: 'x' }).fullStream) if (part.type === 'tool-input-delta') inputs.push(part.delta);
+  assert.deepEqual(inputs, ['{"c', 'ity', '":"', 'Osl', 'o"}']);
+  // Each part waited at least its delay (a lower bound: a loaded machine only adds to it).
+  assert.ok(performance.now() - started >= 2 * inputs.length, 'the parts were delayed');
+  assert.throws(() => scriptedLanguageModel([], { deltaSize: 0 }), /deltaSize must be a positive integer, got a number \(0\)/);
+  assert.throws(() => scriptedLanguageModel([], { chunkDelayInMs: -1 }), /chunkDelayInMs must be a non-negative number/);
+});
+
+test('the tool assertions read an AI SDK result too, and per call which tools were offered', async () => {
+  const { assertToolCalledTimes, assertToolsOffered, assertToolNotCalled } = await import('@understudy/agents/ai-sdk/testing');
+  const search = tool({ description: 'Search', inputSchema: z.object({ q: z.string() }), execute: async () => 'found' });
+  const model = scriptedLanguageModel([[toolCall('weather', { city: 'Oslo' }), toolCall('weather', { city: 'Rome' })], [toolCall('search', { q: 'x' })], textStep('done')]);
+  const result = await generateText({
+    model,
+    tools: { weather, search },
+    prompt: 'x',
+    stopWhen: stepCountIs(4),
+    prepareStep: ({ stepNumber }) => (stepNumber === 1 ? { activeTools: ['search'] } : undefined),
+  });
+  // The result's steps, as a run against a cassette or a real model is checked.
+  assertToolCalled(result, 'weather', { city: 'Rome' });
+  assertToolCalledTimes(result, 'weather', 2);
+  assertToolNotCalled(result, 'lookup');
+  assert.throws(() => assertToolCalled(result, 'weather', { city: 'Paris' }), (e) => e.name === 'AssertionError' && /"city":"Oslo"/.test(e.message));
+  const streamed = streamText({ model: scriptedLanguageModel([[toolCall('weather', { city: 'Oslo' })], textStep('ok')]), tools: { weather }, prompt: 'x', stopWhen: stepCountIs(2) });
+  assert.throws(() => assertToolCalled(streamed, 'weather'), /pass \{ steps: await result\.steps \}/);
+  await streamed.consumeStream();
+  assertToolCalled({ steps: await streamed.steps }, 'weather', { city: 'Oslo' });
+  // Per call: what activeTools left for that step.
+  assertToolsOffered(model, ['weather', 'search']);
+  assertToolsOffered(model, ['weather', 'search'], { call: 0 });
+  assertToolsOffered(model, ['search'], { call: 1 });
+  assert.throws(() => assertToolsOffered(model, ['weather'], { call: 1 }), (e) => e.name === 'AssertionError' && /in call #2; missing "weather"; not expected "search"/.test(e.message));
+  assert.throws(() => assertToolsOffered(model, [], { call: 9 }), (e) => e.name === 'AssertionError' && /received 3 calls/.test(e.message));
+  assert.throws(() => assertToolsOffered(result, ['weather']), /does not say which tools were offered/);
+});
+
+test('the order of tool calls, and arguments matched in part', async () => {
+  const { assertToolCallOrder } = await import('@understudy/agents/ai-sdk/testing');
+  const search = tool({ description: 'Search', inputSchema: z.object({ q: z.string(), limit: z.number() }), execute: async () => 'found' });
+  const model = scriptedLanguageModel([[toolCall('search', { q: 'oslo', limit: 3 })], [toolCall('weather', { city: 'Oslo' })], textStep('done')]);
+  const result = await generateText({ model, tools: { weather, search }, prompt: 'x', stopWhen: stepCountIs(4) });
+  assertToolCallOrder(model, ['search', 'weather']);
+  assertToolCallOrder(result, ['search', 'weather']);
+  assert.throws(() => assertToolCallOrder(model, ['weather', 'search']), (e) => e.name === 'AssertionError' && /in that order; it called "search", "weather"/.test(e.message));
+  assertToolCalled(model, 'search', { q: 'oslo' }, { partial: true });
+  assert.throws(() => assertToolCalled(model, 'search', { q: 'oslo' }), (e) => e.name === 'AssertionError');
+  assert.throws(() => assertToolCalled(model, 'search', { q: 'rome' }, { partial: true }), (e) => e.name === 'AssertionError' && /arguments holding \{"q":"rome"\}/.test(e.message));
+});

@@ -348,7 +348,7 @@ test('strictTools checks each call\'s tool schemas with the provider profiles', 
 
 test('its errors name scriptedLanguageModel, with the classes and fields of ScriptedModel', async () => {
   assert.throws(() => scriptedLanguageModel([{ type: 'response' }]), { name: 'InvalidScriptedModelStepError', reason: 'missing_response', inputIndex: 0, message: 'scriptedLanguageModel input #1 is invalid (missing response).' });
-  assert.throws(() => scriptedLanguageModel([{ output: 'x' }]), { message: 'scriptedLanguageModel input #1 has an invalid response envelope.' });
+  assert.throws(() => scriptedLanguageModel([{ output: 'x' }]), { reason: 'invalid_response', message: 'scriptedLanguageModel input #1 is not an answer: a complete response is `{ output: [parts], usage? }` (modelResponse), or give the parts as an array.' });
   const model = scriptedLanguageModel([[assistantMessage('a')], modelResponder(() => 'not a response')]);
   await model.doGenerate({ prompt: [] });
   await assert.rejects(model.doGenerate({ prompt: [] }), { name: 'InvalidScriptedModelStepError', reason: 'invalid_response', callIndex: 1, message: 'scriptedLanguageModel responder returned an invalid response for call #2.' });

@@ -229,6 +229,7 @@ test('testing entry: every function, ScriptedModel and the sandbox session', asy
       assertToolCalled: [new testing.ScriptedModel([]), 'weather', { city: 'x' }],
       assertToolNotCalled: [new testing.ScriptedModel([]), 'weather'],
       assertToolCalledTimes: [new testing.ScriptedModel([]), 'weather', 0],
+      assertToolCallOrder: [new testing.ScriptedModel([]), []],
       assertToolsOffered: [new testing.ScriptedModel([]), []],
     };
     for (const [name, f] of Object.entries(testing)) {
@@ -281,6 +282,7 @@ test('AI SDK testing entry: every function, ScriptedLanguageModel and its calls'
       assertToolCalled: [model(), 'weather', { city: 'x' }],
       assertToolNotCalled: [model(), 'weather'],
       assertToolCalledTimes: [model(), 'weather', 0],
+      assertToolCallOrder: [model(), []],
       assertToolsOffered: [model(), []],
     };
     for (const [name, f] of Object.entries(aiTesting)) {

@@ -226,6 +226,7 @@ test('the testing entry exports every reference name, plus only the cassette API
     'InvalidCassetteError',
     'RECORD_ENV',
     'RecordingModel',
+    'assertToolCallOrder',
     'assertToolCalled',
     'assertToolCalledTimes',
     'assertToolNotCalled',

@@ -20,6 +20,8 @@ interface ToolLog {
   /** Per request, the names of its function tools. */
   offered: string[][];
   calls: LoggedToolCall[];
+  /** Read from an AI SDK result, which does not say which tools were offered. */
+  fromResult?: boolean;
 }
 
 /** Kept on the global object, as the running test is (test-names.ts): one log per model however often the package is loaded. */
@@ -77,10 +79,35 @@ function assertionError(message: string, actual: unknown, expected: unknown, ope
   return new Class({ message, actual, expected, operator });
 }
 
+/**
+ * The tool calls of an AI SDK result (`generateText`'s, or `{ steps }` of a `streamText` run's
+ * awaited `steps`), as a log without offered tools; `undefined` for anything else.
+ */
+function resultLog(fn: string, value: object): ToolLog | undefined {
+  const steps = (value as { steps?: unknown }).steps;
+  if (typeof (steps as PromiseLike<unknown> | undefined)?.then === 'function') {
+    throw new TypeError(`${fn}: this result's steps are a promise (streamText): pass { steps: await result.steps }.`);
+  }
+  if (!Array.isArray(steps)) return undefined;
+  const calls: LoggedToolCall[] = [];
+  for (const step of steps) {
+    for (const call of Array.isArray(step?.toolCalls) ? step.toolCalls : []) {
+      if (typeof call?.toolName !== 'string') continue;
+      const args = typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {});
+      calls.push({ name: call.toolName, arguments: args, ...(typeof call.toolCallId === 'string' ? { callId: call.toolCallId } : {}) });
+    }
+  }
+  return { offered: [], calls, fromResult: true };
+}
+
 function checkedLog(fn: string, model: unknown, name?: unknown): ToolLog {
   if (typeof model !== 'object' || model === null) throw new TypeError(`${fn}: model must be a model of @understudy/agents, got ${describeValue(model)}.`);
   if (name !== undefined && typeof name !== 'string') throw new TypeError(`${fn}: name must be a string, got ${describeValue(name)}.`);
   const log = logs.get(model);
+  if (log === undefined && !isOurModel(model)) {
+    const fromResult = resultLog(fn, model);
+    if (fromResult !== undefined) return fromResult;
+  }
   if (log === undefined) {
     // A model of this package that was never called has an empty log; anything else never has one.
     if (!isOurModel(model)) {
@@ -120,27 +147,49 @@ function canonical(value: unknown): string {
 
 const show = (v: unknown) => JSON.stringify(v);
 
+/** Options of {@link assertToolCalled}. */
+export interface ToolCalledOptions {
+  /**
+   * `args` names some of the arguments: each of its keys must hold an equal value (objects
+   * compared the same way, recursively; arrays and other values whole).
+   */
+  partial?: boolean;
+}
+
+/** Whether `actual` holds `expected`: every key of an expected object, recursively; anything else equal as JSON. */
+function holds(actual: unknown, expected: unknown): boolean {
+  if (typeof expected === 'object' && expected !== null && !Array.isArray(expected)) {
+    if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return false;
+    return Object.entries(expected).every(([k, v]) => Object.prototype.hasOwnProperty.call(actual, k) && holds((actual as Record<string, unknown>)[k], v));
+  }
+  return canonical(actual) === canonical(expected);
+}
+
 /**
  * Asserts the model called tool `name` (a function call in one of its responses) and, when
  * `args` is given, with arguments equal to `args` once both are read as JSON (key order and
- * whitespace ignored).
+ * whitespace ignored), or holding them with `options.partial`. `model` may also be an AI SDK
+ * result (`generateText`'s, or `{ steps }` of a `streamText` run).
  *
  * @throws {AssertionError} no such call; the message lists the calls there were.
  */
-export function assertToolCalled(model: object, name: string, args?: unknown): void {
+export function assertToolCalled(model: object, name: string, args?: unknown, options?: ToolCalledOptions): void {
   const log = checkedLog('assertToolCalled', model, name);
   checkExpectedArgs('assertToolCalled', args);
+  if (options !== undefined && (typeof options !== 'object' || options === null)) throw new TypeError(`assertToolCalled: options must be an object, got ${describeValue(options)}.`);
+  const partial = options?.partial === true;
   const named = log.calls.filter((c) => c.name === name);
   if (named.length === 0) {
     const made = log.calls.map((c) => c.name);
     throw assertionError(`Expected the model to call tool "${name}"; it called ${made.length === 0 ? 'no tool' : made.map(show).join(', ')}.`, made, [name], 'assertToolCalled');
   }
   if (args === undefined) return;
-  const wanted = canonical(typeof args === 'string' ? normalized(args) : args);
-  if (named.some((c) => canonical(normalized(c.arguments)) === wanted)) return;
+  const expected = typeof args === 'string' ? normalized(args) : args;
+  const wanted = canonical(expected);
+  if (named.some((c) => (partial ? holds(normalized(c.arguments), expected) : canonical(normalized(c.arguments)) === wanted))) return;
   const seen = named.map((c) => normalized(c.arguments));
   throw assertionError(
-    `Expected the model to call tool "${name}" with ${wanted}; its calls of "${name}" had:\n${seen.map((s) => `  ${canonical(s)}`).join('\n')}`,
+    `Expected the model to call tool "${name}" with ${partial ? 'arguments holding ' : ''}${wanted}; its calls of "${name}" had:\n${seen.map((s) => `  ${canonical(s)}`).join('\n')}`,
     seen.length === 1 ? seen[0] : seen,
     typeof args === 'string' ? normalized(args) : args,
     'assertToolCalled',
@@ -196,16 +245,47 @@ export function assertToolCalledTimes(model: object, name: string, times: number
 }
 
 /**
- * Asserts the function tools offered to the model, over all its calls, are exactly `names`
- * (in any order).
+ * Asserts the model's tool calls, in the order it made them (over all its calls), are exactly
+ * `names`. `model` may also be an AI SDK result.
+ *
+ * @throws {AssertionError} another order or other calls; the message gives the calls made.
+ */
+export function assertToolCallOrder(model: object, names: readonly string[]): void {
+  const log = checkedLog('assertToolCallOrder', model);
+  if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
+    throw new TypeError(`assertToolCallOrder: names must be an array of strings, got ${describeValue(names)}.`);
+  }
+  const made = log.calls.map((c) => c.name);
+  if (made.length === names.length && made.every((n, i) => n === names[i])) return;
+  throw assertionError(`Expected the model to call ${names.map(show).join(', ') || 'no tool'}, in that order; it called ${made.map(show).join(', ') || 'no tool'}.`, made, [...names], 'assertToolCallOrder');
+}
+
+/** Options of {@link assertToolsOffered}. */
+export interface ToolsOfferedOptions {
+  /** Only this call (zero-based, as in `calls`): what `activeTools` left for that step. */
+  call?: number;
+}
+
+/**
+ * Asserts the function tools offered to the model, over all its calls (or in call
+ * `options.call`), are exactly `names` (in any order).
  *
  * @throws {AssertionError} they differ; the message says which are missing and which extra.
+ * @throws {TypeError} `model` is an AI SDK result, which does not say which tools were offered.
  */
-export function assertToolsOffered(model: object, names: readonly string[]): void {
-  const log = checkedLog('assertToolsOffered', model);
+export function assertToolsOffered(model: object, names: readonly string[], options?: ToolsOfferedOptions): void {
+  const whole = checkedLog('assertToolsOffered', model);
+  if (whole.fromResult) throw new TypeError('assertToolsOffered: an AI SDK result does not say which tools were offered: pass the model.');
   if (!Array.isArray(names) || names.some((n) => typeof n !== 'string')) {
     throw new TypeError(`assertToolsOffered: names must be an array of strings, got ${describeValue(names)}.`);
   }
+  if (options !== undefined && (typeof options !== 'object' || options === null)) throw new TypeError(`assertToolsOffered: options must be an object, got ${describeValue(options)}.`);
+  const call = options?.call;
+  if (call !== undefined && !(Number.isInteger(call) && call >= 0)) throw new TypeError(`assertToolsOffered: options.call must be a call's index (a non-negative integer), got ${describeValue(call)}.`);
+  if (call !== undefined && call >= whole.offered.length) {
+    throw assertionError(`Expected call #${call + 1} to be offered ${names.map(show).join(', ') || 'no tools'}; the model received ${whole.offered.length} call${whole.offered.length === 1 ? '' : 's'}.`, whole.offered.length, call + 1, 'assertToolsOffered');
+  }
+  const log = call === undefined ? whole : { ...whole, offered: [whole.offered[call]] };
   const offered = [...new Set(log.offered.flat())].sort();
   const expected = [...new Set(names)].sort();
   const missing = expected.filter((n) => !offered.includes(n));
@@ -213,7 +293,7 @@ export function assertToolsOffered(model: object, names: readonly string[]): voi
   if (missing.length === 0 && extra.length === 0) return;
   const parts = [missing.length > 0 ? `missing ${missing.map(show).join(', ')}` : '', extra.length > 0 ? `not expected ${extra.map(show).join(', ')}` : ''].filter(Boolean);
   throw assertionError(
-    `Expected the model to be offered exactly ${expected.map(show).join(', ') || 'no tools'} over ${log.offered.length} call${log.offered.length === 1 ? '' : 's'}; ${parts.join('; ')}.`,
+    `Expected the model to be offered exactly ${expected.map(show).join(', ') || 'no tools'} ${call === undefined ? `over ${log.offered.length} call${log.offered.length === 1 ? '' : 's'}` : `in call #${call + 1}`}; ${parts.join('; ')}.`,
     offered,
     expected,
     'assertToolsOffered',

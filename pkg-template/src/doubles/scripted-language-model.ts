@@ -57,6 +57,10 @@ export interface ScriptedLanguageModelOptions {
    * such a call through, to test how an app handles a model that names an unknown tool.
    */
   allowUnofferedTools?: boolean;
+  /** Characters per streamed delta of text, reasoning and tool input (default 12; a positive integer). */
+  deltaSize?: number;
+  /** Milliseconds before each stream part (default 0), as `simulateReadableStream`'s `chunkDelayInMs`. */
+  chunkDelayInMs?: number;
 }
 
 type Handle = import('../../wasm/node/understudy.js').ModelScript;
@@ -213,29 +217,39 @@ export async function apiCallError(error: unknown, advice: ScriptedLanguageModel
 }
 
 /** The parts of an answer as a stream, one per pull, ended by an abort of `signal`. */
-function streamOf(parts: unknown[], signal: AbortSignal | undefined, callIndex: number): ReadableStream<unknown> {
+function streamOf(parts: unknown[], signal: AbortSignal | undefined, callIndex: number, delay = 0): ReadableStream<unknown> {
   let next = 0;
+  const step = (controller: ReadableStreamDefaultController<unknown>) => {
+    try {
+      checkpoint(signal, callIndex);
+    } catch (error) {
+      return controller.error(error);
+    }
+    if (next < parts.length) controller.enqueue(parts[next++]);
+    else controller.close();
+  };
   return new ReadableStream<unknown>({
     pull(controller) {
-      try {
-        checkpoint(signal, callIndex);
-      } catch (error) {
-        return controller.error(error);
-      }
-      if (next < parts.length) controller.enqueue(parts[next++]);
-      else controller.close();
+      if (delay > 0 && next < parts.length) return wait(delay).then(() => step(controller));
+      step(controller);
     },
   });
 }
 
+/** A promise settled after `ms` milliseconds. */
+function wait(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** A scripted iterable of parts (`modelStream`) as a stream, ended by an abort of `signal`. */
-function streamFrom(parts: Iterable<unknown> | AsyncIterable<unknown>, signal: AbortSignal | undefined, callIndex: number): ReadableStream<unknown> {
+function streamFrom(parts: Iterable<unknown> | AsyncIterable<unknown>, signal: AbortSignal | undefined, callIndex: number, delay = 0): ReadableStream<unknown> {
   const iterator = (async function* () {
     yield* parts as AsyncIterable<unknown>;
   })();
   return new ReadableStream<unknown>({
     async pull(controller) {
       try {
+        if (delay > 0) await wait(delay);
         checkpoint(signal, callIndex);
         const next = await iterator.next();
         if (next.done) controller.close();
@@ -261,15 +275,27 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
   readonly #records: CallRecord[] = [];
   readonly #strictTools: readonly SchemaProvider[];
   readonly #allowUnoffered: boolean;
+  readonly #deltaSize: number | undefined;
+  readonly #chunkDelayInMs: number;
 
   constructor(inputs: Iterable<ScriptedLanguageModelInput> = [], options?: ScriptedLanguageModelOptions & { specificationVersion?: V }) {
-    const { specificationVersion = 'v3', provider = 'understudy', modelId = 'scripted', strictTools, allowUnofferedTools = false } = expectKnownOptions('scriptedLanguageModel', options, [
-      'specificationVersion',
-      'provider',
-      'modelId',
-      'strictTools',
-      'allowUnofferedTools',
-    ]);
+    const {
+      specificationVersion = 'v3',
+      provider = 'understudy',
+      modelId = 'scripted',
+      strictTools,
+      allowUnofferedTools = false,
+      deltaSize,
+      chunkDelayInMs = 0,
+    } = expectKnownOptions('scriptedLanguageModel', options, ['specificationVersion', 'provider', 'modelId', 'strictTools', 'allowUnofferedTools', 'deltaSize', 'chunkDelayInMs']);
+    if (deltaSize !== undefined && !(Number.isInteger(deltaSize) && deltaSize > 0 && deltaSize <= 0xffffffff)) {
+      throw new TypeError(`scriptedLanguageModel: options.deltaSize must be a positive integer, got ${describeValue(deltaSize)}.`);
+    }
+    if (!(typeof chunkDelayInMs === 'number' && chunkDelayInMs >= 0 && Number.isFinite(chunkDelayInMs))) {
+      throw new TypeError(`scriptedLanguageModel: options.chunkDelayInMs must be a non-negative number, got ${describeValue(chunkDelayInMs)}.`);
+    }
+    this.#deltaSize = deltaSize;
+    this.#chunkDelayInMs = chunkDelayInMs;
     if (typeof allowUnofferedTools !== 'boolean') throw new TypeError(`scriptedLanguageModel: options.allowUnofferedTools must be a boolean, got ${describeValue(allowUnofferedTools)}.`);
     this.#allowUnoffered = allowUnofferedTools;
     if (specificationVersion !== 'v3' && specificationVersion !== 'v4') {
@@ -362,7 +388,8 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
         parts = this.#answer(response, call, step.type === 'responder', true);
       }
     }
-    return { stream: Array.isArray(parts) ? streamOf(parts, signal, call.index) : streamFrom(parts, signal, call.index) };
+    const delay = this.#chunkDelayInMs;
+    return { stream: Array.isArray(parts) ? streamOf(parts, signal, call.index, delay) : streamFrom(parts, signal, call.index, delay) };
   }
 
   /** Records the call (before its step is taken, as `ScriptedModel` does), then takes the step. */
@@ -393,7 +420,7 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
     const text = JSON.stringify(response);
     // The names of the call's tools, when a call to another one is refused.
     const offered = this.#allowUnoffered ? undefined : (Array.isArray(call.given?.tools) ? call.given.tools : []).map((tool) => String((tool as { name?: unknown })?.name));
-    if (streamed) return JSON.parse(engine((e) => e.aiSdkStreamParts(input(text), call.index, offered)));
+    if (streamed) return JSON.parse(engine((e) => e.aiSdkStreamParts(input(text), call.index, offered, this.#deltaSize)));
     const result: Result = JSON.parse(engine((e) => e.aiSdkGenerate(input(text), call.index, offered)));
     if (result.response !== undefined) result.response = { ...result.response, modelId: this.modelId } as Result['response'];
     return result;

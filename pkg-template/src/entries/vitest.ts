@@ -6,7 +6,7 @@
  * for every test file.
  */
 import { afterEach, beforeEach, expect } from 'vitest';
-import { assertToolCalled, assertToolsOffered, toolCallArguments } from '../doubles/assertions.js';
+import { assertToolCalled, assertToolCalledTimes, assertToolsOffered, toolCallArguments } from '../doubles/assertions.js';
 import { setRunningTest } from '../doubles/test-names.js';
 
 type Task = { name: string; suite?: Task; file?: { filepath: string }; filepath?: string };
@@ -82,6 +82,9 @@ expect.extend({
             : `Expected the model to call tool "${name}" with ${printed}; its calls of "${name}" had:\n${calls.map((c) => `  ${this.utils.printReceived(c)}`).join('\n')}`,
     };
   },
+  toHaveCalledToolTimes(model: object, name: string, times: number) {
+    return matcher(() => assertToolCalledTimes(model, name, times), `Expected the model not to call tool "${name}" ${times} time${times === 1 ? '' : 's'}, but it did.`);
+  },
   toHaveOfferedTools(model: object, names: readonly string[]) {
     return matcher(() => assertToolsOffered(model, names), `Expected the model not to be offered exactly ${JSON.stringify(names)}, but it was.`);
   },
@@ -93,8 +96,13 @@ expect.extend({
  */
 declare module 'vitest' {
   interface Matchers<T = any> {
-    /** The model called tool `name` (with `args`, compared as JSON, when given). */
+    /**
+     * The model (or an AI SDK result's steps) called tool `name`; with `args`, with arguments
+     * equal to them by vitest's equality (asymmetric matchers work).
+     */
     toHaveCalledTool(name: string, args?: unknown): T;
+    /** The model (or an AI SDK result's steps) called tool `name` exactly `times` times. */
+    toHaveCalledToolTimes(name: string, times: number): T;
     /** The function tools offered to the model, over all its calls, are exactly `names`. */
     toHaveOfferedTools(names: readonly string[]): T;
   }
