@@ -259,3 +259,11 @@ test('the order of tool calls, and arguments matched in part', async () => {
   assert.throws(() => assertToolCalled(model, 'search', { q: 'oslo' }), (e) => e.name === 'AssertionError');
   assert.throws(() => assertToolCalled(model, 'search', { q: 'rome' }, { partial: true }), (e) => e.name === 'AssertionError' && /arguments holding \{"q":"rome"\}/.test(e.message));
 });
+
+test("the builders' options are checked: an unknown key is refused, naming the known ones", () => {
+  assert.throws(() => toolCall('weather', { city: 'x' }, { id: 'c1' }), /toolCall: unknown option `id`; the option is `toolCallId`/);
+  assert.throws(() => functionCall('weather', { city: 'x' }, { callid: 'c1' }), /functionCall: unknown option `callid`/);
+  assert.throws(() => assistantMessage('hi', { phase: 'final_answer', role: 'user' }), /assistantMessage: unknown option `role`/);
+  assert.equal(assistantMessage('hi', null).content[0].text, 'hi');
+  assert.equal(toolCall('weather', { city: 'x' }, { toolCallId: 'c1' }).callId, 'c1');
+});

@@ -7,7 +7,7 @@
  * it). `@ai-sdk/provider` supplies the call options and stream parts (types only).
  */
 import type { LanguageModelV3CallOptions, LanguageModelV3StreamPart } from '@ai-sdk/provider';
-import { describeValue } from '../engine/args.js';
+import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { isUnencodable } from '../engine/channel.js';
 import * as shared from './scripted-model.js';
 
@@ -152,9 +152,9 @@ function jsonText(surface: string, what: string, value: unknown): string {
   return text;
 }
 
-/** Refuses options that are neither absent nor an object. */
-function checkOptions(surface: string, options: unknown): void {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) throw new TypeError(`${surface}: options must be an object, got ${describeValue(options)}.`);
+/** Refuses options that are neither absent nor an object, or that hold a key not in `known`. */
+function checkOptions(surface: string, options: unknown, known: readonly string[]): void {
+  if (options !== undefined) expectKnownOptions(surface, options as Record<string, unknown>, known);
 }
 
 /** Refuses a reply text that is not a string, naming the builder that writes a value as JSON. */
@@ -167,8 +167,8 @@ function checkText(surface: string, text: unknown): void {
 /** A text reply. `text` must be a string (`objectStep(value)` writes a value as JSON). */
 export function assistantMessage(text: string, options?: AssistantMessageOptions): ScriptedAssistantMessage {
   checkText('assistantMessage', text);
-  checkOptions('assistantMessage', options);
-  return shared.assistantMessage(text, options as shared.AssistantMessageOptions) as ScriptedAssistantMessage;
+  checkOptions('assistantMessage', options, ['id', 'phase', 'providerData']);
+  return shared.assistantMessage(text, (options ?? undefined) as shared.AssistantMessageOptions | undefined) as ScriptedAssistantMessage;
 }
 
 /**
@@ -178,7 +178,7 @@ export function assistantMessage(text: string, options?: AssistantMessageOptions
 export function functionCall(name: string, args: string | Record<string, unknown>, options?: FunctionCallOptions): ScriptedToolCall {
   if (typeof name !== 'string') throw new TypeError(`functionCall: name must be a string, got ${describeValue(name)}.`);
   checkInput('functionCall', args);
-  checkOptions('functionCall', options);
+  checkOptions('functionCall', options, ['callId', 'id', 'namespace', 'providerData']);
   const item = shared.functionCall(name, typeof args === 'string' ? args : jsonText('functionCall', 'the input', args), { ...options } as shared.FunctionCallOptions) as { -readonly [K in keyof ScriptedToolCall]: ScriptedToolCall[K] };
   if (options?.callId === undefined) {
     // The engine names the call by its place when the step is answered.
@@ -192,7 +192,7 @@ export function functionCall(name: string, args: string | Record<string, unknown
 export function toolCall(toolName: string, input: string | Record<string, unknown>, options?: { toolCallId?: string }): ScriptedToolCall {
   if (typeof toolName !== 'string') throw new TypeError(`toolCall: toolName must be a string, got ${describeValue(toolName)}.`);
   checkInput('toolCall', input);
-  checkOptions('toolCall', options);
+  checkOptions('toolCall', options, ['toolCallId']);
   return functionCall(toolName, input, options?.toolCallId === undefined ? undefined : { callId: options.toolCallId });
 }
 
