@@ -505,3 +505,35 @@ test("AI SDK: a reply the provider also gives as structuredOutputText (OpenAI Re
   const apart = wrapLanguageModel({ model: answer("{'title': 'Fix login', 'priority': 'high', 'estimate': 3}"), middleware: repairingMiddleware() });
   assert.deepEqual((await generateText({ model: apart, output: Output.object({ schema: TicketZ }), prompt: 'ticket' })).output, final);
 });
+
+test('partialOutput flags a value from a new candidate (restarted), and the values after the last flag never contradict the final value', async () => {
+  const { partialOutput } = await import('@understudy/agents');
+  const schema = { type: 'object', properties: { title: { type: 'string' }, estimate: { type: 'number' } } };
+  const text = 'Draft:\n```json\n{"title":"Draft","estimate":1}\n```\nFinal:\n```json\n{"title":"Fix login","estimate":3}\n```';
+  for (const size of [1, 3, 10]) {
+    async function* deltas() {
+      for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+    }
+    const seen = [];
+    for await (const out of partialOutput(deltas(), schema)) seen.push(out);
+    const final = seen.at(-1);
+    assert.deepEqual(final.value, { title: 'Fix login', estimate: 3 });
+    assert.equal(final.complete, true);
+    const lastFlag = seen.findLastIndex((o) => o.restarted);
+    assert.ok(lastFlag > 0, `a restart is flagged (${size}-character deltas)`);
+    assert.ok(seen.slice(0, lastFlag).some((o) => o.value.title?.startsWith('Dra')), 'the draft was shown before');
+    for (const out of seen.slice(lastFlag)) {
+      for (const [key, value] of Object.entries(out.value)) {
+        if (typeof value === 'string' && !out.complete) assert.ok(final.value[key].startsWith(value), `${key}: ${value}`);
+        else assert.deepEqual(value, final.value[key], key);
+      }
+    }
+    assert.equal(seen.filter((o) => o.restarted).length, 1, 'one restart');
+  }
+  // A reply with one candidate is never flagged.
+  async function* one() {
+    yield '{"title": "Fi';
+    yield 'x login", "estimate": 3}';
+  }
+  for await (const out of partialOutput(one(), schema)) assert.equal(out.restarted, undefined);
+});

@@ -168,6 +168,11 @@ pub struct PartialParsed {
     /// The value is finished: the rest of the reply cannot change it.
     pub complete: bool,
     pub fixes: Vec<Fix>,
+    /// Where in the text the value's candidate starts (a byte offset; left out with no value):
+    /// a stream's partial values that start elsewhere than the last shown one come from a new
+    /// candidate (`partialOutput`'s `restarted`).
+    #[serde(skip_serializing_if = "Option::is_none", rename = "candidateStart")]
+    pub start: Option<usize>,
 }
 
 #[derive(Debug)]
@@ -947,6 +952,7 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
             value: None,
             complete: false,
             fixes: Vec::new(),
+            start: None,
         });
     };
     // An earlier value that fits the schema ("Draft: {…} Final: {…"): which one the reply
@@ -965,6 +971,7 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
             value: None,
             complete: false,
             fixes: Vec::new(),
+            start: None,
         });
     }
     let mut aligner = Aligner::new(schema);
@@ -981,8 +988,10 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
                 detail: f.detail.clone(),
             }));
             fixes.extend(aligner.fixes);
+            let value = value.map(Aligned::into_json);
             Ok(PartialParsed {
-                value: value.map(Aligned::into_json),
+                start: value.as_ref().map(|_| c.scanned.start),
+                value,
                 complete: !c.scanned.cut,
                 fixes,
             })
@@ -991,6 +1000,7 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
             value: None,
             complete: false,
             fixes: Vec::new(),
+            start: None,
         }),
         Err(m) => {
             let message = format!(

@@ -541,6 +541,37 @@ fn r12_to_r18_truncation() {
     assert_eq!(partial("Sure, here", &person()), None);
 }
 
+/// A partial value says where its candidate starts, so a stream can tell a new candidate (a
+/// "Draft" block, then the "Final" one) from the one it showed.
+#[test]
+fn a_partial_value_says_where_its_candidate_starts() {
+    let schema = json!({"type": "object", "properties": {"title": {"type": "string"}}});
+    let text = "Draft:\n```json\n{\"title\":\"Draft\"}\n```\nFinal:\n```json\n{\"title\":\"Fix login\"}\n```";
+    let draft = text.find('{').unwrap();
+    let last = text.rfind('{').unwrap();
+    let at = |end: usize| parse_partial(&text[..end], &schema).unwrap();
+    let early = at(draft + 13);
+    assert_eq!(
+        (early.value, early.start),
+        (Some(json!({"title": "Dra"})), Some(draft))
+    );
+    // While the final block is written after a complete draft, nothing is shown.
+    let writing = at(last + 12);
+    assert_eq!((writing.value, writing.start), (None, None));
+    let whole = at(text.len());
+    assert_eq!(
+        (whole.value, whole.start),
+        (Some(json!({"title": "Fix login"})), Some(last))
+    );
+    // The start is not part of the public answer's fields but is in its JSON for the facade.
+    let json = serde_json::to_value(at(draft + 13)).unwrap();
+    assert_eq!(json["candidateStart"], json!(draft));
+    assert!(serde_json::to_value(at(0))
+        .unwrap()
+        .get("candidateStart")
+        .is_none());
+}
+
 #[test]
 fn bounded_on_hostile_input() {
     use std::time::Instant;

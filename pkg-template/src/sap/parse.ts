@@ -139,6 +139,14 @@ export class BoundParser<T> extends EngineOwner<ParserHandle> implements Structu
     const { value, complete, fixes } = JSON.parse(call(() => handle.partialInput(input(text), options)));
     return { value, complete, fixes };
   }
+  /**
+   * @internal {@link partial} with where the value's candidate starts in the text (a byte
+   * offset, `undefined` with no value): what `partialOutput` tells a new candidate by.
+   */
+  partialReading(text: string, options?: PartialOptions): PartialResult<T> & { candidateStart?: number } {
+    const handle = this.live();
+    return JSON.parse(call(() => handle.partialInput(input(text), options)));
+  }
   /** @internal The engine object, for {@link RepairPolicy}. */
   engineHandle(): ParserHandle {
     return this.live();

@@ -2,7 +2,7 @@
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { call } from '../engine/channel.js';
 import type { JsonSchema } from '../schema/argument.js';
-import { structuredParser, type PartialOptions } from './parse.js';
+import { structuredParser, type BoundParser, type PartialOptions } from './parse.js';
 import type { ParseFix } from '../engine/engine-types.js';
 import type { StandardSchemaWithJSON } from '../schema/standard.js';
 import { hostReadableFromWeb } from '../engine/host.js';
@@ -16,6 +16,12 @@ export interface PartialOutput<T> {
   value: T | Partial<T> | undefined;
   complete: boolean;
   fixes: ParseFix[];
+  /**
+   * `true` on a value from another candidate than the values before it (a "Draft" block, then
+   * the "Final" one): it may contradict them. The values after the last one so marked never
+   * contradict the final value.
+   */
+  restarted?: true;
 }
 
 /**
@@ -110,22 +116,31 @@ async function* partialValues<T>(deltas: AsyncIterable<string | null>, schema: J
   try {
     let text = '';
     let shown: string | undefined;
+    // Where the last shown value's candidate starts; `null` once a new response restarted the text.
+    let shownStart: number | null | undefined;
     for await (const delta of deltas) {
       if (delta === null) {
         text = '';
+        if (shownStart !== undefined) shownStart = null;
         continue;
       }
       if (typeof delta !== 'string') throw new TypeError(`partialOutput: each delta must be a string, got ${describeValue(delta)}.`);
       text += delta;
-      const { value, fixes } = parser.partial(text, options);
+      const { value, fixes, candidateStart } = (parser as BoundParser<T>).partialReading(text, options);
       // `complete` waits for the end of the stream: more text may still follow the value.
       const key = JSON.stringify(value);
       if (value === undefined || key === shown) continue;
+      const restarted = shownStart !== undefined && candidateStart !== shownStart;
       shown = key;
-      yield { value: value as Partial<T>, complete: false, fixes };
+      shownStart = candidateStart;
+      yield { value: value as Partial<T>, complete: false, fixes, ...(restarted ? { restarted: true as const } : {}) };
     }
     const { value, fixes } = parser.parse(text);
-    yield { value: value as T, complete: true, fixes };
+    // The final value's candidate: the last one, when the last partial reading is that value.
+    const last = (parser as BoundParser<T>).partialReading(text);
+    const finalStart = JSON.stringify(last.value) === JSON.stringify(value) ? last.candidateStart : -1;
+    const restarted = shownStart !== undefined && finalStart !== shownStart;
+    yield { value: value as T, complete: true, fixes, ...(restarted ? { restarted: true as const } : {}) };
   } finally {
     parser.free();
   }
