@@ -34,11 +34,12 @@ function parsedOr(text: string): unknown {
   }
 }
 
-/** Whether `value` holds one of vitest's asymmetric matchers (`expect.any(…)`, …), down to a few levels. */
-function hasMatcher(value: unknown, depth = 0): boolean {
-  if (typeof value !== 'object' || value === null || depth > 32) return false;
+/** Whether `value` holds one of vitest's asymmetric matchers (`expect.any(…)`, …), each object looked at once, 32 levels down at most. */
+function hasMatcher(value: unknown, depth = 0, seen = new WeakSet<object>()): boolean {
+  if (typeof value !== 'object' || value === null || depth > 32 || seen.has(value)) return false;
+  seen.add(value);
   if (typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function') return true;
-  return Object.values(value).some((v) => hasMatcher(v, depth + 1));
+  return Object.values(value).some((v) => hasMatcher(v, depth + 1, seen));
 }
 
 /** The message of an assertion that fails, or `undefined` when it passes. */
