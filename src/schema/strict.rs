@@ -1879,31 +1879,32 @@ fn optional_property(
             })
             .unwrap_or_default()
     };
-    let escape = |t: &str| t.replace('~', "~0").replace('/', "~1");
-    let tokens: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
-        .collect();
+    // The tokens as the pointer writes them (the two keywords read the same escaped or not).
+    let tokens: Vec<&str> = pointer.split('/').skip(1).collect();
     let mut at = String::new();
     for (i, token) in tokens.iter().enumerate() {
-        let sent_node = as_sent.pointer(&at);
-        if token == "required" {
-            let sent = names(sent_node);
-            return names(strict.pointer(&at))
-                .into_iter()
-                .find(|n| !sent.contains(n))
-                .map(|n| (format!("{at}/properties/{}", escape(&n)), n));
-        }
-        if token == "properties" {
-            if let Some(name) = tokens.get(i + 1) {
-                if !names(sent_node).contains(name) {
-                    return Some((format!("{at}/properties/{}", escape(name)), name.clone()));
-                }
+        let optional = match *token {
+            // A difference in an object's `required`: the first name only the strict form requires.
+            "required" => {
+                let sent = names(as_sent.pointer(&at));
+                Some(
+                    names(strict.pointer(&at))
+                        .into_iter()
+                        .find(|n| !sent.contains(n))?,
+                )
             }
+            "properties" => tokens
+                .get(i + 1)
+                .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                .filter(|name| !names(as_sent.pointer(&at)).contains(name)),
+            _ => None,
+        };
+        if let Some(name) = optional {
+            let at = crate::schema::json::pointer_push(&at, "properties");
+            return Some((crate::schema::json::pointer_push(&at, &name), name));
         }
         at.push('/');
-        at.push_str(&escape(token));
+        at.push_str(token);
     }
     None
 }
