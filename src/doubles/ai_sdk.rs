@@ -75,20 +75,10 @@ fn kind_of(v: &Json) -> &'static str {
 /// usage keys are known. `Err` says what is wrong and how to write it. Envelope rules (an
 /// array or an object with `output`) are the classification's and are not repeated here.
 pub fn check_answer(answer: &Json) -> Result<(), String> {
-    let items = match answer {
-        Json::Array(items) => items,
-        Json::Object(o) => {
-            if let Some(Json::Object(usage)) = o.get("usage") {
-                check_usage(usage)?;
-            }
-            match o.get("output") {
-                Some(Json::Array(items)) => items,
-                _ => return Ok(()),
-            }
-        }
-        _ => return Ok(()),
-    };
-    for (i, item) in items.iter().enumerate() {
+    if let Some(Json::Object(usage)) = answer.get("usage") {
+        check_usage(usage)?;
+    }
+    for (i, item) in answer_items(answer).iter().enumerate() {
         let Some(kind) = item.get("type").and_then(Json::as_str) else {
             return Err(format!(
                 "part {i} is {} without a `type`; script assistantMessage('…'), toolCall(name, input) or reasoning('…').",

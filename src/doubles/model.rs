@@ -210,30 +210,24 @@ impl crate::error::Raise for SurfaceError {
 
 impl fmt::Display for SurfaceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.detail, &self.error) {
-            (
-                Some(detail),
-                ModelError::InvalidStep {
-                    input_index: Some(i),
-                    ..
-                },
-            ) => write!(
+        // A detail names the input (queue time) or the call (call time) it is about.
+        let about = match &self.error {
+            ModelError::InvalidStep {
+                input_index: Some(i),
+                ..
+            } => Some(("input", *i)),
+            ModelError::InvalidStep {
+                call_index: Some(c),
+                ..
+            } => Some(("call", *c)),
+            _ => None,
+        };
+        match (&self.detail, about) {
+            (Some(detail), Some((what, n))) => write!(
                 f,
-                "{} input #{}: {detail}",
+                "{} {what} #{}: {detail}",
                 self.surface.name(),
-                display_index(*i)
-            ),
-            (
-                Some(detail),
-                ModelError::InvalidStep {
-                    call_index: Some(c),
-                    ..
-                },
-            ) => write!(
-                f,
-                "{} call #{}: {detail}",
-                self.surface.name(),
-                display_index(*c)
+                display_index(n)
             ),
             _ => self.error.describe(f, self.surface),
         }
