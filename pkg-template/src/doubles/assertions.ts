@@ -58,6 +58,23 @@ export function logOutput(model: object, output: unknown): void {
   }
 }
 
+/**
+ * The AI SDK's tool-call parts (`{ type: 'tool-call', toolName, input, toolCallId }`, as a
+ * language model answers them and as a result's `toolCalls` hold them) as logged calls: the
+ * input as JSON text (a result holds it parsed).
+ */
+function callsOfParts(parts: unknown): LoggedToolCall[] {
+  if (!Array.isArray(parts)) return [];
+  return parts
+    .filter((p) => p?.type === 'tool-call' && typeof p.toolName === 'string')
+    .map((p) => ({ name: p.toolName, arguments: typeof p.input === 'string' ? p.input : JSON.stringify(p.input ?? {}), ...(typeof p.toolCallId === 'string' ? { callId: p.toolCallId } : {}) }));
+}
+
+/** @internal A language model answered with `parts` (content or stream parts): log their tool calls. */
+export function logToolCallParts(model: object, parts: unknown): void {
+  logOf(model).calls.push(...callsOfParts(parts));
+}
+
 /** Node's `AssertionError` where there is one (its test runners print `actual` / `expected`), else a look-alike. */
 class FallbackAssertionError extends Error {
   readonly actual: unknown;
@@ -89,15 +106,7 @@ function resultLog(fn: string, value: object): ToolLog | undefined {
     throw new TypeError(`${fn}: this result's steps are a promise (streamText): pass { steps: await result.steps }.`);
   }
   if (!Array.isArray(steps)) return undefined;
-  const calls: LoggedToolCall[] = [];
-  for (const step of steps) {
-    for (const call of Array.isArray(step?.toolCalls) ? step.toolCalls : []) {
-      if (typeof call?.toolName !== 'string') continue;
-      const args = typeof call.input === 'string' ? call.input : JSON.stringify(call.input ?? {});
-      calls.push({ name: call.toolName, arguments: args, ...(typeof call.toolCallId === 'string' ? { callId: call.toolCallId } : {}) });
-    }
-  }
-  return { offered: [], calls, fromResult: true };
+  return { offered: [], calls: steps.flatMap((step) => callsOfParts(step?.toolCalls)), fromResult: true };
 }
 
 function checkedLog(fn: string, model: unknown, name?: unknown): ToolLog {
@@ -191,7 +200,7 @@ export function assertToolCalled(model: object, name: string, args?: unknown, op
   throw assertionError(
     `Expected the model to call tool "${name}" with ${partial ? 'arguments holding ' : ''}${wanted}; its calls of "${name}" had:\n${seen.map((s) => `  ${canonical(s)}`).join('\n')}`,
     seen.length === 1 ? seen[0] : seen,
-    typeof args === 'string' ? normalized(args) : args,
+    expected,
     'assertToolCalled',
   );
 }

@@ -7,7 +7,7 @@
 import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
 import { call as engine, encodeValue } from '../engine/channel.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
-import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
+import { logRequest, logToolCallParts, registerLoggedModel } from './assertions.js';
 import { Recording, cassettePlan, errorOutcome, readCassette, recordedAdvice, toError } from './cassette.js';
 import type { Cassette, RedactionOptions, ReplayOptions } from './cassette-format.js';
 import { modelError, modelResponder, modelStream } from './language-model-steps.js';
@@ -18,7 +18,6 @@ import {
   ScriptedLanguageModel,
   apiCallError,
   installLanguageCassetteReplay,
-  loggedCalls,
   type LanguageModelCallOptions,
 } from './scripted-language-model.js';
 
@@ -94,7 +93,6 @@ function revived<T>(value: T): T {
   return value;
 }
 
-
 /**
  * A language model that forwards every call to `realModel` and records it: `doGenerate`'s
  * options and result, `doStream`'s options and every stream part (a stream the consumer
@@ -140,7 +138,7 @@ export class RecordingLanguageModel {
     const request = storedRequest(options);
     logRequest(this, options);
     const result = await this.#recording.call(request, false, () => this.#real.doGenerate(options), (r) => `{"response":${encodeValue(storedResult(r))}}`);
-    logOutput(this, loggedCalls(result?.content));
+    logToolCallParts(this, result?.content);
     return result;
   }
 
@@ -166,7 +164,7 @@ export class RecordingLanguageModel {
       new TransformStream<any, any>({
         transform: (part, controller) => {
           parts.push(part?.type === 'error' ? { type: 'error', error: JSON.parse(errorOutcome(part.error)).error } : part);
-          if (part?.type === 'tool-call') logOutput(this, loggedCalls([part]));
+          if (part?.type === 'tool-call') logToolCallParts(this, [part]);
           controller.enqueue(part);
         },
         flush: () => finish(`{"events":${encodeValue(parts)}}`),

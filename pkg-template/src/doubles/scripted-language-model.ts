@@ -16,7 +16,7 @@ import type { SchemaProvider } from '../engine/codes.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { frozenSnapshot } from '../engine/snapshot.js';
 import { aiSdkProvider } from '../engine/host.js';
-import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
+import { logOutput, logRequest, logToolCallParts, registerLoggedModel } from './assertions.js';
 import { UserError } from '../engine/errors.js';
 import { checkTools, scriptedSteps, strictProviders } from './scripted-model.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
@@ -360,7 +360,7 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
     if (step.respond !== undefined && RAW in step.respond) {
       const recordedResult = response as Record<PropertyKey, unknown>;
       if (STREAMED in recordedResult) throw new UserError(`scriptedLanguageModel: call #${call.index + 1} was recorded streamed; replay it with streamText (doStream).`);
-      logOutput(this, loggedCalls(recordedResult.content));
+      logToolCallParts(this, recordedResult.content);
       return recordedResult;
     }
     return this.#answer(response, call, step.type === 'responder', false);
@@ -383,7 +383,7 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
         // A recorded stream as it came; a recorded result streamed as the engine writes one.
         const recordedResult = response as Record<PropertyKey, unknown>;
         parts = STREAMED in recordedResult ? (recordedResult[STREAMED] as unknown[]) : JSON.parse(engine((e) => e.aiSdkResultParts(input(encodeValue(recordedResult)))));
-        logOutput(this, loggedCalls(Array.isArray(parts) ? parts : []));
+        logToolCallParts(this, parts);
       } else {
         parts = this.#answer(response, call, step.type === 'responder', true);
       }
@@ -441,10 +441,4 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
  */
 export function scriptedLanguageModel<V extends 'v3' | 'v4' = 'v3'>(steps: Iterable<ScriptedLanguageModelInput> = [], options?: ScriptedLanguageModelOptions & { specificationVersion?: V }): ScriptedLanguageModel<V> {
   return new ScriptedLanguageModel(steps, options);
-}
-
-/** @internal An AI SDK result's tool calls as the tool assertions log them. */
-export function loggedCalls(content: unknown): unknown[] {
-  if (!Array.isArray(content)) return [];
-  return content.filter((p) => p?.type === 'tool-call').map((p) => ({ type: 'function_call', name: p.toolName, arguments: p.input, callId: p.toolCallId }));
 }
