@@ -45,7 +45,6 @@ export interface CassetteOptions extends RedactionOptions, ReplayOptions {
   record?: boolean;
 }
 
-
 const CASSETTE_OPTIONS: readonly (keyof CassetteOptions)[] = ['dir', 'record', 'redactKeys', 'redact', 'allowSecrets', 'match', 'strictTools'];
 
 export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError } from '../engine/errors.js';
@@ -308,7 +307,6 @@ export function replayCassette(source: string | Cassette, options: ReplayOptions
 }
 
 installCassetteReplay(replayCassette);
-
 
 /**
  * A model for a test, backed by `<dir>/<name>.cassette.json`. The mode comes from

@@ -250,7 +250,6 @@ export class EngineOwner<H extends { free(): void }> {
   }
 }
 
-
 // --- diagnostics ------------------------------------------------------------------------------
 
 /**

@@ -5,7 +5,6 @@
  */
 import { StandardOutcome } from './codes.js';
 
-
 let standardPayload: unknown;
 
 /**

@@ -10,7 +10,6 @@ import type { StandardSchemaWithJSON } from '../schema/standard.js';
 import { StructuredParseError } from '../engine/errors.js';
 import { Repairs, joinInto, targetsOf, type End, type Item, type RepairRefusal, type RepairingModelOptions } from './repairs.js';
 
-
 /** The AI SDK's `RepairTextFunction`: repaired text, or `null` when it cannot be repaired. */
 export type RepairTextFunction = (options: { text: string; error: unknown }) => Promise<string | null>;
 

@@ -9,7 +9,6 @@ import { hostReadableFromWeb } from '../engine/host.js';
 import { StructuredParseError } from '../engine/errors.js';
 import type { Item } from './repairs.js';
 
-
 /** One value {@link partialOutput} yields. */
 export interface PartialOutput<T> {
   /** What the text so far determines (`complete: true`: the value `parseStructured` reads). */
@@ -30,7 +29,6 @@ export interface PartialOutput<T> {
  * for what is read here.
  */
 export type StreamedRun = { toStream(): unknown; [Symbol.asyncIterator](): AsyncIterator<unknown> };
-
 
 function isStreamedRun(source: unknown): source is StreamedRun {
   return typeof source === 'object' && source !== null && typeof (source as StreamedRun).toStream === 'function';

@@ -61,7 +61,6 @@ export interface RepairingModelOptions {
   completeTruncated?: boolean | readonly string[];
 }
 
-
 /** @internal An object of an SDK's shape, read loosely. */
 export type Item = Record<string, any>;
 

@@ -13,7 +13,6 @@ import { fromEngine } from '../engine/errors.js';
 
 type PreparedHandle = import('../../wasm/node/understudy.js').PreparedSchema;
 
-
 /** What {@link prepareStrictJsonSchema} returns. */
 export interface PreparedStrictJsonSchema<T> {
   /** The strict schema, as structured-output models accept it. */
@@ -48,7 +47,6 @@ export interface StrictSchemaOptions {
    */
   wrapRoot?: string;
 }
-
 
 /** A JSON Schema object as a conversion returns it: its members are yours to read. */
 export type JsonSchemaObject = { [key: string]: any };
@@ -140,7 +138,6 @@ interface ProviderConversion {
   unwrap?: { property: string; schema: JsonSchemaObject; resource: string };
   restore?: unknown[];
 }
-
 
 /**
  * `prepareStrictJsonSchema(schema).normalizeInput(value)` in one call. `schema` may also be a

@@ -77,7 +77,6 @@ function toResult(out: string | undefined): ValidationResult {
   return { valid: false, issues };
 }
 
-
 class CompiledValidator extends EngineOwner<ValidatorHandle> implements JsonSchemaValidator {
   constructor(handle: ValidatorHandle) {
     super(handle, 'validator');
