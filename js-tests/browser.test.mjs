@@ -108,9 +108,10 @@ test('strict schema panel: a provider selector shows each provider\'s schema, wh
 
 test('validate panel: issues with instancePath, updating as you type', async () => {
   const { page, problems, wasm } = await open();
-  // The engine first; the validator module is fetched by init({ validator: true }) after it.
+  // The engine first, then the doubles module (the page imports a testing entry, so init()
+  // loads it); the validator module is fetched by init({ validator: true }) after them.
   await page.waitForFunction(() => document.querySelector('#validate-verdict').textContent !== 'loading the validator…');
-  assert.deepEqual(wasm, ['understudy_bg.wasm', 'understudy_validator_bg.wasm']);
+  assert.deepEqual(wasm, ['understudy_bg.wasm', 'understudy_doubles_bg.wasm', 'understudy_validator_bg.wasm']);
   assert.equal(await page.textContent('#validate-verdict'), 'invalid: 2 issues');
   const issues = await page.locator('#validate-issues li').allTextContents();
   assert.match(issues[0], /^\/qty 0 is less than the minimum of 1 \(minimum\)$/);

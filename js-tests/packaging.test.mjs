@@ -14,7 +14,7 @@ const project = (name, manifest, texts) => pack.project(name, manifest, texts, [
 before(() => {
   pack = packed('understudy-pack-');
   files = pack.files;
-  for (const required of ['package.json', 'README.md', 'esm/node.js', 'esm/browser.js', 'cjs/node-cjs.js', 'wasm/understudy_bg.wasm', 'wasm/understudy_validator_bg.wasm', 'wasm/node/understudy.js', 'wasm/web/understudy.js', 'wasm/node/understudy_validator.js', 'wasm/web/understudy_validator.js', 'esm/node.d.ts', 'cjs/node-cjs.d.ts']) {
+  for (const required of ['package.json', 'README.md', 'esm/node.js', 'esm/browser.js', 'cjs/node-cjs.js', 'wasm/understudy_bg.wasm', 'wasm/understudy_doubles_bg.wasm', 'wasm/understudy_validator_bg.wasm', 'wasm/node/understudy.js', 'wasm/web/understudy.js', 'wasm/node/understudy_doubles.js', 'wasm/web/understudy_doubles.js', 'wasm/node/understudy_validator.js', 'wasm/web/understudy_validator.js', 'esm/node.d.ts', 'cjs/node-cjs.d.ts']) {
     assert.ok(files.includes(required), `tarball lacks ${required}`);
   }
   // Modules that run code at import (installing the engine, registering error classes) are
@@ -28,7 +28,7 @@ before(() => {
     assert.ok(manifest.sideEffects.some((e) => (e.includes('*') ? file.startsWith(e.slice(2, e.indexOf('*'))) : e.slice(2) === file)), `${file} runs code at import but is not in sideEffects`);
   }
   // The node and web glue share one file per module.
-  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')).sort(), ['wasm/understudy_bg.wasm', 'wasm/understudy_validator_bg.wasm']);
+  assert.deepEqual(files.filter((f) => f.endsWith('.wasm')).sort(), ['wasm/understudy_bg.wasm', 'wasm/understudy_doubles_bg.wasm', 'wasm/understudy_validator_bg.wasm']);
 });
 
 after(() => pack?.dispose());
@@ -89,6 +89,29 @@ test('the validator module loads on the first compileJsonSchema, not before', ()
         w.free();
         console.log('ok');
       })().catch((e) => { console.error(e); process.exit(1); });`,
+  });
+  assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
+});
+
+test('the doubles module loads with a double, never with the root entry alone', () => {
+  const dir = project('lazy-doubles', {}, {
+    'main.js': `
+      const loaded = () => Object.keys(require.cache).some((file) => /understudy_doubles\\.js$/.test(file));
+      const lib = require('@understudy/agents');
+      lib.toStrictJsonSchema({ type: 'object', properties: { a: { type: 'string' } } });
+      if (lib.parseStructured('{a: 1,}', { type: 'object', properties: { a: { type: 'number' } } }).value.a !== 1) throw new Error('parse failed');
+      const model = lib.repairingModel({ async getResponse() { return { output: [], usage: {} }; }, async *getStreamedResponse() {} });
+      if (loaded()) throw new Error('the root entry loaded the doubles module');
+      const testing = require('@understudy/agents/testing');
+      const agents = require('@openai/agents');
+      const before = lib.engineLiveHandles();
+      const scripted = new testing.ScriptedModel([[testing.assistantMessage('hi')]]);
+      if (!loaded()) throw new Error('a double did not load the doubles module');
+      if (lib.engineLiveHandles() !== before + 1) throw new Error('the script is not counted as a live handle');
+      new agents.Runner({ tracingDisabled: true }).run(new agents.Agent({ name: 'a', model: scripted }), 'hi').then((run) => {
+        if (run.finalOutput !== 'hi') throw new Error('wrong output: ' + run.finalOutput);
+        console.log('ok');
+      }).catch((e) => { console.error(e); process.exit(1); });`,
   });
   assert.equal(sh('node', ['main.js'], dir).trim(), 'ok');
 });

@@ -108,9 +108,11 @@ before(async () => {
     ),
     'worker/worker.js': `
       import * as lib from '@understudy/agents';
+      import * as aiTesting from '@understudy/agents/ai-sdk/testing';
       export default {
         async fetch() {
           ${check('await lib.init({ validator: true });')}
+          ${languageModel}
           return Response.json(result);
         },
       };
@@ -214,6 +216,7 @@ test('Cloudflare Workers (workerd via miniflare): the workerd condition imports 
   });
   const code = bundle.outputFiles[0].text;
   assert.match(code, /from "\.\/understudy_bg\.wasm"/, 'the engine is a static import');
+  assert.match(code, /from "\.\/understudy_doubles_bg\.wasm"/, 'the testing entry imports the doubles module');
   const { Miniflare } = await import('miniflare');
   const mf = new Miniflare({
     compatibilityDate: '2025-06-01',
@@ -221,6 +224,7 @@ test('Cloudflare Workers (workerd via miniflare): the workerd condition imports 
     modules: [
       { type: 'ESModule', path: join(dir, 'worker.js'), contents: code },
       { type: 'CompiledWasm', path: join(dir, 'understudy_bg.wasm'), contents: readFileSync(join(wasmDir, 'understudy_bg.wasm')) },
+      { type: 'CompiledWasm', path: join(dir, 'understudy_doubles_bg.wasm'), contents: readFileSync(join(wasmDir, 'understudy_doubles_bg.wasm')) },
       { type: 'CompiledWasm', path: join(dir, 'understudy_validator_bg.wasm'), contents: readFileSync(join(wasmDir, 'understudy_validator_bg.wasm')) },
     ],
   });
@@ -228,7 +232,9 @@ test('Cloudflare Workers (workerd via miniflare): the workerd condition imports 
     const response = await mf.dispatchFetch('http://localhost/');
     const text = await response.text();
     assert.equal(response.status, 200, text);
-    assertResult(JSON.parse(text));
+    const { languageModel: answer, ...result } = JSON.parse(text);
+    assert.equal(answer, 'language model answer', 'the testing entry loads the doubles module at import');
+    assertResult(result);
   } finally {
     await mf.dispose();
   }

@@ -8,12 +8,14 @@
  * exports `init`) and `install` (a statement the file runs first: Node's loader takes the
  * file's own `require`, so the glue resolves next to the entry file); a testing entry imports
  * the root file first where the engine loads at import (`loads`; in a browser the page calls
- * `init()`). `peers` is the module that installs `@openai/agents-core`'s classes for the
- * doubles, `testNames` whether the entry follows `node --test`'s running test.
+ * `init()`). `doubles` is the module a testing entry imports to load the doubles' wasm module
+ * with the engine (Node's loader loads it on a double's first call instead). `peers` is the
+ * module that installs `@openai/agents-core`'s classes for the doubles, `testNames` whether the
+ * entry follows `node --test`'s running test.
  */
 export const runtimes = [
-  { name: 'workerd', condition: 'workerd', format: 'esm', root: 'workerd', loader: 'engine/workerd', loads: true, peers: 'engine/peers-bundled' },
-  { name: 'browser', condition: 'browser', format: 'esm', root: 'browser', loader: 'engine/browser', peers: 'engine/peers-bundled', isDefault: true },
+  { name: 'workerd', condition: 'workerd', format: 'esm', root: 'workerd', loader: 'engine/workerd', loads: true, doubles: 'engine/workerd-doubles', peers: 'engine/peers-bundled' },
+  { name: 'browser', condition: 'browser', format: 'esm', root: 'browser', loader: 'engine/browser', doubles: 'engine/browser-doubles', peers: 'engine/peers-bundled', isDefault: true },
   {
     name: 'node',
     condition: 'node',
@@ -42,15 +44,15 @@ export const runtimes = [
  * Entries, each the re-export of its `module` in `entries/`. The root's file for a runtime is
  * `root` above (it loads the engine and exports `init` and `entries/root`); another entry's
  * file is `<module>-<runtime>`, which imports what it needs first: the root where it loads the
- * engine, `@openai/agents-core`'s classes with `peers`, and with `testNames` the node:test hook
+ * engine, the runtime's doubles loader with `doubles`, `@openai/agents-core`'s classes with `peers`, and with `testNames` the node:test hook
  * that names cassettes after the running test. An entry with `file` is that one file
  * everywhere (ES modules only).
  */
 export const entries = [
   { path: '.', module: 'root' },
-  { path: './testing', module: 'testing', peers: true, testNames: true },
-  { path: './realtime/testing', module: 'realtime-testing' },
-  { path: './ai-sdk/testing', module: 'ai-sdk-testing', testNames: true },
+  { path: './testing', module: 'testing', doubles: true, peers: true, testNames: true },
+  { path: './realtime/testing', module: 'realtime-testing', doubles: true },
+  { path: './ai-sdk/testing', module: 'ai-sdk-testing', doubles: true, testNames: true },
   { path: './vitest', module: 'vitest', file: 'vitest' },
 ];
 
@@ -58,6 +60,8 @@ export const entries = [
 const effects = [
   'engine/workerd',
   'engine/workerd-validator',
+  'engine/workerd-doubles',
+  'engine/browser-doubles',
   'engine/peers-node',
   'engine/peers-bundled',
   'doubles/cassette',
@@ -100,6 +104,7 @@ function source(entry, runtime) {
   } else if (runtime.loads) {
     lines.push(`import './${runtime.root}.js';`);
   }
+  if (entry.doubles && runtime.doubles) lines.push(`import './${runtime.doubles}.js';`);
   if (entry.peers) lines.push(`import './${runtime.peers}.js';`);
   if (entry.testNames && runtime.testNames) lines.push("import { watchNodeTest } from './doubles/test-names.js';", '', 'watchNodeTest();');
   lines.push(`export * from './entries/${entry.module}.js';`);
@@ -148,10 +153,11 @@ export function manifestFields() {
     exports[entry.path] = { ...rest, default: fallback };
   }
   exports['./wasm/engine'] = './wasm/understudy_bg.wasm';
+  exports['./wasm/doubles'] = './wasm/understudy_doubles_bg.wasm';
   exports['./wasm/validator'] = './wasm/understudy_validator_bg.wasm';
   exports['./package.json'] = './package.json';
-  // An entry file runs code at import when it loads the engine or the peers.
-  const esm = entries.flatMap((e) => (e.file ? [] : runtimes.filter((r) => r.format === 'esm' && (r.loads || e.peers)).map((r) => fileOf(e, r))));
+  // An entry file runs code at import when it loads the engine, the doubles or the peers.
+  const esm = entries.flatMap((e) => (e.file ? [] : runtimes.filter((r) => r.format === 'esm' && (r.loads || e.peers || (e.doubles && r.doubles))).map((r) => fileOf(e, r))));
   const node = runtimes.find((r) => r.name === 'node');
   const cjs = runtimes.find((r) => r.name === 'cjs');
   return {

@@ -3,8 +3,8 @@
 //! so a user exception comes back as `Err` and unwinds through Rust normally: no JavaScript
 //! exception ever crosses a Rust frame, and no borrow of an engine object is left behind.
 //!
-//! Shared by both modules; the validator module uses a few of these helpers.
-#![cfg_attr(not(feature = "engine"), allow(dead_code))]
+//! Shared by the three modules; each uses the helpers its bindings need.
+#![cfg_attr(not(all(feature = "engine", feature = "doubles")), allow(dead_code))]
 
 use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;

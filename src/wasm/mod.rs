@@ -10,21 +10,22 @@
 //! - exceptions raised by user code (a throwing getter, a throwing `validate`) pass through
 //!   unchanged, as in the reference.
 
-// The package's two wasm modules are two builds of this crate (Cargo features): `engine` is
-// loaded by every entry; `validator` (`compileJsonSchema`) when it is first needed. Each build
+// The package's three wasm modules are three builds of this crate (Cargo features): `engine` is
+// loaded by every entry; `doubles` (scripts, cassettes, redaction) by the testing entries;
+// `validator` (`compileJsonSchema`) when it is first needed. Each build
 // has its own input buffer, live-handle count and memory (the helpers below).
-#[cfg(feature = "engine")]
+#[cfg(feature = "doubles")]
 mod cassette;
 mod js;
-#[cfg(feature = "engine")]
+#[cfg(feature = "doubles")]
 mod model;
-#[cfg(feature = "engine")]
+#[cfg(feature = "doubles")]
 mod realtime;
-#[cfg(feature = "engine")]
+#[cfg(feature = "doubles")]
 mod sandbox;
 #[cfg(feature = "engine")]
 mod sap;
-#[cfg(feature = "engine")]
+#[cfg(feature = "doubles")]
 mod snapshot;
 #[cfg(feature = "engine")]
 mod standard;
@@ -36,6 +37,7 @@ mod validator;
 use wasm_bindgen::prelude::*;
 
 use crate::error::{Raise, UserError};
+#[cfg(any(feature = "engine", feature = "validator"))]
 use crate::schema::json::{self, Doc};
 
 /// Property that marks an engine error object.
@@ -150,6 +152,7 @@ pub(crate) fn user_error(message: impl Into<String>) -> JsValue {
     raise(UserError::new(message))
 }
 
+#[cfg(any(feature = "engine", feature = "validator"))]
 pub(crate) fn encoding_error(what: &str, e: json::ParseError) -> JsValue {
     // Only reachable when the facade's encoding is broken: the host produced the text.
     user_error(format!(
@@ -157,14 +160,18 @@ pub(crate) fn encoding_error(what: &str, e: json::ParseError) -> JsValue {
     ))
 }
 
+#[cfg(any(feature = "engine", feature = "validator"))]
 pub(crate) fn parse_schema(text: &str) -> Result<Doc, JsValue> {
     json::parse(text).map_err(|e| encoding_error("schema", e))
 }
 
-#[cfg(feature = "engine")]
+#[cfg(any(feature = "engine", feature = "doubles"))]
 /// The mechanical walks the facade hands over (`snapshot.ts`, `standard-call.ts` and
 /// `patterns.ts` in `pkg-template/src/engine/`): each runs in JavaScript in one crossing, under
 /// the rule its caller states.
+// Every module that takes walks is given all of them (one signature for the facade): the engine
+// reads the Standard Schema walks, the doubles module the snapshot and redaction walks.
+#[cfg_attr(not(all(feature = "engine", feature = "doubles")), allow(dead_code))]
 pub(crate) struct Walks {
     /// `standardCall(schema, value)`: runs `~standard.validate` and reads the result.
     pub standard_call: js_sys::Function,
@@ -183,12 +190,12 @@ pub(crate) struct Walks {
     pub find_secret: js_sys::Function,
 }
 
-#[cfg(feature = "engine")]
+#[cfg(any(feature = "engine", feature = "doubles"))]
 thread_local! {
     static WALKS: std::cell::RefCell<Option<std::rc::Rc<Walks>>> = const { std::cell::RefCell::new(None) };
 }
 
-#[cfg(feature = "engine")]
+#[cfg(any(feature = "engine", feature = "doubles"))]
 /// Installs the facade's walks (every entry does it when it installs the engine).
 #[wasm_bindgen(js_name = installWalks)]
 pub fn install_walks(
@@ -212,7 +219,7 @@ pub fn install_walks(
     WALKS.with(|w| *w.borrow_mut() = Some(std::rc::Rc::new(walks)));
 }
 
-#[cfg(feature = "engine")]
+#[cfg(any(feature = "engine", feature = "doubles"))]
 /// Runs `f` with the installed walks. No borrow is held while it runs: a walk runs user code,
 /// which may call back into the engine.
 pub(crate) fn with_walks<T>(f: impl FnOnce(&Walks) -> Result<T, JsValue>) -> Result<T, JsValue> {

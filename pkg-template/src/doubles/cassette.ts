@@ -10,7 +10,7 @@ import { nodeBuiltin } from '../engine/host.js';
 import { peers } from '../engine/peers.js';
 import type { Model, ModelRequest, ModelResponse, ModelRetryAdvice, ModelRetryAdviceRequest, StreamEvent } from '@openai/agents-core';
 import { describeValue, expectKnownOptions, expectString } from '../engine/args.js';
-import { call as engine, encodeValue, isUnencodable } from '../engine/channel.js';
+import { callDoubles, encodeValue, isUnencodable } from '../engine/channel.js';
 import { UserError, fromEngine } from '../engine/errors.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { takeCassetteSlot } from './test-names.js';
@@ -49,8 +49,8 @@ const CASSETTE_OPTIONS: readonly (keyof CassetteOptions)[] = ['dir', 'record', '
 
 export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError } from '../engine/errors.js';
 
-type Recorder = import('../../wasm/node/understudy.js').CassetteRecorder;
-type Replay = import('../../wasm/node/understudy.js').CassetteReplay;
+type Recorder = import('../../wasm/node/understudy_doubles.js').CassetteRecorder;
+type Replay = import('../../wasm/node/understudy_doubles.js').CassetteReplay;
 
 /** Node's `fs`, when there is one. */
 function nodeFs(): typeof import('node:fs') | undefined {
@@ -65,7 +65,7 @@ function requireFs(what: string): typeof import('node:fs') {
 
 function patterns(options: RedactionOptions): string[] {
   const redact = options.redact ?? [];
-  if (redact === 'pii') return engine((e) => e.cassettePiiPatterns()) as string[];
+  if (redact === 'pii') return callDoubles((e) => e.cassettePiiPatterns()) as string[];
   if (!Array.isArray(redact)) throw new TypeError(`recordingModel: options.redact must be an array of patterns or 'pii', got ${describeValue(redact)}.`);
   return redact.map(patternText);
 }
@@ -78,7 +78,7 @@ function allowed(options: RedactionOptions): string[] {
 
 /** A pattern as the cassette stores it (a `RegExp` through the engine's encoding of its flags). */
 function patternText(p: string | RegExp): string {
-  return typeof p === 'string' ? p : engine((e) => e.cassettePatternText(p.source, p.flags));
+  return typeof p === 'string' ? p : callDoubles((e) => e.cassettePatternText(p.source, p.flags));
 }
 
 /** @internal A failure as a cassette records it: its name and message, and what a retry reads ({@link RecordedError}). */
@@ -177,7 +177,7 @@ export class Recording {
   readonly #path: string | undefined;
 
   constructor(options: RecordingOptions, languageModel: boolean) {
-    this.#recorder = engine((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options), allowed(options), languageModel));
+    this.#recorder = callDoubles((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options), allowed(options), languageModel));
     this.#path = options.path;
   }
 
@@ -204,18 +204,18 @@ export class Recording {
   }
 
   record(request: string, streamed: boolean, outcome: string): void {
-    engine(() => this.#recorder.record(request, streamed, outcome));
+    callDoubles(() => this.#recorder.record(request, streamed, outcome));
     if (this.#path !== undefined) this.save(this.#path);
   }
 
   toScript(): Cassette {
-    return JSON.parse(engine(() => this.#recorder.toJson())) as Cassette;
+    return JSON.parse(callDoubles(() => this.#recorder.toJson())) as Cassette;
   }
 
   /** Node: writes the cassette (pretty JSON) to `path`, creating its folder, only when it changed. */
   save(path: string): void {
     const fs = requireFs('Saving a cassette');
-    const text = `${engine(() => this.#recorder.toJson())}\n`;
+    const text = `${callDoubles(() => this.#recorder.toJson())}\n`;
     const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
     if (slash > 0) fs.mkdirSync(path.slice(0, slash), { recursive: true });
     // Rewritten only when its content changes: no churn in version control.
@@ -274,22 +274,22 @@ export function readCassette(source: string | Cassette, surface = 'ScriptedModel
       return JSON.stringify(source);
     } catch (thrown) {
       if (isUnencodable(thrown)) {
-        throw fromEngine(engine((e) => e.cassetteUnencodableError()));
+        throw fromEngine(callDoubles((e) => e.cassetteUnencodableError()));
       }
       throw thrown;
     }
   }
   expectString(surface, 'source (a cassette object or the path of its file)', source);
   const fs = requireFs('Reading a cassette file');
-  if (!fs.existsSync(source)) throw fromEngine(engine((e) => e.cassetteMissingError(source)));
+  if (!fs.existsSync(source)) throw fromEngine(callDoubles((e) => e.cassetteMissingError(source)));
   return fs.readFileSync(source, 'utf8');
 }
 
 /** @internal `ScriptedModel.fromCassette`. */
 export function replayCassette(source: string | Cassette, options: ReplayOptions = {}): ScriptedModel {
   options = expectKnownOptions('ScriptedModel.fromCassette', options, ['match', 'strictTools']);
-  const byRequest = engine((e) => e.cassetteMatchesByRequest(options.match));
-  const replay: Replay = engine((e) => new e.CassetteReplay(readCassette(source), false));
+  const byRequest = callDoubles((e) => e.cassetteMatchesByRequest(options.match));
+  const replay: Replay = callDoubles((e) => new e.CassetteReplay(readCassette(source), false));
   if (!byRequest) {
     const steps = JSON.parse(replay.steps()) as ReplayStep[];
     replay.free();
@@ -297,7 +297,7 @@ export function replayCassette(source: string | Cassette, options: ReplayOptions
   }
   const responders = Array.from({ length: replay.stepCount }, () =>
     modelResponder((call) => {
-      const index = engine(() => replay.pick(encodeValue(call.request), call.index));
+      const index = callDoubles(() => replay.pick(encodeValue(call.request), call.index));
       const step = JSON.parse(replay.step(index)) as ReplayStep;
       if (step.kind === 'error') throw toError(step.error);
       return toResponse(step.response);
@@ -357,19 +357,19 @@ export function cassettePlan<M, O extends CassetteOptions>(
     expectString('cassette', 'name', first);
     if (typeof realModel !== 'function') throw new TypeError(`cassette: realModel must be a function that makes the real model, got ${describeValue(realModel)}.`);
     if (options.dir != null) expectString('cassette', 'options.dir', options.dir);
-    path = engine((e) => e.cassettePath(options.dir, first));
+    path = callDoubles((e) => e.cassettePath(options.dir, first));
   } else {
     const slot = takeCassetteSlot();
     if (slot === undefined) {
       throw new TypeError('cassette: without a name it must run inside a node:test test (under `node --test`) or a vitest test (with @understudy/agents/vitest in setupFiles); pass a name otherwise.');
     }
-    path = engine((e) => e.testCassettePath(slot.test.file, slot.test.fullName, slot.index));
+    path = callDoubles((e) => e.testCassettePath(slot.test.file, slot.test.fullName, slot.index));
   }
   if (options.record !== undefined && typeof options.record !== 'boolean') {
     throw new TypeError(`cassette: options.record must be a boolean, got ${describeValue(options.record)}.`);
   }
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
   const exists = nodeFs()?.existsSync(path) ?? false;
-  const plan = engine((e) => e.cassettePlan(env[CASSETTES_ENV], env[RECORD_ENV], env.CI, options.record, exists, path)) as 'off' | 'record' | 'replay';
+  const plan = callDoubles((e) => e.cassettePlan(env[CASSETTES_ENV], env[RECORD_ENV], env.CI, options.record, exists, path)) as 'off' | 'record' | 'replay';
   return { plan, path, realModel, options };
 }

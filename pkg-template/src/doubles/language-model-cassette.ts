@@ -5,7 +5,7 @@
  * The engine owns the document, redaction and matching (src/doubles/cassette.rs).
  */
 import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
-import { call as engine, encodeValue } from '../engine/channel.js';
+import { callDoubles, encodeValue } from '../engine/channel.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { logRequest, logToolCallParts, registerLoggedModel } from './assertions.js';
 import { Recording, cassettePlan, errorOutcome, readCassette, recordedAdvice, toError } from './cassette.js';
@@ -210,8 +210,8 @@ function rawStep(step: ReplayStep): ScriptedLanguageModelInput {
  */
 function replayLanguageCassette(source: string | Cassette, options: LanguageModelReplayOptions = {}): ScriptedLanguageModel {
   options = expectKnownOptions('ScriptedLanguageModel.fromCassette', options, ['match', 'strictTools', 'specificationVersion', 'provider', 'modelId']);
-  const byRequest = engine((e) => e.cassetteMatchesByRequest(options.match));
-  const replay = engine((e) => new e.CassetteReplay(readCassette(source, 'ScriptedLanguageModel.fromCassette'), true));
+  const byRequest = callDoubles((e) => e.cassetteMatchesByRequest(options.match));
+  const replay = callDoubles((e) => new e.CassetteReplay(readCassette(source, 'ScriptedLanguageModel.fromCassette'), true));
   // The model the cassette names, unless the options say otherwise (a `v2` model replays as `v3`).
   const named = replay.model();
   const recorded = named === undefined ? undefined : (JSON.parse(named) as { provider: string; modelId: string; specificationVersion: string });
@@ -226,7 +226,7 @@ function replayLanguageCassette(source: string | Cassette, options: LanguageMode
     replay.free();
     return new ScriptedLanguageModel(steps.map(rawStep), settings);
   }
-  const pick = (call: RecordedLanguageModelCall): ReplayStep => steps[engine(() => replay.pick(storedRequest(call.options), call.index))];
+  const pick = (call: RecordedLanguageModelCall): ReplayStep => steps[callDoubles(() => replay.pick(storedRequest(call.options), call.index))];
   const responders = Array.from({ length: replay.stepCount }, () =>
     modelResponder(
       Object.assign(

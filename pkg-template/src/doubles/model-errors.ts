@@ -4,11 +4,11 @@
  * user's `new` builds them as the reference does. Free of `@openai/agents` types, so the AI
  * SDK entry's types stand without it.
  */
-import { call as engine } from '../engine/channel.js';
+import { callDoubles } from '../engine/channel.js';
 import { registerDoubleErrors, settle, type FieldsOf } from '../engine/errors.js';
 import type { ModelErrorFields } from '../engine/engine-types.js';
 
-const message = (kind: string, args: object) => engine((e) => e.modelErrorMessage(kind, args));
+const message = (kind: string, args: object) => callDoubles((e) => e.modelErrorMessage(kind, args));
 type Fields<K extends ModelErrorFields['kind']> = Readonly<FieldsOf<ModelErrorFields, K>>;
 
 export interface UnexpectedModelCallError extends Fields<'UnexpectedModelCallError'> {}

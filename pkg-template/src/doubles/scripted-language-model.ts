@@ -10,7 +10,7 @@
  * of the `APICallError` a scripted error becomes); this module adapts it: promises, a
  * `ReadableStream`, the abort signal, the error object.
  */
-import { call as engine, encodeValue, input } from '../engine/channel.js';
+import { callDoubles, doublesInputText as input, encodeValue } from '../engine/channel.js';
 import { checkProviderCode } from '../schema/providers.js';
 import type { SchemaProvider } from '../engine/codes.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
@@ -63,7 +63,7 @@ export interface ScriptedLanguageModelOptions {
   chunkDelayInMs?: number;
 }
 
-type Handle = import('../../wasm/node/understudy.js').ModelScript;
+type Handle = import('../../wasm/node/understudy_doubles.js').ModelScript;
 type PreparedStep = { type: string; response?: unknown; error?: unknown; retryAdvice?: ScriptedLanguageModelRetryAdvice; respond?: (call: RecordedLanguageModelCall) => unknown; events?: Iterable<unknown> | AsyncIterable<unknown> };
 type Result = { content: unknown[]; finishReason: unknown; usage: unknown; response?: { id?: string }; warnings: unknown[] };
 
@@ -86,7 +86,7 @@ function languageModelSteps(inputs: unknown[]): [steps: object[], plan: string] 
   }
   if (answers.length > 0) {
     const text = JSON.stringify(answers);
-    engine((e) => e.aiSdkCheckAnswers(input(text), Uint32Array.from(indexes)));
+    callDoubles((e) => e.aiSdkCheckAnswers(input(text), Uint32Array.from(indexes)));
   }
   return [steps, plan];
 }
@@ -104,7 +104,7 @@ export function installLanguageCassetteReplay(replay: NonNullable<typeof replayC
 
 /** The abort checkpoint: the SDK's abort error (`name` `'AbortError'`), built by the engine. */
 function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
-  if (signal?.aborted) engine((e) => e.modelAborted(callIndex));
+  if (signal?.aborted) callDoubles((e) => e.modelAborted(callIndex));
 }
 
 /**
@@ -203,7 +203,7 @@ export async function apiCallError(error: unknown, advice: ScriptedLanguageModel
     message,
     codes: causeCodes(error),
   });
-  const fields = JSON.parse(engine((e) => e.aiSdkApiCallError(input(facts))));
+  const fields = JSON.parse(callDoubles((e) => e.aiSdkApiCallError(input(facts))));
   const init = { message, cause: error, url: 'scripted://understudy', requestBodyValues: {}, ...fields, statusCode: fields.statusCode ?? undefined };
   const sdk = await aiSdkProvider();
   if (typeof sdk?.APICallError === 'function') return new sdk.APICallError(init);
@@ -314,8 +314,8 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
       throw new TypeError(`scriptedLanguageModel: steps must be an iterable of steps, got ${describeValue(inputs)}.`);
     }
     const [steps, plan] = languageModelSteps(Array.from(inputs));
-    this.#script = engine((e) => new e.ModelScript(true));
-    engine(() => this.#script.enqueue(steps, plan));
+    this.#script = callDoubles((e) => new e.ModelScript(true));
+    callDoubles(() => this.#script.enqueue(steps, plan));
   }
 
   /**
@@ -342,12 +342,12 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
   /** Adds steps to the end of the script; one invalid input queues none of them. */
   enqueue(...inputs: ScriptedLanguageModelInput[]): void {
     const [steps, plan] = languageModelSteps(inputs);
-    engine(() => this.#script.enqueue(steps, plan));
+    callDoubles(() => this.#script.enqueue(steps, plan));
   }
 
   /** Throws `UnconsumedModelStepsError` when steps remain. */
   assertComplete(): void {
-    engine(() => this.#script.assertComplete());
+    callDoubles(() => this.#script.assertComplete());
   }
 
   async doGenerate(options: AnyCallOptions): Promise<any> {
@@ -375,14 +375,14 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
     if (step.type === 'stream' || step.type === 'stream_responder') {
       // The SDK's own stream parts, passed on as scripted.
       parts = step.type === 'stream' ? step.events! : ((await untilAborted(step.respond!(recorded(call)), signal, call.index)) as Iterable<unknown>);
-      if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(parts, call.index, true));
+      if (step.type === 'stream_responder') callDoubles((e) => e.checkResponderStream(parts, call.index, true));
     } else {
       const response = step.type === 'responder' ? await untilAborted(step.respond!(recorded(call)), signal, call.index) : step.response;
       checkpoint(signal, call.index);
       if (step.respond !== undefined && RAW in step.respond) {
         // A recorded stream as it came; a recorded result streamed as the engine writes one.
         const recordedResult = response as Record<PropertyKey, unknown>;
-        parts = STREAMED in recordedResult ? (recordedResult[STREAMED] as unknown[]) : JSON.parse(engine((e) => e.aiSdkResultParts(input(encodeValue(recordedResult)))));
+        parts = STREAMED in recordedResult ? (recordedResult[STREAMED] as unknown[]) : JSON.parse(callDoubles((e) => e.aiSdkResultParts(input(encodeValue(recordedResult)))));
         logToolCallParts(this, parts);
       } else {
         parts = this.#answer(response, call, step.type === 'responder', true);
@@ -399,7 +399,7 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
     this.#records.push(call);
     logRequest(this, options);
     if (this.#strictTools.length > 0) this.#checkTools(options);
-    const step = engine(() => this.#script.take(streamed)) as PreparedStep;
+    const step = callDoubles(() => this.#script.take(streamed)) as PreparedStep;
     if (step.type === 'error') call.failedInRow = (before?.failedInRow ?? 0) + 1;
     return { call, step };
   }
@@ -415,13 +415,13 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
    * when a responder made it (a scripted one was checked when queued), its tool calls logged.
    */
   #answer(response: unknown, call: CallRecord, made: boolean, streamed: boolean): any {
-    if (made) engine((e) => e.checkLanguageModelResponse(response, call.index));
+    if (made) callDoubles((e) => e.checkLanguageModelResponse(response, call.index));
     logOutput(this, Array.isArray(response) ? response : (response as { output?: unknown }).output);
     const text = JSON.stringify(response);
     // The names of the call's tools, when a call to another one is refused.
     const offered = this.#allowUnoffered ? undefined : (Array.isArray(call.given?.tools) ? call.given.tools : []).map((tool) => String((tool as { name?: unknown })?.name));
-    if (streamed) return JSON.parse(engine((e) => e.aiSdkStreamParts(input(text), call.index, offered, this.#deltaSize)));
-    const result: Result = JSON.parse(engine((e) => e.aiSdkGenerate(input(text), call.index, offered)));
+    if (streamed) return JSON.parse(callDoubles((e) => e.aiSdkStreamParts(input(text), call.index, offered, this.#deltaSize)));
+    const result: Result = JSON.parse(callDoubles((e) => e.aiSdkGenerate(input(text), call.index, offered)));
     if (result.response !== undefined) result.response = { ...result.response, modelId: this.modelId } as Result['response'];
     return result;
   }

@@ -17,7 +17,7 @@ import type {
   ModelRetryAdviceRequest,
   StreamEvent,
 } from '@openai/agents-core';
-import { call as engine } from '../engine/channel.js';
+import { callDoubles } from '../engine/channel.js';
 import { checkProviderCode, checkProviderTools } from '../schema/providers.js';
 import { checkStrictTool } from '../schema/strict.js';
 import type { SchemaProvider } from '../engine/codes.js';
@@ -149,12 +149,12 @@ export function functionCall(name: string, args: string | Record<string, unknown
   } as FunctionCallItem;
 }
 
-type Handle = import('../../wasm/node/understudy.js').ModelScript;
+type Handle = import('../../wasm/node/understudy_doubles.js').ModelScript;
 type PreparedStep = { type: ScriptedModelStep['type']; response?: unknown; error?: unknown; respond?: (call: RecordedModelCall) => unknown; events?: ScriptedModelStream };
 
 /** The abort checkpoint: the reference reads `signal?.aborted`; the engine builds the error. */
 function checkpoint(signal: AbortSignal | undefined, callIndex?: number): void {
-  if (signal?.aborted) engine((e) => e.modelAborted(callIndex));
+  if (signal?.aborted) callDoubles((e) => e.modelAborted(callIndex));
 }
 
 /** A fresh frozen copy of a call record, its request snapshotted again. */
@@ -228,7 +228,7 @@ export function checkTools(tools: readonly { name: string; parameters: unknown }
  * `script.enqueue(steps, plan)`.
  */
 export function scriptedSteps(inputs: unknown[], usage: unknown, languageModel = false): [steps: object[], plan: string] {
-  const plan = engine((e) => e.classifyModelSteps(inputs, usage, languageModel));
+  const plan = callDoubles((e) => e.classifyModelSteps(inputs, usage, languageModel));
   return [prepareModelSteps(inputs, plan, usage as Parameters<typeof prepareModelSteps>[2]), plan];
 }
 
@@ -246,8 +246,8 @@ export class ScriptedModel implements Model {
     for (const provider of this.#strictTools) checkProviderCode(provider, 'strictTools');
     registerLoggedModel(this);
     const [steps, plan] = scriptedSteps(Array.from(inputs), peers().Usage);
-    this.#script = engine((e) => new e.ModelScript(false));
-    engine(() => this.#script.enqueue(steps, plan));
+    this.#script = callDoubles((e) => new e.ModelScript(false));
+    callDoubles(() => this.#script.enqueue(steps, plan));
   }
 
   /**
@@ -285,12 +285,12 @@ export class ScriptedModel implements Model {
   /** Adds steps to the end of the script; one invalid input queues none of them. */
   enqueue(...inputs: ScriptedModelInput[]): void {
     const [steps, plan] = scriptedSteps(inputs, peers().Usage);
-    engine(() => this.#script.enqueue(steps, plan));
+    callDoubles(() => this.#script.enqueue(steps, plan));
   }
 
   /** Throws {@link UnconsumedModelStepsError} when the script still contains unconsumed steps. */
   assertComplete(): void {
-    engine(() => this.#script.assertComplete());
+    callDoubles(() => this.#script.assertComplete());
   }
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
@@ -320,7 +320,7 @@ export class ScriptedModel implements Model {
     if (step.type === 'stream' || step.type === 'stream_responder') {
       const events = step.type === 'stream' ? step.events! : ((await step.respond!(snapshotCall(call))) as ScriptedModelStream);
       checkpoint(request.signal, call.index);
-      if (step.type === 'stream_responder') engine((e) => e.checkResponderStream(events, call.index, false));
+      if (step.type === 'stream_responder') callDoubles((e) => e.checkResponderStream(events, call.index, false));
       for await (const event of events) {
         checkpoint(request.signal, call.index);
         if ((event as { type?: unknown })?.type === 'response_done') logOutput(this, (event as { response?: { output?: unknown } }).response?.output);
@@ -333,14 +333,14 @@ export class ScriptedModel implements Model {
     checkpoint(request.signal, call.index);
     const response = this.#normalize(scripted, call, true);
     checkpoint(request.signal, call.index);
-    yield engine((e) => e.autoStreamStarted()) as StreamEvent;
-    const plan: number[] = engine((e) => Array.from(e.autoStreamPlan(response)) as number[]);
+    yield callDoubles((e) => e.autoStreamStarted()) as StreamEvent;
+    const plan: number[] = callDoubles((e) => Array.from(e.autoStreamPlan(response)) as number[]);
     for (let i = 0; i < plan.length; i += 2) {
       checkpoint(request.signal, call.index);
-      yield engine((e) => e.autoStreamDelta(response, plan[i], plan[i + 1])) as StreamEvent;
+      yield callDoubles((e) => e.autoStreamDelta(response, plan[i], plan[i + 1])) as StreamEvent;
     }
     checkpoint(request.signal, call.index);
-    yield engine((e) => e.autoStreamDone(response)) as StreamEvent;
+    yield callDoubles((e) => e.autoStreamDone(response)) as StreamEvent;
   }
 
   async getRetryAdvice(request: ModelRetryAdviceRequest): Promise<ModelRetryAdvice | undefined> {
@@ -379,12 +379,12 @@ export class ScriptedModel implements Model {
       const output = (request?.outputType as any)?.type === 'json_schema' ? (request.outputType as any).schema : undefined;
       checkTools(tools.map((tool) => ({ name: String(tool.name), parameters: tool.parameters })), output, this.#strictTools);
     }
-    const step = engine(() => this.#script.take(streamed)) as PreparedStep;
+    const step = callDoubles(() => this.#script.take(streamed)) as PreparedStep;
     return { call: record, step };
   }
 
   #normalize(response: unknown, call: RecordedModelCall, streamed: boolean): ModelResponse {
-    const normalized = engine((e) => e.normalizeModelResponse(response, call.request, call.index, streamed, peers().Usage));
+    const normalized = callDoubles((e) => e.normalizeModelResponse(response, call.request, call.index, streamed, peers().Usage));
     logOutput(this, normalized.output);
     checkpoint(call.request.signal, call.index);
     return normalized;

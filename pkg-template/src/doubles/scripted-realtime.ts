@@ -17,7 +17,7 @@ import type {
   RealtimeTransportLayerConnectOptions,
   TransportToolCallEvent,
 } from '@openai/agents-realtime';
-import { call as engine } from '../engine/channel.js';
+import { callDoubles } from '../engine/channel.js';
 import { fromEngine, registerDoubleErrors, settle, type FieldsOf } from '../engine/errors.js';
 import type { RealtimeErrorFields } from '../engine/engine-types.js';
 import type {
@@ -71,7 +71,7 @@ export type ScriptedRealtimeScenarioOptions<TResult = void> = {
   signal?: AbortSignal;
 };
 
-const message = (kind: string, ...args: unknown[]) => engine((e) => e.realtimeErrorMessage(kind, args));
+const message = (kind: string, ...args: unknown[]) => callDoubles((e) => e.realtimeErrorMessage(kind, args));
 type Fields<K extends RealtimeErrorFields['kind']> = Readonly<FieldsOf<RealtimeErrorFields, K>>;
 const frozen = <T>(list: readonly T[]): readonly T[] => Object.freeze([...list]);
 
@@ -144,7 +144,7 @@ registerDoubleErrors({
   ScriptedRealtimeConnectionSupersededError,
 });
 
-type Handle = import('../../wasm/node/understudy.js').RealtimeScript;
+type Handle = import('../../wasm/node/understudy_doubles.js').RealtimeScript;
 type Settlers = { matcher?: (call: any) => unknown; resolve: (call: any) => void; reject: (error: unknown) => void };
 type Outcome =
   | { source: 'scenario' | 'exercise'; status: 'fulfilled'; value?: unknown }
@@ -165,14 +165,14 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
   readonly #script: Handle;
 
   constructor() {
-    const script = engine((e) => new e.RealtimeScript());
+    const script = callDoubles((e) => new e.RealtimeScript());
     this.#script = script;
     // Own enumerable properties, as the reference's public fields are.
     Object.defineProperty(this, 'status', {
       enumerable: true,
       configurable: true,
       get: () => script.status,
-      set: (status: RealtimeTransportStatus) => engine(() => (script.status = status)),
+      set: (status: RealtimeTransportStatus) => callDoubles(() => (script.status = status)),
     });
     Object.defineProperty(this, 'muted', {
       enumerable: true,
@@ -365,20 +365,20 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
 
   /** Throws {@link IncompleteRealtimeScenarioError} when calls, expectations or failures remain. */
   assertComplete(): void {
-    engine(() => this.#script.assertComplete());
+    callDoubles(() => this.#script.assertComplete());
   }
 
   /** Throws {@link RealtimeTransportNotClosedError} unless the transport is disconnected. */
   assertClosed(): void {
-    engine(() => this.#script.assertClosed());
+    callDoubles(() => this.#script.assertClosed());
   }
 
   async connect(options: RealtimeTransportLayerConnectOptions): Promise<void> {
     const script = this.#script;
     const generation = script.connectBegin();
-    const current = (status: RealtimeTransportStatus) => engine(() => script.assertCurrent(generation, status));
+    const current = (status: RealtimeTransportStatus) => callDoubles(() => script.assertCurrent(generation, status));
     try {
-      this.#call('connect', { options: engine((e) => e.realtimeConnectData(options)) });
+      this.#call('connect', { options: callDoubles((e) => e.realtimeConnectData(options)) });
       current('connecting');
       this.emit('connection_change', 'connecting');
       current('connecting');
@@ -486,10 +486,10 @@ export class ScriptedRealtimeTransport implements RealtimeTransportLayer {
   }
 
   #validate(method: string, matcher: ((call: any) => unknown) | undefined, call: unknown): void {
-    engine((e) => e.realtimeCheckMethod(method, call));
+    callDoubles((e) => e.realtimeCheckMethod(method, call));
     if (matcher) {
       const returned = matcher(call);
-      engine((e) => e.realtimeMatcherVerdict(returned, call));
+      callDoubles((e) => e.realtimeMatcherVerdict(returned, call));
     }
   }
 

@@ -8,7 +8,7 @@
  * calls matchers and responders.
  */
 import type { SandboxSession } from '@openai/agents-core/sandbox';
-import { call as engine } from '../engine/channel.js';
+import { callDoubles } from '../engine/channel.js';
 import { peers } from '../engine/peers.js';
 import { registerDoubleErrors, settle, type FieldsOf } from '../engine/errors.js';
 import type { SandboxErrorFields } from '../engine/engine-types.js';
@@ -85,7 +85,7 @@ export type ScriptedSandboxSession<TMethod extends ScriptedSandboxMethod = never
     assertComplete(): void;
   };
 
-const message = (kind: string, args: object) => engine((e) => e.sandboxErrorMessage(kind, args));
+const message = (kind: string, args: object) => callDoubles((e) => e.sandboxErrorMessage(kind, args));
 type Fields<K extends SandboxErrorFields['kind']> = Readonly<FieldsOf<SandboxErrorFields, K>>;
 
 export interface InvalidScriptedSandboxStepError extends Fields<'InvalidScriptedSandboxStepError'> {}
@@ -139,9 +139,9 @@ type PreparedStep = {
 };
 
 const snapshotArgs = (method: string, args: unknown) =>
-  engine((e) => e.snapshotSandboxArgs(method, args, peers().Manifest, peers().cloneManifest));
+  callDoubles((e) => e.snapshotSandboxArgs(method, args, peers().Manifest, peers().cloneManifest));
 const snapshotCall = (record: unknown) =>
-  engine((e) => e.snapshotSandboxCall(record, peers().Manifest, peers().cloneManifest)) as RecordedSandboxCall;
+  callDoubles((e) => e.snapshotSandboxCall(record, peers().Manifest, peers().cloneManifest)) as RecordedSandboxCall;
 
 /**
  * Creates a deterministic sandbox session with only the scripted methods installed on the
@@ -154,14 +154,14 @@ export function scriptedSandboxSession<const TInputs extends readonly ScriptedSa
 export function scriptedSandboxSession<TMethod extends ScriptedSandboxMethod>(inputs: Iterable<ScriptedSandboxInput<TMethod>>): ScriptedSandboxSession<TMethod>;
 export function scriptedSandboxSession(): ScriptedSandboxSession<never>;
 export function scriptedSandboxSession(inputs: Iterable<ScriptedSandboxInput> = []): ScriptedSandboxSession<any> {
-  const script = engine((e) => new e.SandboxScript(Array.from(inputs)));
+  const script = callDoubles((e) => new e.SandboxScript(Array.from(inputs)));
   const session: Record<string, unknown> = { state: { manifest: new (peers().Manifest)() } };
 
   const invoke = (method: string, args: unknown[]): unknown => {
-    const { record, step } = engine(() => script.begin(method, snapshotArgs(method, args))) as { record: RecordedSandboxCall; step: PreparedStep };
+    const { record, step } = callDoubles(() => script.begin(method, snapshotArgs(method, args))) as { record: RecordedSandboxCall; step: PreparedStep };
     if (step.match) {
       const returned = step.match(...(snapshotArgs(method, record.args) as unknown[]));
-      engine((e) => e.sandboxMatcherVerdict(returned, record));
+      callDoubles((e) => e.sandboxMatcherVerdict(returned, record));
     }
     if (step.type === 'error') throw step.error;
     if (step.type === 'responder') return step.respond!(snapshotCall(record));
@@ -169,7 +169,7 @@ export function scriptedSandboxSession(inputs: Iterable<ScriptedSandboxInput> = 
   };
 
   for (const method of script.methods() as string[]) {
-    const sync = engine((e) => e.sandboxMethodIsSync(method));
+    const sync = callDoubles((e) => e.sandboxMethodIsSync(method));
     const scriptedMethod = sync
       ? (...args: unknown[]) => invoke(method, args)
       : (...args: unknown[]) => {
@@ -191,7 +191,7 @@ export function scriptedSandboxSession(inputs: Iterable<ScriptedSandboxInput> = 
     assertComplete: {
       configurable: false,
       enumerable: true,
-      value: () => engine(() => script.assertComplete()),
+      value: () => callDoubles(() => script.assertComplete()),
       writable: false,
     },
   });

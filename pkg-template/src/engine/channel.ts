@@ -15,12 +15,17 @@ import { issueTexts, standardCall, takeStandardPayload } from './standard-call.j
 export type Bindings = typeof import('../../wasm/node/understudy.js');
 /** @internal The validator module's bindings (`compileJsonSchema`), a second wasm module. */
 export type ValidatorBindings = typeof import('../../wasm/node/understudy_validator.js');
+/** @internal The doubles module's bindings (scripts, cassettes, redaction), loaded by the testing entries. */
+export type DoublesBindings = typeof import('../../wasm/node/understudy_doubles.js');
 
 let engine: Bindings | undefined;
 let engineInput: InputChannel;
 let validatorEngine: ValidatorBindings | undefined;
 let validatorInput: InputChannel;
 let loadValidator: (() => unknown) | undefined;
+let doublesEngine: DoublesBindings | undefined;
+let doublesInput: InputChannel;
+let loadDoubles: (() => unknown) | undefined;
 
 /** @internal Installs the loaded wasm bindings (the Node entry does it at import time). */
 export function installEngine(bindings: unknown): void {
@@ -36,6 +41,43 @@ export function installValidator(bindings: unknown): void {
   validatorInput = new InputChannel(validatorEngine);
   validatorEngine.installErrorMaker(engineErrorObject);
   validatorEngine.installPatterns(new PatternTable(validatorEngine.engineMemory() as WebAssembly.Memory));
+}
+
+/** @internal Installs the loaded doubles module (browsers: `init()` once a testing entry is imported). */
+export function installDoubles(bindings: unknown): void {
+  doublesEngine = bindings as DoublesBindings;
+  doublesInput = new InputChannel(doublesEngine);
+  doublesEngine.installErrorMaker(engineErrorObject);
+  doublesEngine.installWalks(standardCall, takeStandardPayload, issueTextsInput, snapshotValue, checkPatterns, redactTexts, findSecret);
+}
+
+/**
+ * @internal How the doubles module loads synchronously on first use (Node: `require` of its
+ * glue). Without one, a double asks for `init()` (browsers load it there once a testing entry
+ * is imported; Workers at the testing entry's import).
+ */
+export function installDoublesLoader(load: () => unknown): void {
+  loadDoubles = load;
+}
+
+/** @internal Calls the doubles module, turning its error objects into their classes. */
+export function callDoubles<T>(run: (d: DoublesBindings) => T): T {
+  if (doublesEngine === undefined) {
+    if (loadDoubles === undefined) {
+      throw new UserError("understudy's test doubles are not loaded: in a browser, `await init()` after importing a testing entry.");
+    }
+    installDoubles(loadDoubles());
+  }
+  try {
+    return run(doublesEngine!);
+  } catch (thrown) {
+    throw fromEngine(thrown);
+  }
+}
+
+/** @internal Writes `text` into the doubles module's input buffer (inside {@link callDoubles}); returns its length in bytes. */
+export function doublesInputText(text: string): number {
+  return doublesInput.write(text);
 }
 
 /**
@@ -87,7 +129,7 @@ export function call<T>(run: (e: Bindings) => T): T {
 
 const encoder = new (textCodec('TextEncoder'))();
 
-/** What a wasm module offers for its input buffer (both modules have one). */
+/** What a wasm module offers for its input buffer (every module has one). */
 interface InputBuffered {
   inputBuffer(capacity: number): number;
   engineMemory(): unknown;
@@ -253,11 +295,12 @@ export class EngineOwner<H extends { free(): void }> {
 // --- diagnostics ------------------------------------------------------------------------------
 
 /**
- * Bytes of WebAssembly memory the engine holds (both modules, once the validator is loaded). Wasm memory only grows, so a figure that stays
+ * Bytes of WebAssembly memory the engine holds (every module loaded: the engine, and the
+ * doubles and validator modules once they are). Wasm memory only grows, so a figure that stays
  * flat over many create/free cycles shows nothing leaks.
  */
 export function engineMemoryBytes(): number {
-  return bindings().engineMemoryBytes() + (validatorEngine?.engineMemoryBytes() ?? 0);
+  return bindings().engineMemoryBytes() + (validatorEngine?.engineMemoryBytes() ?? 0) + (doublesEngine?.engineMemoryBytes() ?? 0);
 }
 
 /**
@@ -267,5 +310,5 @@ export function engineMemoryBytes(): number {
  * was shows that nothing is held.
  */
 export function engineLiveHandles(): number {
-  return bindings().engineLiveHandles() + (validatorEngine?.engineLiveHandles() ?? 0);
+  return bindings().engineLiveHandles() + (validatorEngine?.engineLiveHandles() ?? 0) + (doublesEngine?.engineLiveHandles() ?? 0);
 }

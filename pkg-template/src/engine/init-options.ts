@@ -17,6 +17,8 @@ export interface InitOptions {
   validator?: boolean;
   /** Where the engine's `.wasm` comes from (by default next to the package's web build). */
   wasm?: WasmSource;
+  /** Where the doubles module's `.wasm` comes from, once a testing entry is imported (by default next to the package's web build). */
+  doublesWasm?: WasmSource;
   /** Where the validator's `.wasm` comes from (by default next to the package's web build). */
   validatorWasm?: WasmSource;
 }
