@@ -30,7 +30,7 @@ import { generateText, streamText, tool, stepCountIs, Output, type LanguageModel
 import { z } from 'zod';
 import {
   scriptedLanguageModel, assistantMessage, functionCall, toolCall, textStep, objectStep, modelResponder, modelResponse, modelStream,
-  cassette, recordingLanguageModel, assertToolCalled, type RecordedLanguageModelCall,
+  cassette, recordingLanguageModel, assertToolCalled, assertToolsAccepted, type RecordedLanguageModelCall,
 } from '@understudy/agents/ai-sdk/testing';
 import { test, expect } from 'vitest';
 
@@ -53,6 +53,12 @@ test('a tool loop, typed as the SDK types it', async () => {
   expect(result).toHaveCalledTool('weather', { city: 'Oslo' });
   assertToolCalled(model, 'weather', { city: 'Oslo' });
   model.assertComplete();
+  // The whole tool set, for each provider, before any request.
+  expect(tools).toBeAcceptedBy(['openai', 'gemini']);
+  const open = { env: tool({ inputSchema: z.object({ vars: z.record(z.string(), z.string()) }) }) };
+  expect(open).not.toBeAcceptedBy('anthropic');
+  expect(() => expect(open).toBeAcceptedBy('anthropic')).toThrow(/Anthropic refuses the input schema of tool \`env\`/);
+  assertToolsAccepted(tools, 'anthropic');
 });
 
 test('an object answer, usage in the SDK words, a responder reading the call, the SDK stream parts', async () => {

@@ -138,6 +138,9 @@ const validRootArgs = {
   repairingMiddleware: [{ allowFixes: ['fence_stripped'], completeTruncated: ['search'] }],
   providerSchemas: ['gemini'],
   checkRequestLimits: ['anthropic', { tools: [{ name: 't', parameters: schema }], output: schema }],
+  checkTools: [[{ name: 't', parameters: schema }], { providers: ['gemini'] }],
+  coerceToolInput: [schema, { a: 'x' }],
+  toolCallRepair: [],
 };
 /** Runs a generator-returning export to its end, so its checks and errors show. */
 async function drain(iterable) {
@@ -231,6 +234,7 @@ test('testing entry: every function, ScriptedModel and the sandbox session', asy
       assertToolCalledTimes: [new testing.ScriptedModel([]), 'weather', 0],
       assertToolCallOrder: [new testing.ScriptedModel([]), []],
       assertToolsOffered: [new testing.ScriptedModel([]), []],
+      assertToolsAccepted: [[{ name: 't', parameters: schema }], 'openai'],
     };
     for (const [name, f] of Object.entries(testing)) {
       if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;
@@ -284,6 +288,7 @@ test('AI SDK testing entry: every function, ScriptedLanguageModel and its calls'
       assertToolCalledTimes: [model(), 'weather', 0],
       assertToolCallOrder: [model(), []],
       assertToolsOffered: [model(), []],
+      assertToolsAccepted: [{ t: { inputSchema: schema } }, ['anthropic']],
     };
     for (const [name, f] of Object.entries(aiTesting)) {
       if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;

@@ -49,7 +49,7 @@ test('every export of every entry is documented in the npm README', async () => 
       if (!new RegExp('`' + name + '(?![\\w])').test(readme)) missing.push(`${entry}: ${name}`);
     }
   }
-  for (const matcher of ['toHaveCalledTool', 'toHaveCalledToolTimes', 'toHaveOfferedTools']) if (!readme.includes('`' + matcher)) missing.push(`./vitest: ${matcher}`);
+  for (const matcher of ['toHaveCalledTool', 'toHaveCalledToolTimes', 'toHaveOfferedTools', 'toBeAcceptedBy']) if (!readme.includes('`' + matcher)) missing.push(`./vitest: ${matcher}`);
   assert.deepEqual(missing, [], 'undocumented exports');
 });
 

@@ -230,6 +230,7 @@ test('the testing entry exports every reference name, plus only the cassette API
     'assertToolCalled',
     'assertToolCalledTimes',
     'assertToolNotCalled',
+    'assertToolsAccepted',
     'assertToolsOffered',
     'cassette',
     'recordingModel',

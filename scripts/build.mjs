@@ -160,6 +160,8 @@ export const steps = {
       '--external:../wasm/*',
       '--external:@openai/*',
       '--external:@ai-sdk/*',
+      '--external:@understudy/agents',
+      '--external:@modelcontextprotocol/*',
       '--external:vitest',
       '--log-level=warning',
     ]);

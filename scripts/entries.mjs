@@ -56,6 +56,13 @@ export const entries = [
   { path: './vitest', module: 'vitest', file: 'vitest' },
 ];
 
+/**
+ * Commands: the package's `bin`. Each is a Node ES module file (`file`) that loads the engine
+ * through the Node root, then runs `main` of its `module` in `entries/` and exits with its code;
+ * bundled with the Node entries.
+ */
+export const commands = [{ name: 'understudy', file: 'cli', module: 'cli' }];
+
 /** Modules that run code at import beyond the entry files: loaders, peers, the doubles' error registrations, the cassette replay. */
 const effects = [
   'engine/workerd',
@@ -72,6 +79,7 @@ const effects = [
   'doubles/scripted-sandbox',
   'entries/vitest',
   'vitest',
+  ...commands.map((c) => c.file),
 ];
 
 /**
@@ -85,7 +93,7 @@ export const NODE_BUNDLE = 'esm-node';
 /** The Node ES module entry files the bundle starts from, in `esm/` (without extension). */
 export function nodeBundleEntries() {
   const node = runtimes.find((r) => r.name === 'node');
-  return entries.map((e) => fileOf(e, node));
+  return [...entries.map((e) => fileOf(e, node)), ...commands.map((c) => c.file)];
 }
 
 /** The file of `entry` for `runtime` (without extension), in `esm/` or `cjs/`. */
@@ -113,18 +121,25 @@ function source(entry, runtime) {
 
 /** The entry files the build writes into the facade's sources, next to its folders: `[name, source]`. */
 export function entryFiles() {
-  return entries.flatMap((e) =>
-    e.file
-      ? [[`${e.file}.ts`, `/** \`@understudy/agents${e.path.slice(1)}\`. Written by scripts/entries.mjs. */\nexport * from './entries/${e.module}.js';\n`]]
-      : runtimes.map((r) => [`${fileOf(e, r)}.ts`, source(e, r)]),
-  );
+  const node = runtimes.find((r) => r.name === 'node');
+  return [
+    ...entries.flatMap((e) =>
+      e.file
+        ? [[`${e.file}.ts`, `/** \`@understudy/agents${e.path.slice(1)}\`. Written by scripts/entries.mjs. */\nexport * from './entries/${e.module}.js';\n`]]
+        : runtimes.map((r) => [`${fileOf(e, r)}.ts`, source(e, r)]),
+    ),
+    ...commands.map((c) => [
+      `${c.file}.ts`,
+      `#!/usr/bin/env node\n/** The \`${c.name}\` command (the package's bin). Written by scripts/entries.mjs. */\nimport './${node.root}.js';\nimport { main } from './entries/${c.module}.js';\n\nprocess.exitCode = await main(process.argv.slice(2));\n`,
+    ]),
+  ];
 }
 
 /** The root files of each TypeScript program (`esm` or `cjs`). */
 export function programFiles(format) {
   const files = entries.flatMap((e) => (e.file ? (format === 'esm' ? [e.file] : []) : runtimes.filter((r) => r.format === format).map((r) => fileOf(e, r))));
   // Imported only dynamically (`init({ validator: true })` in Workers).
-  if (format === 'esm') files.push('engine/workerd-validator');
+  if (format === 'esm') files.push('engine/workerd-validator', ...commands.map((c) => c.file));
   return [...new Set(files)].map((f) => `src/${f}.ts`);
 }
 
@@ -132,7 +147,7 @@ const target = (format, file) => ({ types: `./${format}/${file}.d.ts`, default: 
 /** A Node ES module entry: its types from `esm/`, its code from the bundle. */
 const bundled = (file) => ({ types: `./esm/${file}.d.ts`, default: `./${NODE_BUNDLE}/${file}.js` });
 
-/** The manifest fields that name files: `exports`, `sideEffects`, `main`, `module`, `types`. */
+/** The manifest fields that name files: `exports`, `sideEffects`, `bin`, `main`, `module`, `types`. */
 export function manifestFields() {
   const exports = {};
   for (const entry of entries) {
@@ -163,6 +178,7 @@ export function manifestFields() {
   return {
     sideEffects: [...new Set([...esm, ...effects])].map((f) => `./esm/${f}.js`).concat('./cjs/**/*.js', `./${NODE_BUNDLE}/*.js`),
     exports,
+    bin: Object.fromEntries(commands.map((c) => [c.name, `./${NODE_BUNDLE}/${c.file}.js`])),
     main: `./cjs/${cjs.root}.js`,
     module: `./esm/${node.root}.js`,
     types: `./esm/${node.root}.d.ts`,

@@ -48,6 +48,30 @@ pub fn lists() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
                 .collect(),
         ),
         (
+            "ToolCheckStatus",
+            "What a provider does with one schema of a tool (`ToolCheckResult.status`).",
+            crate::schema::tools::ToolStatus::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect(),
+        ),
+        (
+            "ToolCheckLoss",
+            "What a conversion loses at the provider (`ToolCheckResult.loss`).",
+            crate::schema::tools::ToolLoss::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect(),
+        ),
+        (
+            "ToolCheckPolicy",
+            "Which rows fail a tool check: refusals only, also conversions that lose validation (the default), or also those that lose annotations.",
+            crate::schema::tools::ToolPolicy::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect(),
+        ),
+        (
             "RequestLimit",
             "A limit a whole request must respect (`RequestLimitBreach.limit`).",
             crate::schema::provider::RequestLimit::ALL
@@ -120,6 +144,11 @@ pub fn typescript() -> String {
         out.push_str(&format!("  {name}: {},\n", outcome as u32));
     }
     out.push_str("} as const;\n");
+    out.push_str("\n/** The repairs `coerceToolInput` may make (the engine's `sap::fixes::COERCIONS`). */\nexport const COERCION_FIXES = [\n");
+    for kind in crate::sap::fixes::COERCIONS {
+        out.push_str(&format!("  '{}',\n", kind.as_str()));
+    }
+    out.push_str("] as const;\n");
     out
 }
 
@@ -141,7 +170,7 @@ pub fn engine_types_typescript() -> String {
     let mut out = String::from(
         "// Generated from the engine's types (ts-rs) by\n\
          // `UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`; a test fails when it is stale.\n\
-         import type {\n  InvalidCassetteReason,\n  InvalidScriptedModelStepReason,\n  InvalidScriptedSandboxStepReason,\n  ParseFixKind,\n  RequestLimit,\n  SchemaChangeKind,\n  SchemaProvider,\n  StrictSchemaErrorReason,\n  StructuredParseErrorReason,\n} from './codes.js';\n\
+         import type {\n  InvalidCassetteReason,\n  InvalidScriptedModelStepReason,\n  InvalidScriptedSandboxStepReason,\n  ParseFixKind,\n  RequestLimit,\n  SchemaChangeKind,\n  SchemaProvider,\n  StrictSchemaErrorReason,\n  StructuredParseErrorReason,\n  ToolCheckLoss,\n  ToolCheckStatus,\n} from './codes.js';\n\
          import type {\n  PendingRealtimeExpectation,\n  PendingRealtimeFailure,\n  RealtimeTransportMethod,\n  RealtimeTransportStatus,\n  RecordedRealtimeTransportCall,\n} from './realtime-types.js';\n",
     );
     // What the engine answers.
@@ -149,6 +178,10 @@ pub fn engine_types_typescript() -> String {
     declare::<crate::sap::repair::FixGroup>(&mut out);
     declare::<crate::schema::provider::Change>(&mut out);
     declare::<crate::schema::provider::Breach>(&mut out);
+    declare::<crate::schema::tools::ToolResult>(&mut out);
+    declare::<crate::schema::tools::Skipped>(&mut out);
+    declare::<crate::schema::tools::ProviderLimits>(&mut out);
+    declare::<crate::schema::tools::Report>(&mut out);
     declare::<crate::schema::validate::Issue>(&mut out);
     // The fields of its errors, by class.
     declare::<crate::error::StrictError>(&mut out);

@@ -38,3 +38,17 @@ crate::code_enum! {
         ValueToObject = "value_to_object",
     }
 }
+
+/// The repairs `coerceToolInput` may make to an already-parsed tool input: readings of a value
+/// as the schema's type or case, none that invents a value or drops one (no filled nulls, no
+/// dropped keys, no objects made from scalars).
+pub const COERCIONS: [FixKind; 8] = [
+    FixKind::StringToNumber,
+    FixKind::NumberToString,
+    FixKind::StringToBoolean,
+    FixKind::BooleanToString,
+    FixKind::SingleToArray,
+    FixKind::ArrayToSingle,
+    FixKind::EnumCase,
+    FixKind::NullDropped,
+];

@@ -11,6 +11,7 @@ pub mod provider;
 pub mod simple_pattern;
 pub mod standard;
 pub mod strict;
+pub mod tools;
 pub mod types;
 #[cfg(feature = "validator")]
 pub mod validate;

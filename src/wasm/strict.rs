@@ -351,3 +351,56 @@ pub fn provider_output_error(code: &JsValue, issues: &JsValue) -> Result<JsValue
         issues,
     ))
 }
+
+/// `checkTools` and its verdicts: the tool set in the input buffer (`{ tools: [{ name, type?,
+/// input?, output?, error? }] }`, as the facade read it) checked for `providers` (codes;
+/// `undefined` for all three). JSON text of `{ report, failure }`: `failure` is the verdict
+/// under `policy` (a `ToolPolicy` code), the message listing every failing row, or `null`.
+#[wasm_bindgen(js_name = checkTools)]
+pub fn check_tools(
+    len: usize,
+    providers: &JsValue,
+    policy: &str,
+    surface: &str,
+) -> Result<String, JsValue> {
+    use crate::schema::tools::{self, ToolPolicy};
+    let providers = if providers.is_undefined() {
+        vec![Provider::OpenAi, Provider::Anthropic, Provider::Gemini]
+    } else {
+        let list = providers_of(providers, surface)?;
+        if list.is_empty() {
+            return Err(user_error(format!(
+                "{surface}: name at least one provider ('openai', 'anthropic', 'gemini')."
+            )));
+        }
+        list
+    };
+    let policy = ToolPolicy::ALL
+        .iter()
+        .copied()
+        .find(|p| p.as_str() == policy)
+        .ok_or_else(|| user_error(format!("{surface}: unknown policy '{policy}'.")))?;
+    with_input(len, |text| {
+        let request = schema_value(text)?;
+        let report = tools::check_tools(&request, &providers);
+        let failure = tools::verdict(&report, policy);
+        Ok(serde_json::json!({ "report": report, "failure": failure }).to_string())
+    })?
+}
+
+/// A provider code or an array of them, each checked, duplicates removed.
+fn providers_of(value: &JsValue, surface: &str) -> Result<Vec<Provider>, JsValue> {
+    let items: Vec<JsValue> = if js_sys::Array::is_array(value) {
+        js_sys::Array::from(value).iter().collect()
+    } else {
+        vec![value.clone()]
+    };
+    let mut out = Vec::new();
+    for item in &items {
+        let p = provider_of(item, surface)?;
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    Ok(out)
+}

@@ -7,6 +7,8 @@
  */
 import { nodeBuiltin } from '../engine/host.js';
 import { describeValue } from '../engine/args.js';
+import type { SchemaProvider } from '../engine/codes.js';
+import { toolCheck, type ToolSetLike } from '../schema/tools.js';
 
 /** One function call a model returned. */
 export interface LoggedToolCall {
@@ -307,4 +309,18 @@ export function assertToolsOffered(model: object, names: readonly string[], opti
     expected,
     'assertToolsOffered',
   );
+}
+
+/**
+ * Asserts that every tool of a set goes to each provider (default: OpenAI, Anthropic, Gemini):
+ * none is refused and the whole set is within each provider's request limits (`checkTools`).
+ * Conversions pass; what they change is in `checkTools`' report.
+ *
+ * @throws {AssertionError} a refused tool or a limit breach; the message lists every one with
+ * the provider, the JSON Pointer and what to change.
+ * @throws {UserError} a value that is not a tool set, or an unknown provider.
+ */
+export function assertToolsAccepted(tools: ToolSetLike, providers?: SchemaProvider | readonly SchemaProvider[]): void {
+  const { report, failure } = toolCheck(tools, providers, 'refusals', 'assertToolsAccepted');
+  if (failure !== null) throw assertionError(failure, report.results.filter((r) => r.status === 'refused'), [], 'assertToolsAccepted');
 }

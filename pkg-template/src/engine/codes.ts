@@ -86,6 +86,24 @@ export type SchemaChangeKind =
   | 'narrowed'
   | 'wrapped';
 
+/** What a provider does with one schema of a tool (`ToolCheckResult.status`). */
+export type ToolCheckStatus =
+  | 'accepted'
+  | 'converted'
+  | 'refused';
+
+/** What a conversion loses at the provider (`ToolCheckResult.loss`). */
+export type ToolCheckLoss =
+  | 'none'
+  | 'annotations'
+  | 'validation';
+
+/** Which rows fail a tool check: refusals only, also conversions that lose validation (the default), or also those that lose annotations. */
+export type ToolCheckPolicy =
+  | 'refusals'
+  | 'validation'
+  | 'any-loss';
+
 /** A limit a whole request must respect (`RequestLimitBreach.limit`). */
 export type RequestLimit =
   | 'strict_tools'
@@ -144,3 +162,15 @@ export const StandardOutcome = {
   Thenable: 1,
   Issues: 2,
 } as const;
+
+/** The repairs `coerceToolInput` may make (the engine's `sap::fixes::COERCIONS`). */
+export const COERCION_FIXES = [
+  'string_to_number',
+  'number_to_string',
+  'string_to_boolean',
+  'boolean_to_string',
+  'single_to_array',
+  'array_to_single',
+  'enum_case',
+  'null_dropped',
+] as const;

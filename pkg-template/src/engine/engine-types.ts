@@ -10,6 +10,8 @@ import type {
   SchemaProvider,
   StrictSchemaErrorReason,
   StructuredParseErrorReason,
+  ToolCheckLoss,
+  ToolCheckStatus,
 } from './codes.js';
 import type {
   PendingRealtimeExpectation,
@@ -106,6 +108,92 @@ max: number,
  * The breach in words, naming the provider.
  */
 message: string, };
+
+/**
+ * One schema of one tool, for one provider.
+ */
+export type ToolCheckResult = { 
+/**
+ * The tool's name.
+ */
+tool: string, 
+/**
+ * `input` (the parameters) or `output` (an MCP tool's `outputSchema`).
+ */
+schema: 'input' | 'output', provider: SchemaProvider, 
+/**
+ * `accepted` (sent as it is), `converted` (see `changes` and `loss`) or `refused`.
+ */
+status: ToolCheckStatus, 
+/**
+ * With `converted`: what the conversion changed, at JSON Pointers of your schema.
+ */
+changes?: Array<SchemaChange>, 
+/**
+ * With `converted`: what the changes lose at the provider.
+ */
+loss?: ToolCheckLoss, 
+/**
+ * With `converted`: the changes that lose something (those `loss` counts), in `changes`'
+ * order.
+ */
+lost?: Array<SchemaChange>, 
+/**
+ * With `refused`: the reason code (a `StrictSchemaErrorReason`, or `unreadable` for a
+ * tool whose schema could not be read).
+ */
+reason?: StrictSchemaErrorReason | 'unreadable', 
+/**
+ * With `refused`: the JSON Pointer of the node at fault in your schema.
+ */
+pointer?: string, 
+/**
+ * With `refused`: the keyword at fault, where there is one.
+ */
+keyword?: string, 
+/**
+ * With `refused`: why, in words, naming the tool and the provider.
+ */
+message?: string, 
+/**
+ * With `refused`: what to change so the provider takes it.
+ */
+fix?: string, };
+
+/**
+ * A tool the check leaves alone (a hosted or provider-defined tool: no schema of yours).
+ */
+export type SkippedTool = { tool: string, 
+/**
+ * The tool's `type` as given.
+ */
+type: string, reason: string, };
+
+/**
+ * The breaches of one provider's request limits by the whole set.
+ */
+export type ToolCheckLimits = { provider: SchemaProvider, breaches: Array<RequestLimitBreach>, };
+
+/**
+ * `checkTools`' report.
+ */
+export type ToolCheckReport = { 
+/**
+ * The providers checked, in the order given.
+ */
+providers: SchemaProvider[], 
+/**
+ * The names of the tools checked, in the set's order.
+ */
+tools: Array<string>, 
+/**
+ * One row per tool, schema and provider, in that order.
+ */
+results: Array<ToolCheckResult>, 
+/**
+ * Per provider, the request limits the whole set breaks (tools as they would be sent).
+ */
+limits: Array<ToolCheckLimits>, skipped: Array<SkippedTool>, };
 
 /**
  * One reason a value failed validation.

@@ -41,5 +41,5 @@ export { UnexpectedModelCallError, UnconsumedModelStepsError, InvalidScriptedMod
 export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError } from '../engine/errors.js';
 export { CASSETTES_ENV, RECORD_ENV } from '../doubles/cassette-format.js';
 export type { Cassette, CassetteStep, RecordedError, ReplayOptions, RedactionOptions } from '../doubles/cassette-format.js';
-export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolCallOrder, assertToolsOffered } from '../doubles/assertions.js';
+export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolCallOrder, assertToolsOffered, assertToolsAccepted } from '../doubles/assertions.js';
 export type { LoggedToolCall, ToolCalledOptions, ToolsOfferedOptions } from '../doubles/assertions.js';

@@ -5,6 +5,10 @@ export { hasStandardSchemaMarker, isStandardSchemaWithJSON, standardSchemaToJson
 export { io } from '../schema/io.js';
 export { parseStructured, parsePartial, compileStructuredParser } from '../sap/parse.js';
 export { checkRequestLimits } from '../schema/providers.js';
+export { checkTools } from '../schema/tools.js';
+export type { CheckToolsOptions, ToolSetLike } from '../schema/tools.js';
+export type { ToolCheckReport, ToolCheckResult, ToolCheckLimits, SkippedTool } from '../engine/engine-types.js';
+export type { ToolCheckStatus, ToolCheckLoss, ToolCheckPolicy } from '../engine/codes.js';
 export { engineMemoryBytes, engineLiveHandles } from '../engine/channel.js';
 export type { JsonSchemaObject, PreparedStrictJsonSchema, StrictSchemaOptions } from '../schema/strict.js';
 export type { JsonSchema } from '../schema/argument.js';
@@ -19,11 +23,13 @@ export { repairingModel } from '../sap/repairing-model.js';
 export { repairingMiddleware, repairText } from '../sap/middleware.js';
 export { providerSchemas } from '../schema/providers.js';
 export { partialOutput } from '../sap/partial-output.js';
+export { coerceToolInput, toolCallRepair } from '../sap/tool-input.js';
+export type { ToolCallRepairFunction, ToolCallRepairOptions } from '../sap/tool-input.js';
 export type { RepairFix } from '../engine/engine-types.js';
 export type { RepairReport, RepairRefusal, RepairingModelOptions } from '../sap/repairs.js';
 export type { AgentsModel, RepairedModel } from '../sap/repairing-model.js';
 export type { RepairingMiddleware, RepairTextFunction } from '../sap/middleware.js';
-export type { ProviderSchemasMiddleware } from '../schema/providers.js';
+export type { ProviderSchemasMiddleware, ProviderSchemasOptions, OmittedTool } from '../schema/providers.js';
 export type { PartialOutput } from '../sap/partial-output.js';
 export type { RepairRefusalReason, CutInside, SchemaProvider, SchemaChangeKind, RequestLimit } from '../engine/codes.js';
 export {

@@ -66,5 +66,5 @@ export type {
   RedactionOptions,
   InvalidCassetteReason,
 } from '../doubles/cassette.js';
-export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolCallOrder, assertToolsOffered } from '../doubles/assertions.js';
+export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolCallOrder, assertToolsOffered, assertToolsAccepted } from '../doubles/assertions.js';
 export type { LoggedToolCall, ToolCalledOptions, ToolsOfferedOptions } from '../doubles/assertions.js';

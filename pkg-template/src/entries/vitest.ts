@@ -1,12 +1,17 @@
 /**
  * `@understudy/agents/vitest`: add it to vitest's `setupFiles`. It registers the `expect`
- * matchers `toHaveCalledTool` and `toHaveOfferedTools` and reports each test to the cassettes,
- * so `cassette(factory)` takes its name from the test. It loads neither the engine nor
- * `@openai/agents`: a project with only the AI SDK (or no test double at all) can set it up
- * for every test file.
+ * matchers `toHaveCalledTool`, `toHaveCalledToolTimes`, `toHaveOfferedTools` and
+ * `toBeAcceptedBy` and reports each test to the cassettes, so `cassette(factory)` takes its
+ * name from the test. It loads the package's root entry (the engine, for `toBeAcceptedBy`;
+ * in vitest's browser mode `await init()` first), never the doubles or `@openai/agents`: a
+ * project with only the AI SDK (or no test double at all) can set it up for every test file.
  */
 import { afterEach, beforeEach, expect } from 'vitest';
-import { assertToolCalled, assertToolCalledTimes, assertToolsOffered, toolCallArguments } from '../doubles/assertions.js';
+// The root entry of the runtime vitest runs in (its export conditions): it loads the engine.
+import '@understudy/agents';
+import type { SchemaProvider } from '../engine/codes.js';
+import type { ToolSetLike } from '../schema/tools.js';
+import { assertToolCalled, assertToolCalledTimes, assertToolsAccepted, assertToolsOffered, toolCallArguments } from '../doubles/assertions.js';
 import { setRunningTest } from '../doubles/test-names.js';
 
 type Task = { name: string; suite?: Task; file?: { filepath: string }; filepath?: string };
@@ -89,6 +94,9 @@ expect.extend({
   toHaveOfferedTools(model: object, names: readonly string[]) {
     return matcher(() => assertToolsOffered(model, names), `Expected the model not to be offered exactly ${JSON.stringify(names)}, but it was.`);
   },
+  toBeAcceptedBy(tools: ToolSetLike, providers?: SchemaProvider | readonly SchemaProvider[]) {
+    return matcher(() => assertToolsAccepted(tools, providers), `Expected a provider to refuse a tool of the set, but ${JSON.stringify(providers ?? ['openai', 'anthropic', 'gemini'])} accept every one.`);
+  },
 });
 
 /**
@@ -106,5 +114,10 @@ declare module 'vitest' {
     toHaveCalledToolTimes(name: string, times: number): T;
     /** The function tools offered to the model, over all its calls, are exactly `names`. */
     toHaveOfferedTools(names: readonly string[]): T;
+    /**
+     * Every tool of the set (any form `checkTools` reads) goes to each of `providers` (default:
+     * OpenAI, Anthropic, Gemini): none refused, the set within their request limits.
+     */
+    toBeAcceptedBy(providers?: SchemaProvider | readonly SchemaProvider[]): T;
   }
 }

@@ -7,6 +7,8 @@ import type { RequestLimitBreach } from '../engine/engine-types.js';
 import { call, encodeSchema, input } from '../engine/channel.js';
 import { toStrictJsonSchema } from './strict.js';
 import { jsonSchemaOf, type JsonSchema } from './argument.js';
+import { StrictSchemaError, UserError } from '../engine/errors.js';
+import { describeValue, expectKnownOptions } from '../engine/args.js';
 
 /** A tool of a request, as {@link checkRequestLimits} reads it. */
 export interface RequestTool {
@@ -55,6 +57,35 @@ export function checkProviderTools(provider: SchemaProvider, tools: readonly Req
 export interface ProviderSchemasMiddleware {
   readonly specificationVersion: 'v3';
   transformParams(options: { params: any; [key: string]: unknown }): Promise<any>;
+  wrapGenerate(options: { doGenerate: () => PromiseLike<any>; params: any; [key: string]: unknown }): Promise<any>;
+  wrapStream(options: { doStream: () => PromiseLike<any>; params: any; [key: string]: unknown }): Promise<any>;
+}
+
+/** A tool {@link providerSchemas} left out of a call with `refused: 'omit'`. */
+export interface OmittedTool {
+  /** The tool's name. */
+  toolName: string;
+  provider: SchemaProvider;
+  /** The refusal: a `StrictSchemaErrorReason`. */
+  reason: string;
+  /** The JSON Pointer of the node at fault in the tool's schema. */
+  pointer: string;
+  /** The refusal in words. */
+  message: string;
+}
+
+/** Options of {@link providerSchemas}. */
+export interface ProviderSchemasOptions {
+  /**
+   * What a tool the provider cannot take does to the call: `'throw'` (the default) fails the
+   * call with its `StrictSchemaError`; `'omit'` leaves that tool out of that call (the others
+   * still go), reports it to `onRefused` and in the step's
+   * `providerMetadata.understudy.omittedTools`. An output schema the provider cannot take
+   * always throws, as does a tool the call's `toolChoice` names.
+   */
+  refused?: 'throw' | 'omit';
+  /** Called once per call for each tool left out (with `refused: 'omit'`). */
+  onRefused?: (tool: OmittedTool) => void;
 }
 
 /**
@@ -65,11 +96,20 @@ export interface ProviderSchemasMiddleware {
  * so the constraints moved into descriptions hold. Put it last in the `middleware` array, nearest
  * the model, after {@link repairingMiddleware}, which then reads replies against the originals.
  *
- * @throws {UserError} an unknown provider (at once); a schema the provider cannot take, when the
- * call is made (`StrictSchemaError`, with the pointer and the provider in the message).
+ * @throws {UserError} an unknown provider or option (at once); a schema the provider cannot
+ * take, when the call is made (`StrictSchemaError`, with the pointer and the provider in the
+ * message), unless `refused: 'omit'` leaves that tool out.
  */
-export function providerSchemas(provider: SchemaProvider): ProviderSchemasMiddleware {
+export function providerSchemas(provider: SchemaProvider, options?: ProviderSchemasOptions): ProviderSchemasMiddleware {
   checkProviderCode(provider, 'providerSchemas');
+  const opts = expectKnownOptions('providerSchemas', options, ['refused', 'onRefused']);
+  if (opts.refused !== undefined && opts.refused !== 'throw' && opts.refused !== 'omit') {
+    throw new UserError(`providerSchemas: option \`refused\` must be 'throw' or 'omit', got ${describeValue(opts.refused)}.`);
+  }
+  if (opts.onRefused !== undefined && typeof opts.onRefused !== 'function') {
+    throw new UserError(`providerSchemas: option \`onRefused\` must be a function, got ${describeValue(opts.onRefused)}.`);
+  }
+  const omit = opts.refused === 'omit';
   const converted = new WeakMap<object, unknown>();
   const convert = (schema: unknown): unknown => {
     if (typeof schema !== 'object' || schema === null) return schema;
@@ -80,13 +120,51 @@ export function providerSchemas(provider: SchemaProvider): ProviderSchemasMiddle
     }
     return out;
   };
+  /** The tools left out of each call, by the params the call was given. */
+  const omittedBy = new WeakMap<object, OmittedTool[]>();
+  const convertTool = (tool: Record<string, any>, omitted: OmittedTool[], chosen: string | undefined): Record<string, any> | undefined => {
+    if (tool?.type !== 'function') return tool;
+    try {
+      return { ...tool, inputSchema: convert(tool.inputSchema) };
+    } catch (error) {
+      if (!omit || !(error instanceof StrictSchemaError) || tool.name === chosen) throw error;
+      const left: OmittedTool = { toolName: String(tool.name), provider, reason: error.reason, pointer: error.pointer, message: error.message };
+      omitted.push(left);
+      opts.onRefused?.(left);
+      return undefined;
+    }
+  };
+  const withOmitted = (metadata: any, omitted: OmittedTool[] | undefined): any =>
+    omitted === undefined || omitted.length === 0 ? metadata : { ...metadata, understudy: { ...metadata?.understudy, omittedTools: omitted } };
   return {
     specificationVersion: 'v3',
     async transformParams({ params }) {
-      const tools = Array.isArray(params?.tools) ? params.tools.map((tool: Record<string, any>) => (tool?.type === 'function' ? { ...tool, inputSchema: convert(tool.inputSchema) } : tool)) : params?.tools;
+      const omitted: OmittedTool[] = [];
+      const chosen = params?.toolChoice?.type === 'tool' ? params.toolChoice.toolName : undefined;
+      const tools = Array.isArray(params?.tools) ? params.tools.map((tool: Record<string, any>) => convertTool(tool, omitted, chosen)).filter((t: unknown) => t !== undefined) : params?.tools;
       const format = params?.responseFormat;
       const responseFormat = format?.type === 'json' && format.schema !== undefined ? { ...format, schema: convert(format.schema) } : format;
-      return { ...params, tools, responseFormat };
+      const out = { ...params, tools, responseFormat };
+      if (omitted.length > 0) omittedBy.set(out, omitted);
+      return out;
+    },
+    async wrapGenerate({ doGenerate, params }) {
+      const result = await doGenerate();
+      const omitted = omittedBy.get(params);
+      return omitted === undefined ? result : { ...result, providerMetadata: withOmitted(result.providerMetadata, omitted) };
+    },
+    async wrapStream({ doStream, params }) {
+      const result = await doStream();
+      const omitted = omittedBy.get(params);
+      if (omitted === undefined) return result;
+      const stream = result.stream.pipeThrough(
+        new TransformStream({
+          transform(part, controller) {
+            controller.enqueue(part?.type === 'finish' ? { ...part, providerMetadata: withOmitted(part.providerMetadata, omitted) } : part);
+          },
+        }),
+      );
+      return { ...result, stream };
     },
   };
 }

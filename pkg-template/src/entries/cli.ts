@@ -1,0 +1,162 @@
+/**
+ * The `understudy` command (the package's `bin`): `check-tools` reads a tool set from an MCP
+ * server (stdio or Streamable HTTP) or a JSON file and checks it for each provider. The
+ * verdict and every message about a tool are the engine's (`checkTools`); this file reads
+ * arguments, prints and chooses the exit code: 0 passes, 1 fails the check, 2 a usage or
+ * connection error.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { SchemaProvider, ToolCheckPolicy } from '../engine/codes.js';
+import type { ToolCheckReport, ToolCheckResult } from '../engine/engine-types.js';
+import { toolCheck } from '../schema/tools.js';
+import { McpReadError, readMcpTools, splitCommand } from '../schema/mcp-tools.js';
+
+const USAGE = `Usage: understudy check-tools (--mcp "<command>" | --mcp-url <url> | --file <tools.json>) [options]
+
+Checks every tool of an MCP server or a JSON file (a tools/list result or a tools array) for
+each provider: accepted as it is (✓), converted (~, with what the conversion loses) or refused (✗).
+
+  --mcp "<command>"      start an MCP server over stdio, e.g. --mcp "node server.js"
+  --mcp-url <url>        an MCP server over Streamable HTTP, e.g. http://localhost:3000/mcp
+  --file <path>          a JSON file: a tools/list result ({ tools: [...] }) or a tools array
+  --provider <list>      openai,anthropic,gemini (the default: all three)
+  --json                 print the report as JSON
+  --allow-converted      pass conversions that lose validation (only refusals fail)
+  --fail-on-loss         fail conversions that lose anything, annotations included
+  --timeout <seconds>    how long to wait for the server (default 30)
+  -h, --help             this text
+
+Exit codes: 0 every tool goes (accepted, or converted without losing validation); 1 a tool is
+refused, breaks a request limit or (by default) loses validation; 2 a usage or connection error.`;
+
+class UsageError extends Error {}
+
+type Out = { log: (text: string) => void; error: (text: string) => void };
+
+/** Runs the command with `argv` (without `node` and the script); resolves to the exit code. */
+export async function main(argv: readonly string[], out: Out = { log: (t) => process.stdout.write(`${t}\n`), error: (t) => process.stderr.write(`${t}\n`) }): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    if (command === undefined) {
+      out.error(USAGE);
+      return 2;
+    }
+    if (command === '-h' || command === '--help') {
+      out.log(USAGE);
+      return 0;
+    }
+    if (command !== 'check-tools') throw new UsageError(`Unknown command ${JSON.stringify(command)}: the commands are check-tools.`);
+    return await checkToolsCommand(rest, out);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof McpReadError) {
+      out.error(`understudy: ${error.message}`);
+      if (error instanceof UsageError) out.error('Run `understudy check-tools --help` for the options.');
+      return 2;
+    }
+    // A UserError of the package (an unknown provider, a file that is not a tool set).
+    if ((error as Error)?.name === 'UserError') {
+      out.error(`understudy: ${(error as Error).message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function checkToolsCommand(argv: readonly string[], out: Out): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        mcp: { type: 'string' },
+        'mcp-url': { type: 'string' },
+        file: { type: 'string' },
+        provider: { type: 'string' },
+        json: { type: 'boolean' },
+        'allow-converted': { type: 'boolean' },
+        'fail-on-loss': { type: 'boolean' },
+        timeout: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) {
+    out.log(USAGE);
+    return 0;
+  }
+  const sources = (['mcp', 'mcp-url', 'file'] as const).filter((k) => values[k] !== undefined);
+  if (sources.length !== 1) throw new UsageError(sources.length === 0 ? 'Give the tools: --mcp "<command>", --mcp-url <url> or --file <path>.' : `Give one source of tools, not ${sources.map((s) => `--${s}`).join(' and ')}.`);
+  if (values['allow-converted'] && values['fail-on-loss']) throw new UsageError('--allow-converted and --fail-on-loss contradict each other: give one.');
+  const policy: ToolCheckPolicy = values['allow-converted'] ? 'refusals' : values['fail-on-loss'] ? 'any-loss' : 'validation';
+  const providers = values.provider === undefined ? undefined : (String(values.provider).split(',').map((p) => p.trim()).filter((p) => p !== '') as SchemaProvider[]);
+  const seconds = values.timeout === undefined ? 30 : Number(values.timeout);
+  if (!(seconds > 0)) throw new UsageError(`--timeout must be a number of seconds above 0, got ${JSON.stringify(values.timeout)}.`);
+
+  let tools: unknown;
+  if (values.file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(String(values.file), 'utf8');
+    } catch (error) {
+      throw new UsageError(`Cannot read ${values.file}: ${(error as Error).message}`);
+    }
+    try {
+      tools = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`${values.file} is not JSON: ${(error as Error).message}`);
+    }
+  } else {
+    const source = values.mcp !== undefined ? commandSource(String(values.mcp)) : { url: String(values['mcp-url']) };
+    tools = await readMcpTools(source, {
+      timeoutMs: seconds * 1000,
+      onWaiting: (s) => out.error(`understudy: waiting for the MCP server (${s} s)…`),
+    });
+  }
+  const { report, failure } = toolCheck(tools, providers, policy, 'check-tools');
+  if (values.json) out.log(JSON.stringify({ ...report, failure }, null, 2));
+  else out.log(table(report, failure));
+  return failure === null ? 0 : 1;
+}
+
+function commandSource(line: string): { command: string; args: string[] } {
+  const [command, ...args] = splitCommand(line);
+  if (command === undefined) throw new UsageError('--mcp needs a command, e.g. --mcp "node server.js".');
+  return { command, args };
+}
+
+/** A cell of the table: the status in a few characters. */
+function cell(r: ToolCheckResult | undefined): string {
+  if (r === undefined) return '';
+  if (r.status === 'accepted') return '✓';
+  if (r.status === 'refused') return `✗ ${r.reason}`;
+  return r.loss === 'none' ? '~ converted' : `~ loses ${r.loss}`;
+}
+
+/** The report as a table (tool × provider), then a line for each cell that is not ✓. */
+function table(report: ToolCheckReport, failure: string | null): string {
+  const rows = report.tools.flatMap((tool) => {
+    const schemas = [...new Set(report.results.filter((r) => r.tool === tool).map((r) => r.schema))];
+    return schemas.map((schema) => ({ label: schema === 'output' ? `${tool} (output)` : tool, results: report.providers.map((p) => report.results.find((r) => r.tool === tool && r.schema === schema && r.provider === p)) }));
+  });
+  const header = ['tool', ...report.providers];
+  const lines = [header, ...rows.map((r) => [r.label, ...r.results.map(cell)])];
+  const widths = header.map((_, i) => Math.max(...lines.map((l) => [...l[i]].length)));
+  const text = lines.map((l) => l.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd());
+  const details: string[] = [];
+  for (const r of report.results) {
+    if (r.status === 'refused') details.push(`✗ ${r.message} Fix: ${r.fix}`);
+    else if (r.status === 'converted' && r.loss !== 'none') {
+      const lost = (r.lost ?? []).map((c) => `${c.keyword} at ${c.pointer || '/'} ${c.kind}`);
+      details.push(`~ ${r.provider} converts ${r.tool}${r.schema === 'output' ? ' (output)' : ''}, losing ${r.loss}: ${lost.join(', ')}`);
+    }
+  }
+  for (const l of report.limits) for (const b of l.breaches) details.push(`✗ ${l.provider}: ${b.message} (at ${b.pointer})`);
+  for (const s of report.skipped) details.push(`- skipped ${s.tool}: ${s.reason}`);
+  const summary = failure === null ? `${report.tools.length} tools: every one goes.` : `${failure.split('\n')[0].replace(/:$/, '')}.`;
+  return [...text, ...(details.length > 0 ? ['', ...details] : []), '', summary].join('\n');
+}

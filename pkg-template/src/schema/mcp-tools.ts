@@ -1,0 +1,152 @@
+/**
+ * The tools of an MCP server (`tools/list`, every page), through the official client
+ * (`@modelcontextprotocol/sdk`, an optional peer loaded only here), over stdio or Streamable
+ * HTTP; for the `check-tools` command. Node only.
+ */
+
+/** Why the tools could not be read: the command exits 2 with `message`. */
+export class McpReadError extends Error {
+  override readonly name = 'McpReadError';
+}
+
+/** Where the tools come from. */
+export type McpSource = { command: string; args: string[] } | { url: string };
+
+/** Options of {@link readMcpTools}. */
+export interface ReadMcpOptions {
+  /** Milliseconds to wait for the server to start and answer (default 30,000). */
+  timeoutMs?: number;
+  /** Called every `progressEveryMs` while the server has not answered, with the seconds waited. */
+  onWaiting?: (seconds: number) => void;
+  progressEveryMs?: number;
+}
+
+interface McpClient {
+  connect(transport: unknown): Promise<void>;
+  listTools(params?: { cursor?: string }): Promise<{ tools: unknown[]; nextCursor?: string }>;
+  close(): Promise<void>;
+}
+
+/** The client SDK's modules; a clear error when the package is missing. */
+async function sdk(): Promise<{ Client: new (info: object, options?: object) => McpClient; Stdio: any; Http: any }> {
+  const load = (path: string) => import(`@modelcontextprotocol/sdk/${path}`);
+  try {
+    const [client, stdio, http] = await Promise.all([load('client/index.js'), load('client/stdio.js'), load('client/streamableHttp.js')]);
+    return { Client: client.Client, Stdio: stdio.StdioClientTransport, Http: http.StreamableHTTPClientTransport };
+  } catch (error) {
+    const code = (error as { code?: string })?.code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+      throw new McpReadError('Reading tools from an MCP server needs the official MCP client: npm install --save-dev @modelcontextprotocol/sdk');
+    }
+    throw error;
+  }
+}
+
+/** Splits a command line as a shell would for simple cases: spaces separate, quotes group, `\` escapes. */
+export function splitCommand(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  let started = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"' && i + 1 < line.length) word += line[++i];
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      started = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      started = true;
+    } else if (/\s/.test(c)) {
+      if (started) words.push(word);
+      word = '';
+      started = false;
+    } else {
+      word += c;
+      started = true;
+    }
+  }
+  if (quote !== undefined) throw new McpReadError(`The command has an unclosed ${quote} quote: ${line}`);
+  if (started) words.push(word);
+  return words;
+}
+
+/** Rejects after `ms` with `message`; `clear` stops the timer. */
+function deadline(ms: number, message: () => string): { promise: Promise<never>; clear: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new McpReadError(message())), ms);
+  });
+  return { promise, clear: () => clearTimeout(timer) };
+}
+
+/**
+ * Connects to the server (the client's `initialize`), lists every page of its tools, closes.
+ * Every failure is an {@link McpReadError} that says what happened: the server did not start,
+ * exited, did not answer `initialize` or `tools/list` in time, or answered with an error.
+ */
+export async function readMcpTools(source: McpSource, options: ReadMcpOptions = {}): Promise<unknown[]> {
+  const { Client, Stdio, Http } = await sdk();
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const what = 'url' in source ? `the MCP server at ${source.url}` : `the MCP server \`${[source.command, ...source.args].join(' ')}\``;
+  let stderr = '';
+  let transport: any;
+  if ('url' in source) {
+    let url: URL;
+    try {
+      url = new URL(source.url);
+    } catch {
+      throw new McpReadError(`--mcp-url must be a URL such as http://localhost:3000/mcp, got ${JSON.stringify(source.url)}.`);
+    }
+    transport = new Http(url);
+  } else {
+    transport = new Stdio({ command: source.command, args: source.args, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+  }
+  const client = new Client({ name: 'understudy-check-tools', version: '1' });
+  let exited: string | undefined;
+  const waited = Date.now();
+  const progress = options.onWaiting === undefined ? undefined : setInterval(() => options.onWaiting!(Math.round((Date.now() - waited) / 1000)), options.progressEveryMs ?? 2000);
+  const tail = () => (stderr.trim() === '' ? '' : ` Its stderr ended with: ${stderr.trim().split('\n').slice(-5).join(' | ')}`);
+  try {
+    const started = deadline(timeoutMs, () => `${what} did not answer initialize within ${timeoutMs / 1000} s.${tail()}`);
+    try {
+      transport.onclose = () => {
+        exited ??= 'closed the connection';
+      };
+      await Promise.race([client.connect(transport), started.promise]);
+    } catch (error) {
+      if (error instanceof McpReadError) throw error;
+      const message = (error as Error)?.message ?? String(error);
+      const code = (error as { code?: string })?.code;
+      if (code === 'ENOENT') throw new McpReadError(`${what} did not start: ${source && 'command' in source ? source.command : ''} was not found.`);
+      throw new McpReadError(`${what} did not answer initialize: ${exited === undefined ? message : `it ${exited} (${message})`}.${tail()}`);
+    } finally {
+      started.clear();
+    }
+    const tools: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const listed = deadline(timeoutMs, () => `${what} did not answer tools/list within ${timeoutMs / 1000} s.${tail()}`);
+      try {
+        const page = await Promise.race([client.listTools(cursor === undefined ? undefined : { cursor }), listed.promise]);
+        tools.push(...(Array.isArray(page?.tools) ? page.tools : []));
+        cursor = typeof page?.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : undefined;
+      } catch (error) {
+        if (error instanceof McpReadError) throw error;
+        throw new McpReadError(`${what} failed tools/list: ${(error as Error)?.message ?? String(error)}.${tail()}`);
+      } finally {
+        listed.clear();
+      }
+    } while (cursor !== undefined);
+    return tools;
+  } finally {
+    if (progress !== undefined) clearInterval(progress);
+    await client.close().catch(() => undefined);
+  }
+}
