@@ -182,9 +182,9 @@ test('check-tools exit codes: --allow-converted, the default, --fail-on-loss', a
   assert.deepEqual(await codes(lossy, 'gemini'), [0, 1, 1], 'format described for Gemini: loses validation');
   assert.deepEqual(await codes(annotations, 'anthropic'), [0, 0, 1], '$schema left out: loses annotations');
   assert.deepEqual(await codes(lossy, 'openai'), [1, 1, 1], 'a refusal fails every policy');
-  const corpus = await run(['check-tools', '--file', join(root, '..', 'shared', 'corpus', 'mcp-tools.json'), '--json']);
+  const corpus = await run(['check-tools', '--file', join(root, 'js-tests', 'corpus', 'mcp-tools.json'), '--json']);
   const { failure, ...report } = JSON.parse(corpus.stdout);
-  assert.deepEqual(report, checkTools(JSON.parse(readFileSync(join(root, '..', 'shared', 'corpus', 'mcp-tools.json'), 'utf8'))));
+  assert.deepEqual(report, checkTools(JSON.parse(readFileSync(join(root, 'js-tests', 'corpus', 'mcp-tools.json'), 'utf8'))));
   assert.equal(report.tools.length, 54);
   assert.equal(corpus.code, failure === null ? 0 : 1);
 });
