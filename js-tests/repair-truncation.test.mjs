@@ -227,6 +227,69 @@ test('AI SDK: a tool input cut off with finishReason length never runs the tool'
   }
 });
 
+test('AI SDK: a whole tool call of a step cut by length is withheld, not run (generateText and streamText)', async () => {
+  const { generateText, streamText, stepCountIs, tool: aiTool, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3 } = await sdk();
+  // Anthropic (non-streamed) and Gemini send arguments as objects: a call cut by max_tokens
+  // reads as whole JSON; only the finish reason says it may be cut short.
+  const input = '{"path": "/home/user/tmp", "recursive": true}';
+  const length = { unified: 'length', raw: 'max_tokens' };
+  const seen = [];
+  const tools = () => ({ delete_path: aiTool({ description: 'Deletes', inputSchema: z.object({ path: z.string(), recursive: z.boolean() }), execute: async (args) => (seen.push(args), 'deleted') }) });
+  const streamOf = () =>
+    new MockLanguageModelV3({
+      doStream: async () => ({ stream: simulateReadableStream({ chunks: [{ type: 'stream-start', warnings: [] }, { type: 'tool-call', toolCallId: 'call_1', toolName: 'delete_path', input }, { type: 'finish', finishReason: length, usage }] }) }),
+    });
+  for (const streamed of [false, true]) {
+    const refusals = [];
+    const middleware = repairingMiddleware({ onRefusal: (r) => refusals.push(r) });
+    const options = { tools: tools(), stopWhen: stepCountIs(3), prompt: 'clean up' };
+    let steps;
+    if (streamed) {
+      const result = streamText({ ...options, model: wrapLanguageModel({ model: streamOf(), middleware }) });
+      await result.consumeStream();
+      steps = await result.steps;
+    } else {
+      steps = (await generateText({ ...options, model: wrapLanguageModel({ model: toolLoopModel(MockLanguageModelV3, input, length), middleware }) })).steps;
+    }
+    assert.deepEqual(seen, [], `streamed: ${streamed}`);
+    assert.deepEqual(steps[0].toolCalls, [], 'the call is not passed on');
+    assert.deepEqual(
+      refusals.map((r) => [r.kind, r.reason, r.toolName, r.callId, r.withheld, r.input]),
+      [['tool_arguments', 'response_truncated', 'delete_path', 'call_1', true, input]],
+    );
+    assert.match(refusals[0].message, /the response ended with `length`; the call may be cut short although its arguments are whole JSON, so it is not passed on/);
+    assert.deepEqual(steps[0].providerMetadata.understudy.refusals.map((r) => r.withheld), [true]);
+  }
+  // completeTruncated naming the tool passes it on: the user's choice (what the SDK then does
+  // with a call of a `length` step is its own).
+  const model = wrapLanguageModel({ model: toolLoopModel(MockLanguageModelV3, input, length), middleware: repairingMiddleware({ completeTruncated: ['delete_path'] }) });
+  const passed = await generateText({ model, tools: tools(), stopWhen: stepCountIs(3), prompt: 'clean up' });
+  assert.deepEqual(passed.steps[0].toolCalls.map((c) => c.input), [{ path: '/home/user/tmp', recursive: true }]);
+});
+
+test('@openai/agents: a whole function call of a cut-off response is withheld, not run', async () => {
+  const seen = [];
+  const refusals = [];
+  let turn = 0;
+  const inner = {
+    async getResponse() {
+      turn += 1;
+      if (turn > 1) return { output: [assistantMessage('Stopped.')], usage: new Usage() };
+      return {
+        output: [assistantMessage('Deleting.'), functionCall('delete_path', '{"path": "/home/user/tmp", "recursive": true}', { callId: 'call_9' })],
+        usage: new Usage(),
+        providerData: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } },
+      };
+    },
+    async *getStreamedResponse() {},
+  };
+  const model = repairingModel(inner, { onRefusal: (r) => refusals.push(r) });
+  const result = await runner().run(new Agent({ name: 'a', model, tools: [deletePath(seen)] }), 'clean up');
+  assert.deepEqual(seen, []);
+  assert.equal(result.finalOutput, 'Deleting.', 'the cut response ends the run with its text, without the call');
+  assert.deepEqual(refusals.map((r) => [r.reason, r.callId, r.withheld, r.input]), [['response_truncated', 'call_9', true, '{"path": "/home/user/tmp", "recursive": true}']]);
+});
+
 test('AI SDK: streamText with Output.object: the output is the repaired value, partial outputs never contradict it', async () => {
   const { streamText, Output, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3 } = await sdk();
   const chunks = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't1' }];
@@ -409,8 +472,10 @@ test('AI SDK: a streamed reply that needs a repair midway sends its clean prefix
     ['{"title": "Fix login", "priority": \'high\', "estimate": "3",}', { title: 'Fix login', priority: 'high', estimate: 3 }, 'continued'],
     // Cased enum inside a clean-looking string: the string is not sent until it reads as itself.
     ['{"title": "Fix login", "priority": "HIGH", "estimate": 3}', { title: 'Fix login', priority: 'high', estimate: 3 }, 'continued'],
-    // Fenced: nothing is sent before the end, and the repaired text replaces it whole.
-    ['```json\n{"title": "Fix login", "priority": "high", "estimate": 3}\n```', { title: 'Fix login', priority: 'high', estimate: 3 }, 'whole'],
+    // Fenced: the block's JSON streams without the fence; the fence's removal is the repair.
+    ['```json\n{"title": "Fix login", "priority": "high", "estimate": 3}\n```', { title: 'Fix login', priority: 'high', estimate: 3 }, 'continued'],
+    // Prose before a fence: held (a later block may replace it), the repaired text replaces it whole.
+    ['Here:\n```json\n{"title": "Fix login", "priority": "high", "estimate": 3}\n```', { title: 'Fix login', priority: 'high', estimate: 3 }, 'whole'],
   ];
   for (const Mock of [MockLanguageModelV3, MockLanguageModelV4]) {
     for (const [reply, final, how] of replies) {
@@ -444,6 +509,39 @@ test('AI SDK: a streamed Draft then Final never shows a partial the final value 
   const partials = [];
   for await (const partial of result.partialOutputStream) partials.push(partial);
   assert.deepEqual(partials, [{ title: 'Final', priority: 'low', estimate: 1 }]);
+});
+
+test('AI SDK: a reply that opens with a fence streams its block as it arrives, and ends as generateText reads it', async () => {
+  const { streamText, generateText, Output, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3 } = await sdk();
+  const reply = '```json\n{"title": "Fix the login page", "priority": "high", "estimate": 3}\n```';
+  const generated = await generateText({
+    model: wrapLanguageModel({ model: new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: 'text', text: reply }], finishReason: stop, usage, warnings: [] }) }), middleware: repairingMiddleware() }),
+    output: Output.object({ schema: TicketZ }),
+    prompt: 'ticket',
+  });
+  for (const size of [1, 3, 10]) {
+    const result = streamText({ model: wrapLanguageModel({ model: streamedModel(MockLanguageModelV3, simulateReadableStream, reply, { size }), middleware: repairingMiddleware() }), output: Output.object({ schema: TicketZ }), prompt: 'ticket' });
+    const partials = [];
+    for await (const partial of result.partialOutputStream) partials.push(partial);
+    assert.deepEqual(await result.output, generated.output, `${size}-character deltas`);
+    assert.ok(partials.length > 3, `partials appear as the block arrives (${partials.length} in ${size}-character deltas)`);
+    assert.ok(partials.some((p) => p.title !== undefined && p.title !== generated.output.title), 'the title shows while it is written');
+    for (const partial of partials) for (const [key, value] of Object.entries(partial)) if (key !== 'title') assert.deepEqual(value, generated.output[key]);
+    assert.equal(await result.text, JSON.stringify(generated.output).replace(/,/g, ', ').replace(/":/g, '": '), 'the fence is never sent');
+  }
+});
+
+test('AI SDK: a streamed fenced draft that a later block replaces fails visibly, never a silently different value', async () => {
+  const { streamText, Output, wrapLanguageModel, simulateReadableStream, MockLanguageModelV3 } = await sdk();
+  const reply = '```json\n{"title": "Draft", "priority": "low", "estimate": 1}\n```\nOn second thought:\n```json\n{"title": "Final", "priority": "high", "estimate": 2}\n```';
+  const refusals = [];
+  const model = wrapLanguageModel({ model: streamedModel(MockLanguageModelV3, simulateReadableStream, reply), middleware: repairingMiddleware({ onRefusal: (r) => refusals.push(r) }) });
+  const result = streamText({ model, output: Output.object({ schema: TicketZ }), prompt: 'ticket' });
+  const partials = [];
+  for await (const partial of result.partialOutputStream) partials.push(partial);
+  await assert.rejects(result.output, (e) => e.name === 'AI_NoObjectGeneratedError');
+  assert.deepEqual(refusals.map((r) => r.reason), ['streamed']);
+  assert.ok(partials.every((p) => p.title === undefined || 'Draft'.startsWith(p.title)), 'only the draft was shown');
 });
 
 test('AI SDK: a refused output\'s reason travels in the step\'s providerMetadata.understudy.refusals, generated and streamed', async () => {
@@ -536,4 +634,50 @@ test('partialOutput flags a value from a new candidate (restarted), and the valu
     yield 'x login", "estimate": 3}';
   }
   for await (const out of partialOutput(one(), schema)) assert.equal(out.restarted, undefined);
+});
+
+test('every reply of the repair corpus, streamed in 1-, 3- and 10-character deltas, ends as generated, or the step says why not', async () => {
+  const { replies } = await import('./corpus/replies.mjs');
+  const parts = (text, size) => {
+    const out = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }];
+    for (let i = 0; i < text.length; i += size) out.push({ type: 'text-delta', id: 't', delta: text.slice(i, i + size) });
+    out.push({ type: 'text-end', id: 't' }, { type: 'finish', finishReason: stop, usage });
+    return out;
+  };
+  const pull = (chunks) => {
+    let i = 0;
+    return new ReadableStream({ pull: (c) => (i < chunks.length ? c.enqueue(chunks[i++]) : c.close()) });
+  };
+  let checked = 0;
+  let streamedRefusals = 0;
+  for (const { text, schema } of replies()) {
+    const params = { prompt: [], responseFormat: { type: 'json', schema } };
+    const generated = await repairingMiddleware().wrapGenerate({ params, doGenerate: async () => ({ content: [{ type: 'text', text }], finishReason: stop, usage, warnings: [] }) });
+    const want = generated.content[0].text;
+    for (const size of [1, 3, 10]) {
+      const result = await repairingMiddleware().wrapStream({ params, doStream: async () => ({ stream: pull(parts(text, size)) }) });
+      let got = '';
+      let finish;
+      const reader = result.stream.getReader();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        if (r.value.type === 'text-delta') got += r.value.delta;
+        if (r.value.type === 'finish') finish = r.value;
+      }
+      const refusals = finish.providerMetadata?.understudy?.refusals ?? [];
+      if (refusals.some((r) => r.reason === 'streamed')) {
+        streamedRefusals++;
+        continue;
+      }
+      let same;
+      try {
+        same = JSON.stringify(JSON.parse(got)) === JSON.stringify(JSON.parse(want));
+      } catch {
+        same = got === want;
+      }
+      assert.ok(same, `${JSON.stringify(text)} in ${size}-character deltas: streamed ${JSON.stringify(got)}, generated ${JSON.stringify(want)}`);
+      checked++;
+    }
+  }
+  assert.ok(checked > 500, `${checked} streams compared`);
+  assert.ok(streamedRefusals < checked / 20, `${streamedRefusals} streams refused as streamed`);
 });

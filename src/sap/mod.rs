@@ -1012,5 +1012,43 @@ pub fn parse_partial(text: &str, schema: &Json) -> Result<PartialParsed, ParseFa
     }
 }
 
+/// What a strict JSON value (whole, or a prefix with `partial`) reads as against `schema`, a
+/// node of `root`, for the incremental stream check ([`stream::Live`]): `Some(value)` when it
+/// reads with no fix (`Some(None)`: a prefix that shows nothing yet), `None` when a reading
+/// needs a fix or none fits.
+pub(crate) fn reads_without_fix(
+    text: &str,
+    root: &Json,
+    schema: &Json,
+    partial: bool,
+) -> Option<Option<Json>> {
+    // A whole number or literal at the end of a text reads as one that may go on: a space says
+    // it ended.
+    let whole;
+    let text = if partial {
+        text
+    } else {
+        whole = format!("{text} ");
+        &whole
+    };
+    let scanned = scan::scan_value(text, 0).ok()?;
+    if !scanned.fixes.is_empty()
+        || (scanned.cut && !partial)
+        || !text[scanned.end..].trim().is_empty()
+    {
+        return None;
+    }
+    let mut aligner = Aligner::new(root);
+    let mode = Mode {
+        coerce: true,
+        partial: scanned.cut,
+    };
+    match aligner.align(&scanned.value, schema, &Path::ROOT, mode, 0) {
+        Ok(value) if aligner.fixes.is_empty() => Some(value.map(Aligned::into_json)),
+        Err(m) if m.reason == ParseReason::Partial => Some(None),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -215,13 +215,18 @@ pub enum Decision<'t> {
         cut: Option<Cut>,
         message: String,
     },
+    /// A tool call of a response that says it was cut off, whose arguments the SDK would read
+    /// as whole: not passed on (it would run on what may be half a call); reported as
+    /// `response_truncated` with the arguments as they came.
+    Withheld { message: String },
 }
 
 /// Decides what a repairing wrapper does with `text`, a tool call's arguments or a final
 /// output read against `schema`, in a response that ended as `end` says:
 /// - a text that is already a conforming value is left as it is;
 /// - in a response that says it was cut off, nothing is repaired unless `policy` lets the
-///   target be completed;
+///   target be completed, and a tool call whose arguments are JSON (which the SDK would read
+///   as a whole call and run) is withheld: only the finish reason says it may be cut short;
 /// - a text that ends inside a value is left as it came unless `policy` lets the target be
 ///   completed;
 /// - otherwise the value the text holds replaces it, or, when none fits, it is left for the
@@ -233,10 +238,17 @@ pub fn decide<'t>(
     end: ResponseEnd<'_>,
     policy: &Policy,
 ) -> Decision<'t> {
+    let may_complete = policy.may_complete(target);
+    if let (Target::Tool(_), false, Some(why)) = (target, may_complete, end.cut_off()) {
+        if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+            return Decision::Withheld {
+                message: format!("{why}; the call may be cut short although its arguments are whole JSON, so it is not passed on (its arguments are in `input`)"),
+            };
+        }
+    }
     if as_is::conforms_as_is(text, schema) {
         return Decision::AsIs;
     }
-    let may_complete = policy.may_complete(target);
     if !may_complete {
         if let Some(why) = end.cut_off() {
             return Decision::Refused {
@@ -272,26 +284,26 @@ pub fn decide<'t>(
     }
 }
 
-/// [`decide`] for a text of which the first `sent` bytes were already streamed on
-/// (`super::stream`): a repair becomes the rest to write after them, or a `streamed` refusal
-/// when the value does not continue what was sent.
+/// [`decide`] for a text of which the bytes `sent` were already streamed on (from its start,
+/// or from after a leading fence's first line; `super::stream`): a repair becomes the rest to
+/// write after them, or a `streamed` refusal when the value does not continue what was sent.
 pub fn decide_streamed<'t>(
     text: &'t str,
     schema: &Json,
     target: Target<'_>,
     end: ResponseEnd<'_>,
     policy: &Policy,
-    sent: usize,
+    sent: std::ops::Range<usize>,
 ) -> Decision<'t> {
     let decision = decide(text, schema, target, end, policy);
     let Decision::Repaired(reading) = decision else {
         return decision;
     };
-    if sent == 0 {
+    if sent.is_empty() {
         return Decision::Repaired(reading);
     }
     let value = reading.value.into_json();
-    match super::stream::continuation(&text[..sent], &value) {
+    match super::stream::continuation(&text[sent], &value) {
         Some(rest) => Decision::Continued {
             rest,
             fixes: reading.fixes,
@@ -350,7 +362,7 @@ pub fn group_fixes(fixes: &[Fix]) -> Vec<FixGroup> {
 
 /// A decision as the wrappers read it: `None` for [`Decision::AsIs`], else JSON text
 /// `{"text": …, "fixes": […]}` for a repair or `{"refused": reason, "pointer"?, "inside"?,
-/// "message"}` for a refusal.
+/// "message", "withheld"?}` for a refusal (`withheld: true`: the call is not passed on).
 pub fn decision_text(decision: Decision<'_>) -> Option<String> {
     #[derive(Serialize)]
     struct Repaired {
@@ -365,6 +377,9 @@ pub fn decision_text(decision: Decision<'_>) -> Option<String> {
         #[serde(skip_serializing_if = "Option::is_none")]
         inside: Option<CutInside>,
         message: &'a str,
+        /// The call is not passed on ([`Decision::Withheld`]).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        withheld: bool,
     }
     match decision {
         Decision::AsIs => None,
@@ -392,6 +407,15 @@ pub fn decision_text(decision: Decision<'_>) -> Option<String> {
             pointer: cut.as_ref().map(|c| c.pointer.as_str()),
             inside: cut.as_ref().map(|c| c.inside),
             message: &message,
+            withheld: false,
+        })
+        .ok(),
+        Decision::Withheld { message } => serde_json::to_string(&Refused {
+            refused: RefusalReason::ResponseTruncated,
+            pointer: None,
+            inside: None,
+            message: &message,
+            withheld: true,
         })
         .ok(),
     }
@@ -494,15 +518,60 @@ mod tests {
     }
 
     #[test]
-    fn a_conforming_text_is_left_as_it_is_even_in_a_cut_off_response() {
+    fn a_whole_call_of_a_cut_off_response_is_withheld_a_conforming_output_left_as_it_is() {
         let schema = delete_path();
         let end = ResponseEnd {
             status: Some("incomplete"),
             reason: Some("max_output_tokens"),
         };
         let text = r#"{"path": "/tmp", "recursive": false}"#;
+        // Only the finish reason says the call may be cut short: it is not passed on.
+        let Decision::Withheld { message } = decide(text, &schema, tool(), end, &Policy::default())
+        else {
+            panic!("a whole call of a cut-off response is withheld");
+        };
+        assert!(message.contains("not passed on"), "{message}");
+        let withheld =
+            decision_text(decide(text, &schema, tool(), end, &Policy::default())).unwrap();
+        assert!(
+            withheld.contains(r#""refused":"response_truncated""#)
+                && withheld.contains(r#""withheld":true"#),
+            "{withheld}"
+        );
+        // Whole JSON that does not fit the tool: withheld all the same (the SDK reads JSON).
         assert!(matches!(
-            decide(text, &schema, tool(), end, &Policy::default()),
+            decide(r#"{"path": 1}"#, &schema, tool(), end, &Policy::default()),
+            Decision::Withheld { .. }
+        ));
+        // Arguments that are not JSON stay as they came (the SDK cannot read them as a call).
+        assert!(matches!(
+            decide(r#"{"path": "/tm"#, &schema, tool(), end, &Policy::default()),
+            Decision::Refused {
+                reason: RefusalReason::ResponseTruncated,
+                ..
+            }
+        ));
+        // A tool completeTruncated names is passed on.
+        let search = Policy {
+            complete_truncated: Completion::Tools(vec!["delete_path".to_string()]),
+            ..Policy::default()
+        };
+        assert!(matches!(
+            decide(text, &schema, tool(), end, &search),
+            Decision::AsIs
+        ));
+        // The final output is no call: a conforming one stays as it is.
+        assert!(matches!(
+            decide(text, &schema, Target::Output, end, &Policy::default()),
+            Decision::AsIs
+        ));
+        // A response that ended normally passes its call on.
+        let stop = ResponseEnd {
+            status: None,
+            reason: Some("tool-calls"),
+        };
+        assert!(matches!(
+            decide(text, &schema, tool(), stop, &Policy::default()),
             Decision::AsIs
         ));
     }

@@ -487,5 +487,8 @@ fn same(a: &Json, b: &Json) -> bool {
     }
 }
 
+mod live;
+pub use live::Live;
+
 #[cfg(test)]
 mod tests;

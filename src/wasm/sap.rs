@@ -288,9 +288,11 @@ impl Repairer {
     /// schema: `undefined` to leave it, else the decision as JSON text
     /// ([`sap::repair::decision_text`]). `tool`: the tool whose call's arguments these are
     /// (`undefined` for a final output); `status` / `reason`: what the response says of its end;
-    /// `sent`: how much of the text (UTF-16 code units) was already streamed on, whose
-    /// repair is then the rest to write after it ([`repair::decide_streamed`]).
+    /// `sent`: how much of the text (UTF-16 code units) was already streamed on, from `skip`
+    /// (a leading fence's first line, not sent), whose repair is then the rest to write after
+    /// it ([`repair::decide_streamed`]).
     #[wasm_bindgen(js_name = decideInput)]
+    #[allow(clippy::too_many_arguments)]
     pub fn decide_input(
         &self,
         parser: &StructuredParser,
@@ -299,6 +301,7 @@ impl Repairer {
         status: Option<String>,
         reason: Option<String>,
         sent: usize,
+        skip: usize,
     ) -> Result<Option<String>, JsValue> {
         let target = match &tool {
             Some(name) => Target::Tool(name),
@@ -310,29 +313,49 @@ impl Repairer {
         };
         super::with_input(len, |text| {
             let sent = sap::stream::byte_len(text, sent);
+            let skip = sap::stream::byte_len(text, skip).min(sent);
             repair::decision_text(repair::decide_streamed(
                 text,
                 &parser.json_schema,
                 target,
                 end,
                 &self.policy,
-                sent,
+                skip..sent,
             ))
         })
     }
 
-    /// How much of the JSON output in the input buffer (UTF-16 code units) a stream may send
-    /// on now, `sent` units having been sent ([`sap::stream::sendable`]).
-    #[wasm_bindgen(js_name = sendableInput)]
-    pub fn sendable_input(
-        &self,
-        parser: &StructuredParser,
-        len: usize,
-        sent: usize,
-    ) -> Result<usize, JsValue> {
-        super::with_input(len, |text| {
-            sap::stream::sendable(text, &parser.json_schema, sent)
-        })
+    /// A reader of one streamed JSON output against `parser`'s schema, kept between deltas
+    /// ([`sap::stream::Live`]).
+    #[wasm_bindgen(js_name = liveOutput)]
+    pub fn live_output(&self, parser: &StructuredParser) -> LiveOutput {
+        LiveOutput {
+            inner: sap::stream::Live::new((*parser.json_schema).clone()),
+            _live: super::Live::new(),
+        }
+    }
+}
+
+/// One streamed JSON output, read as its deltas arrive: how much of it may be sent on.
+#[wasm_bindgen]
+pub struct LiveOutput {
+    inner: sap::stream::Live,
+    _live: super::Live,
+}
+
+#[wasm_bindgen]
+impl LiveOutput {
+    /// Appends the delta in the input buffer (`len` bytes); answers how much of the text so far
+    /// (UTF-16 code units) may be sent on.
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, len: usize) -> Result<usize, JsValue> {
+        super::with_input(len, |delta| self.inner.push(delta))
+    }
+
+    /// Where what may be sent begins (UTF-16 code units): after a leading code fence's first
+    /// line, else 0.
+    pub fn skip(&self) -> usize {
+        self.inner.skip()
     }
 }
 

@@ -8,7 +8,8 @@ import { jsonSchemaOf, type JsonSchema } from '../schema/argument.js';
 import { structuredParser } from './parse.js';
 import type { StandardSchemaWithJSON } from '../schema/standard.js';
 import { StructuredParseError } from '../engine/errors.js';
-import { Repairs, joinInto, targetsOf, type End, type Item, type RepairRefusal, type RepairingModelOptions } from './repairs.js';
+import { Repairs, WITHHELD, joinInto, targetsOf, type End, type Item, type RepairRefusal, type RepairingModelOptions } from './repairs.js';
+import type { LiveOutput } from './policy.js';
 
 /** The AI SDK's `RepairTextFunction`: repaired text, or `null` when it cannot be repaired. */
 export type RepairTextFunction = (options: { text: string; error: unknown }) => Promise<string | null>;
@@ -73,23 +74,26 @@ function finishEnd(finishReason: unknown): End {
  * An AI SDK result's content parts (or a stream step's parts, whose text is in `delta`s) with
  * repaired texts, or `parts` itself when nothing changed: each tool call's `input` against its
  * tool's `inputSchema`, and the text against the call's output `schema`. `streamed`: the part
- * whose text begins with `sent` code units already streamed on; an output starting there
- * holds the rest to write after them.
+ * whose text's first `sent` code units already went (streamed on, from `skip` on: a leading
+ * fence's first line is dropped); an output starting there holds the rest to write after them.
  */
-function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unknown, end: End, key: 'text' | 'delta', refused: RepairRefusal[], streamed?: [number, number]): Item[] {
+function repairParts(repairs: Repairs, parts: Item[], tools: Item[], schema: unknown, end: End, key: 'text' | 'delta', refused: RepairRefusal[], streamed?: [number, number, number]): Item[] {
   let copy = parts;
+  const withheld = new Set<Item>();
   for (const [entry, where] of targetsOf('aiSdk', parts, tools, schema !== undefined)) {
     if (typeof where === 'number') {
       const part = parts[entry!]!;
       const input = repairs.handle(tools[where].inputSchema, part.input, part.toolName, part.toolCallId, end, 0, refused);
-      if (input !== undefined) copy = copy.map((p, i) => (i === entry ? { ...part, input } : p));
+      if (input === WITHHELD) withheld.add(part);
+      else if (input !== undefined) copy = copy.map((p, i) => (i === entry ? { ...part, input } : p));
       continue;
     }
-    const sent = streamed !== undefined && where[0] === streamed[0] ? streamed[1] : 0;
-    const text = repairs.handle(schema, where.map((i) => parts[i]![key]).join(''), undefined, undefined, end, sent, refused);
-    if (text !== undefined) copy = joinInto(copy, where, key, text);
+    const [sent, skip] = streamed !== undefined && where[0] === streamed[0] ? [streamed[1], streamed[2]] : [0, 0];
+    const text = repairs.handle(schema, where.map((i) => parts[i]![key]).join(''), undefined, undefined, end, sent, refused, skip);
+    if (typeof text === 'string') copy = joinInto(copy, where, key, text);
   }
-  return copy;
+  // A withheld call is not passed on (its arguments are in its refusal); the parts before it keep their places.
+  return withheld.size === 0 ? copy : copy.filter((p, i) => !withheld.has(parts[i]!));
 }
 
 /**
@@ -114,15 +118,20 @@ function withRefusals(metadata: unknown, refused: RepairRefusal[]): Item {
  *   neither read nor refused;
  * - a text the reply was cut off inside of, and every text of a call whose finish reason is
  *   `length` (or a content filter), is left as it came unless `options.completeTruncated`
- *   says otherwise, so no tool runs on an invented value.
+ *   says otherwise, so no tool runs on an invented value; in such a step a tool call whose
+ *   input is whole JSON (Anthropic and Gemini send arguments as objects, so a cut call looks
+ *   whole) is withheld, not passed on, and its refusal (`withheld: true`) keeps its `input`.
  *
  * Clean outputs pass untouched. In a stream, text deltas pass through when the call asks for
  * no JSON; when it does, they pass through as they arrive while the text is JSON that needs no
- * repair (so the SDK's partial outputs appear progressively), and from the first part that
- * would need one the rest is held; when the step finishes, the repaired value is written as the
+ * repair (so the SDK's partial outputs appear progressively; a reply that opens with a code
+ * fence streams its block's JSON, without the fence), and from the first part that would need
+ * one the rest is held; when the step finishes, the repaired value is written as the
  * continuation of what was sent, so no partial contradicts the final value (a sent part the
- * value does not hold leaves the text as it came, refused as `streamed`). Tool calls are held
- * until the finish reason is known.
+ * value does not hold leaves the text as it came, refused as `streamed`: a fenced block
+ * followed by another that replaces it fails visibly rather than silently changing the value).
+ * Prose before a fence is held, since a later block may replace that one. Tool calls are held
+ * until the finish reason is known. The engine reads a streamed output once, as it arrives.
  *
  * A text left as it came is reported to `options.onRefusal` and written into the step's
  * `providerMetadata.understudy.refusals` (each a {@link RepairRefusal}: reason, pointer,
@@ -154,7 +163,10 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
         const texts = (parts: Item[]) => parts.filter((p) => p?.type === 'text' && typeof p.text === 'string').map((p) => p.text as string).join('');
         // The same text as the content's: the content's repair (already reported) stands for it.
         if (structured === texts(content as Item[])) structured = repaired === content ? structured : texts(repaired);
-        else structured = repairs.handle(schema, structured, undefined, undefined, end, 0, refused) ?? structured;
+        else {
+          const text = repairs.handle(schema, structured, undefined, undefined, end, 0, refused);
+          if (typeof text === 'string') structured = text;
+        }
       }
       const changed = structured === result.structuredOutputText ? {} : { structuredOutputText: structured };
       if (refused.length > 0) return { ...result, content: repaired, ...changed, providerMetadata: withRefusals(result.providerMetadata, refused) };
@@ -169,15 +181,19 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
       // that may need one (the rest of that text, a tool call) on, parts are held until the
       // finish part says how the step ended.
       let held: Item[] | undefined;
-      let live: { start: Item; text: string; sent: number } | undefined;
+      // `chunks`: the text's deltas, joined once at the end; `pending`: what came but was not
+      // sent; `sent`: how much of the text went (UTF-16 units), from `skip` on (a leading
+      // fence's first line, never sent).
+      let live: { start: Item; chunks: string[]; pending: string; sent: number; skip: number; reader: LiveOutput } | undefined;
       const release = (controller: TransformStreamDefaultController<Item>, finish: Item | undefined) => {
-        const streamed = live;
+        const streamed = live === undefined ? undefined : { ...live, text: live.chunks.join('') };
+        live?.reader.free();
         live = undefined;
         // The streamed text stands as one delta after its start, as when it was held whole.
         const given = streamed === undefined ? held ?? [] : [streamed.start, { type: 'text-delta', id: streamed.start.id, delta: streamed.text }, ...(held ?? [])];
         held = undefined;
         const refused: RepairRefusal[] = [];
-        const parts = repairParts(repairs, given, tools, schema, finishEnd(finish?.finishReason), 'delta', refused, streamed === undefined ? undefined : [1, streamed.sent]);
+        const parts = repairParts(repairs, given, tools, schema, finishEnd(finish?.finishReason), 'delta', refused, streamed === undefined ? undefined : [1, streamed.sent, streamed.skip]);
         parts.forEach((part, i) => {
           if (streamed === undefined) return controller.enqueue(part);
           if (i === 0) return; // the start went on when it came
@@ -197,14 +213,25 @@ export function repairingMiddleware(options?: RepairingModelOptions): RepairingM
             if (part?.type === 'finish') return release(controller, part);
             if (held === undefined && typeof schema === 'object' && schema !== null) {
               if (part?.type === 'text-start' && live === undefined) {
-                live = { start: part, text: '', sent: 0 };
+                live = { start: part, chunks: [], pending: '', sent: 0, skip: 0, reader: repairs.liveOutput(schema as object) };
                 return controller.enqueue(part);
               }
               if (live !== undefined && part?.type === 'text-delta' && part.id === live.start.id && typeof part.delta === 'string') {
-                live.text += part.delta;
-                const now = repairs.sendable(schema as object, live.text, live.sent);
-                if (now > live.sent) controller.enqueue({ ...part, delta: live.text.slice(live.sent, now) });
-                live.sent = now;
+                live.chunks.push(part.delta);
+                live.pending += part.delta;
+                // The engine keeps the text and its reading: only the delta crosses.
+                const now = live.reader.push(part.delta);
+                if (now > live.sent) {
+                  if (live.sent === 0) {
+                    // A leading fence's first line is dropped, never sent.
+                    live.skip = live.reader.skip();
+                    live.pending = live.pending.slice(live.skip);
+                    live.sent = live.skip;
+                  }
+                  if (now > live.sent) controller.enqueue({ ...part, delta: live.pending.slice(0, now - live.sent) });
+                  live.pending = live.pending.slice(now - live.sent);
+                  live.sent = now;
+                }
                 return;
               }
               if (live !== undefined) held = [];

@@ -6,7 +6,7 @@
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents-core';
 import { describeValue } from '../engine/args.js';
 import { call } from '../engine/channel.js';
-import { Repairs, joinInto, responseEnd, targetsOf, type Item, type RepairingModelOptions } from './repairs.js';
+import { Repairs, WITHHELD, joinInto, responseEnd, targetsOf, type Item, type RepairingModelOptions } from './repairs.js';
 
 /**
  * The output items with repaired texts, or `output` itself when nothing changed: each function
@@ -20,16 +20,20 @@ function repairOutput(output: unknown, providerData: unknown, request: ModelRequ
   const json = typeof outputType === 'object' && outputType?.type === 'json_schema';
   const end = responseEnd(providerData);
   let copy: Item[] | undefined;
+  const withheld = new Set<number>();
   for (const [entry, where] of targetsOf('agents', output, tools, json)) {
     const item: Item = output[entry!];
     if (typeof where === 'number') {
       const repaired = repairs.handle(tools[where].parameters, item.arguments, item.name, item.callId, end);
-      if (repaired !== undefined) (copy ??= [...output])[entry!] = { ...item, arguments: repaired };
+      if (repaired === WITHHELD) withheld.add(entry!);
+      else if (repaired !== undefined) (copy ??= [...output])[entry!] = { ...item, arguments: repaired };
       continue;
     }
     const repaired = repairs.handle((outputType as Item).schema, where.map((i) => item.content[i].text).join(''), undefined, undefined, end);
-    if (repaired !== undefined) (copy ??= [...output])[entry!] = { ...item, content: joinInto(item.content, where, 'text', repaired) };
+    if (typeof repaired === 'string') (copy ??= [...output])[entry!] = { ...item, content: joinInto(item.content, where, 'text', repaired) };
   }
+  // A withheld call is not passed on (its arguments are in its refusal).
+  if (withheld.size > 0) return (copy ?? output).filter((_, i) => !withheld.has(i));
   return copy ?? output;
 }
 

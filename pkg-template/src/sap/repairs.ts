@@ -7,7 +7,7 @@
  */
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import type { CutInside, ParseFixKind, RepairRefusalReason } from '../engine/codes.js';
-import { RepairPolicy } from './policy.js';
+import { RepairPolicy, type LiveOutput } from './policy.js';
 import { call } from '../engine/channel.js';
 import type { RepairFix } from '../engine/engine-types.js';
 
@@ -41,7 +41,18 @@ export interface RepairRefusal {
   /** What the text ended inside of (for a cut-off text). */
   inside?: CutInside;
   message: string;
+  /**
+   * `true` for a tool call of a response that says it was cut off (`length`, `max_tokens`, a
+   * content filter) whose arguments are whole JSON: the call is not passed on, so no tool runs
+   * on what may be half a call (unless `completeTruncated` names the tool).
+   */
+  withheld?: true;
+  /** The withheld call's arguments as they came. */
+  input?: string;
 }
+
+/** @internal What {@link Repairs.handle} answers for a call that is not passed on. */
+export const WITHHELD: unique symbol = Symbol('withheld');
 
 /** Options of {@link repairingModel} and {@link repairingMiddleware}. Unknown keys are refused. */
 export interface RepairingModelOptions {
@@ -99,11 +110,12 @@ export class Repairs {
 
   /**
    * The text to use instead of `text` (a tool call's arguments when `tool` is its name, else
-   * the final output), or `undefined` to leave it; reports the decision.
+   * the final output), `undefined` to leave it, or {@link WITHHELD} for a call not to pass on;
+   * reports the decision.
    */
-  handle(schema: unknown, text: unknown, tool: string | undefined, callId: unknown, end: End, sent = 0, refused?: RepairRefusal[]): string | undefined {
+  handle(schema: unknown, text: unknown, tool: string | undefined, callId: unknown, end: End, sent = 0, refused?: RepairRefusal[], skip = 0): string | typeof WITHHELD | undefined {
     if (typeof text !== 'string' || typeof schema !== 'object' || schema === null) return undefined;
-    const decision = this.#policy.decide(schema, text, tool, end[0], end[1], sent);
+    const decision = this.#policy.decide(schema, text, tool, end[0], end[1], sent, skip);
     if (decision === undefined) return undefined;
     const kind = tool === undefined ? 'output' : 'tool_arguments';
     const who = tool === undefined ? {} : { toolName: tool, callId: typeof callId === 'string' ? callId : undefined };
@@ -111,16 +123,16 @@ export class Repairs {
       this.#options.onRepair?.({ kind, ...who, fixes: decision.fixes });
       return decision.text;
     }
-    const { pointer, inside, message } = decision;
-    const refusal: RepairRefusal = { kind, ...who, reason: decision.refused, ...(pointer === undefined ? {} : { pointer, inside }), message };
+    const { pointer, inside, message, withheld } = decision;
+    const refusal: RepairRefusal = { kind, ...who, reason: decision.refused, ...(pointer === undefined ? {} : { pointer, inside }), message, ...(withheld ? { withheld: true, input: text } : {}) };
     refused?.push(refusal);
     this.#options.onRefusal?.(refusal);
-    return undefined;
+    return withheld ? WITHHELD : undefined;
   }
 
-  /** How much of a streamed JSON output may be sent on now (`RepairPolicy.sendable`). */
-  sendable(schema: object, text: string, sent: number): number {
-    return this.#policy.sendable(schema, text, sent);
+  /** A reader of a streamed JSON output: how much may be sent on as it arrives (`RepairPolicy.liveOutput`). */
+  liveOutput(schema: object): LiveOutput {
+    return this.#policy.liveOutput(schema);
   }
 }
 

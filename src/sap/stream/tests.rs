@@ -202,3 +202,150 @@ fn no_prefix_panics() {
         }
     }
 }
+
+/// [`Live`] streams as the whole-prefix check does, or further, and never sends what the
+/// repaired value cannot continue: for every text here (clean, broken, nested, with unions,
+/// references and extra keys) against every schema, in deltas of 1, 3 and 8 bytes, each cut it
+/// answers continues into the value `parse_structured` reads wherever `sendable`'s does, and a
+/// text `sendable` streams whole is sent at least as far at each step, and whole at the end.
+#[test]
+fn live_sends_what_the_repaired_value_continues() {
+    let closed = json!({"type": "object", "properties": {
+        "id": {"type": "integer"}, "name": {"type": "string"}, "tags": {"type": "array", "items": {"type": "string"}},
+        "owner": {"anyOf": [{"type": "null"}, {"type": "object", "properties": {"login": {"type": "string"}}, "required": ["login"]}]},
+        "kind": {"enum": ["bug", "feature"]}
+    }, "required": ["id", "name"], "additionalProperties": false});
+    let records = json!({"type": "array", "items": closed.clone()});
+    let wrapped = json!({"type": "object", "properties": {"items": {"$ref": "#/$defs/list"}, "total": {"type": "integer"}},
+        "$defs": {"list": {"type": "array", "items": closed.clone()}}});
+    let union_root = json!({"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"type": "array"}]});
+    let texts = [
+        r#"[{"id": 1, "name": "a", "tags": ["x", "y"], "owner": null, "kind": "bug"}, {"id": 2, "name": "b\u00e9", "owner": {"login": "q"}}]"#,
+        r#"[{"id": 1, "name": "a"}, {"id": "2", "name": "b"}, {"id": 3, "name": "c"}]"#,
+        r#"[{"id": 1, "name": "a", "extra": true}, {"id": 2, "name": "b"}]"#,
+        r#"[{"id": 1, "name": "a", "kind": "BUG"}]"#,
+        r#"[{"id": 1, "name": "a",}, {"id": 2, "name": "b"},]"#,
+        r#"[{"id": 1}, {"id": 2, "name": "b"}]"#,
+        r#"{"items": [{"id": 1, "name": "a"}, {"id": 2, "name": "b", "tags": []}], "total": 2}"#,
+        r#"{"items": [{"id": 1, "name": "a", "owner": {"login": 5}}], "total": 2}"#,
+        r#"{"title": "Fix lo\u00e9gin", "n": 12, "tags": ["a", "b"], "meta": {"k": "v"}}"#,
+        r#"{"title": "x", "n": "12", "tags": []}"#,
+        r#"{"a": "x"}"#,
+        r#"  [1, "é😀", {"k": [true, null]}]"#,
+        "```json\n[{\"id\": 1, \"name\": \"a\"}]\n```",
+        r#"{"title": "x", "title": "y"}"#,
+        r#"{"tags": ["auth", "web",], "estimate": 3,}"#,
+        r#"{"title": "a \"quoted\" word", "tags": ["\ud83d\ude00"]}"#,
+        "```json\n{\"title\": \"x\", \"n\": 1}\n```",
+        "\n```\n[{\"id\": 1, \"name\": \"a\"}]\n```\nDone.",
+        "```json\n{\"title\": \"draft\"}\n```\nFinal:\n```json\n{\"title\": \"final\"}\n```",
+        "``json\n{}",
+    ];
+    for schema in [
+        &closed,
+        &records,
+        &wrapped,
+        &union_root,
+        &schema(),
+        &json!(true),
+        &json!({"type": "object"}),
+    ] {
+        for text in texts {
+            let value =
+                crate::sap::parse_structured_reading(text, schema, &crate::sap::Options::default())
+                    .ok()
+                    .map(|r| r.value.into_json());
+            // What the whole-prefix check streams whole.
+            let clean = sendable(text, schema, 0) == utf16_len(text);
+            for delta in [1, 3, 8] {
+                let (mut sent, mut live, mut end, mut last) = (0, Live::new(schema.clone()), 0, 0);
+                while end < text.len() {
+                    let mut next = (end + delta).min(text.len());
+                    while !text.is_char_boundary(next) {
+                        next += 1;
+                    }
+                    sent = sendable(&text[..next], schema, sent);
+                    let now = live.push(&text[end..next]);
+                    let at = format!("{text} against {schema} in {delta}-byte deltas, at {next}");
+                    assert!(now >= last, "{at}");
+                    last = now;
+                    let prefix = &text[byte_len(text, live.skip())..byte_len(text, now)];
+                    // Where the whole-prefix check's cut continues into the value, so does this one
+                    // (a later duplicate key can make neither continue: the final check refuses).
+                    if let Some(value) = &value {
+                        let old = &text[..byte_len(text, sent)];
+                        if sent > 0 && continuation(old, value).is_some() {
+                            assert!(
+                                prefix.is_empty() || continuation(prefix, value).is_some(),
+                                "{at}: {prefix}"
+                            );
+                        }
+                    }
+                    if clean {
+                        assert!(now >= sent, "{at}: {now} < {sent}");
+                    }
+                    end = next;
+                }
+                if clean {
+                    assert_eq!(last, utf16_len(text), "{text} against {schema}");
+                }
+            }
+        }
+    }
+}
+
+/// A reply that opens with a code fence streams the block's JSON as it arrives (the first
+/// sendable cut within one delta of its opening brace); prose before a fence is held, as a
+/// later block may replace it.
+#[test]
+fn a_reply_opening_with_a_fence_streams_its_block() {
+    let schema = schema();
+    let text = "```json\n{\"title\": \"Fix login\", \"n\": 3, \"tags\": [\"a\"]}\n```";
+    let value = crate::sap::parse_structured(text, &schema).unwrap().value;
+    for delta in [1, 3, 10] {
+        let (mut live, mut end, mut first, mut now) = (Live::new(schema.clone()), 0, None, 0);
+        while end < text.len() {
+            let next = (end + delta).min(text.len());
+            now = live.push(&text[end..next]);
+            let sent = &text[byte_len(text, live.skip())..byte_len(text, now)];
+            assert!(!sent.starts_with('`'), "{sent}");
+            if first.is_none() && !sent.is_empty() {
+                first = Some(next);
+            }
+            assert!(
+                sent.is_empty() || continuation(sent, &value).is_some(),
+                "{sent}"
+            );
+            end = next;
+        }
+        let brace = text.find('{').unwrap();
+        assert!(
+            first.unwrap() <= brace + 1 + delta,
+            "delta {delta}: first sent at {first:?}"
+        );
+        let sent = &text[byte_len(text, live.skip())..byte_len(text, now)];
+        assert_eq!(
+            serde_json::from_str::<Json>(sent).unwrap(),
+            value,
+            "the whole block went"
+        );
+    }
+    // A fenced draft, then a final block: what was streamed is the draft, which the value
+    // (the final block) does not continue: the release refuses it as `streamed`, visibly.
+    let two = "```json\n{\"title\": \"draft\"}\n```\nFinal:\n```json\n{\"title\": \"final\"}\n```";
+    let mut live = Live::new(schema.clone());
+    let now = live.push(two);
+    let sent = &two[byte_len(two, live.skip())..byte_len(two, now)];
+    assert_eq!(sent, "{\"title\": \"draft\"}");
+    let value = crate::sap::parse_structured(two, &schema).unwrap().value;
+    assert_eq!(value, json!({"title": "final"}));
+    assert_eq!(continuation(sent, &value), None);
+    for held in [
+        "Here it is:\n```json\n{\"title\": \"x\"}\n```",
+        "```python\nprint(1)\n```",
+        "` {}",
+    ] {
+        let mut live = Live::new(schema.clone());
+        assert_eq!(live.push(held), live.skip(), "{held}");
+    }
+}

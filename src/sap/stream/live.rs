@@ -1,0 +1,521 @@
+//! [`sendable`](super::sendable) kept between deltas: a stream's JSON output is read once, in
+//! the order it arrives, so a step's work is proportional to its delta (and to the value still
+//! open), not to the text so far.
+//!
+//! The scanner resumes where its last whole token ended. What the whole-prefix check reads
+//! against the schema is checked piece by piece instead: down the open containers whose schema
+//! says, without looking at their siblings, what each member or element must be (`properties`,
+//! `items`, `$ref` followed; not a union or a conditional), each member or element is read
+//! against its own schema once, when it completes, and each key when it is read; below the
+//! deepest such container, the value still open is read as a prefix at each step. A container
+//! that completes is read whole once more (its `required`, its extra keys), so a value at depth
+//! `d` is read `d` times in all.
+
+use serde_json::Value as Json;
+
+use super::{scalar_end, string_at, string_cut, utf16_len, whole_content, At, Frame, Prefix};
+use crate::sap::align::resolve;
+use crate::sap::reads_without_fix;
+
+/// An open container of the stream, beside the scanner's [`Frame`].
+#[derive(Debug, Clone)]
+struct Open {
+    /// Byte where the container starts.
+    start: usize,
+    /// Byte where its current member's value (or element) starts, once it has begun.
+    child: Option<usize>,
+    /// Its schema (references followed), when it and every container above it are read piece
+    /// by piece.
+    schema: Option<Json>,
+}
+
+/// The incremental reader of one streamed JSON output.
+#[derive(Debug)]
+pub struct Live {
+    root: Json,
+    text: String,
+    /// Where the scanner resumes: the byte after its last whole token, with the state there.
+    pos: usize,
+    state: Prefix,
+    opens: Vec<Open>,
+    /// Where the root value starts (after white space), once it has.
+    begun: Option<usize>,
+    /// The last token read was a number or literal.
+    after_scalar: bool,
+    /// The longest cut sent or sendable so far: bytes and UTF-16 units.
+    cut: (usize, usize),
+    /// A piece needed a fix: nothing more is sent.
+    stuck: bool,
+    /// A reply that opens with a code fence: where the JSON after the fence's first line starts
+    /// (bytes and UTF-16 units). What is sent begins there.
+    skip: (usize, usize),
+}
+
+/// What a member of `schema` (an object schema) named `key` must be: `None` when the schema
+/// does not allow the key (`additionalProperties: false`), `Some(true)` when anything goes.
+fn member_schema(schema: &Json, key: &str) -> Option<Json> {
+    if let Some(p) = schema.get("properties").and_then(|p| p.get(key)) {
+        return Some(p.clone());
+    }
+    if schema.get("patternProperties").is_some() {
+        // Which pattern matches is the aligner's to say: read the object whole.
+        return Some(Json::Null);
+    }
+    match schema.get("additionalProperties") {
+        Some(Json::Bool(false)) => None,
+        Some(s @ Json::Object(_)) => Some(s.clone()),
+        _ => Some(Json::Bool(true)),
+    }
+}
+
+/// What element `index` of `schema` (an array schema) must be.
+fn element_schema(schema: &Json, index: usize) -> Json {
+    if let Some(p) = schema.get("prefixItems").and_then(|p| p.get(index)) {
+        return p.clone();
+    }
+    match schema.get("items") {
+        Some(s @ (Json::Object(_) | Json::Bool(_))) => s.clone(),
+        // Draft 4's tuple form: read the array whole.
+        Some(_) => Json::Null,
+        None => Json::Bool(true),
+    }
+}
+
+/// Whether a container's members can be read one by one against `schema` (resolved): no
+/// keyword that makes one member's reading depend on another's or on a branch.
+fn piecewise(schema: &Json) -> bool {
+    match schema {
+        Json::Bool(true) => true,
+        Json::Object(o) => ![
+            "anyOf",
+            "oneOf",
+            "allOf",
+            "not",
+            "if",
+            "then",
+            "else",
+            "dependentSchemas",
+            "dependentRequired",
+            "dependencies",
+            "unevaluatedProperties",
+            "unevaluatedItems",
+            "contains",
+            "uniqueItems",
+            "propertyNames",
+            "enum",
+            "const",
+        ]
+        .iter()
+        .any(|k| o.contains_key(*k)),
+        _ => false,
+    }
+}
+
+impl Live {
+    /// A reader for an output read against `root`.
+    pub fn new(root: Json) -> Live {
+        Live {
+            root,
+            text: String::new(),
+            pos: 0,
+            state: Prefix::default(),
+            opens: Vec::new(),
+            begun: None,
+            after_scalar: false,
+            cut: (0, 0),
+            stuck: false,
+            skip: (0, 0),
+        }
+    }
+
+    /// Where what may be sent begins (UTF-16 units): after a leading code fence's first line
+    /// (```` ```json ````), else 0.
+    pub fn skip(&self) -> usize {
+        self.skip.1
+    }
+
+    /// The schema of a value starting in the innermost open container (or the root's), when
+    /// that container is read piece by piece; `Json::Null` for "read it with its container".
+    fn child_schema(&self) -> Option<Json> {
+        let Some(open) = self.opens.last() else {
+            return Some(self.root.clone());
+        };
+        let schema = open.schema.as_ref()?;
+        Some(match self.state.frames.last() {
+            Some(Frame::Object {
+                at: At::Colon(key), ..
+            }) => member_schema(schema, key).unwrap_or(Json::Null),
+            Some(Frame::Array { count, .. }) => element_schema(schema, *count),
+            _ => Json::Null,
+        })
+    }
+
+    /// The schema a container starting here (`{` or `[`) is read piece by piece with, or
+    /// `None`.
+    fn container_schema(&self, bracket: u8) -> Option<Json> {
+        let schema = self.child_schema()?;
+        if schema.is_null() {
+            return None;
+        }
+        let resolved = resolve(&schema, &self.root).clone();
+        let kind = if bracket == b'{' { "object" } else { "array" };
+        // A container of another type than the schema's is the whole reading's to judge.
+        let typed = match resolved.get("type") {
+            None => true,
+            Some(Json::String(t)) => t == kind,
+            Some(Json::Array(ts)) => ts.iter().any(|t| t == kind),
+            Some(_) => false,
+        };
+        (typed && piecewise(&resolved)).then_some(resolved)
+    }
+
+    /// A value of the innermost piecewise container completed at `text[from..to]`: read it
+    /// whole against its schema.
+    fn check_complete(&mut self, text: &str, from: usize, to: usize) {
+        let Some(schema) = self.child_schema() else {
+            return;
+        };
+        if schema.is_null() {
+            return;
+        }
+        if reads_without_fix(&text[from..to], &self.root, &schema, false).is_none() {
+            self.stuck = true;
+        }
+    }
+
+    /// Appends `delta` and answers how much of the text (UTF-16 units) may be sent on now: the
+    /// longest safe cut whose prefix reads with no fix, never less than before.
+    pub fn push(&mut self, delta: &str) -> usize {
+        self.text.push_str(delta);
+        if self.stuck {
+            return self.cut.1;
+        }
+        let Some(candidate) = self.advance() else {
+            return self.cut.1;
+        };
+        if candidate.0 > self.cut.0 && self.open_reads(&candidate) {
+            let units = self.cut.1 + utf16_len(&self.text[self.cut.0..candidate.0]);
+            self.cut = (candidate.0, units);
+        }
+        self.cut.1
+    }
+
+    /// Whether the value still open below the deepest piecewise container reads with no fix
+    /// up to `cut` (and an open string there as the string sent so far).
+    fn open_reads(&self, (cut, open_string): &(usize, Option<String>)) -> bool {
+        // The deepest open container read piece by piece, and where its open child starts.
+        let deepest = self.opens.iter().rposition(|o| o.schema.is_some());
+        let (from, schema) = match deepest {
+            // Below the root container: the whole text is the open value (the root itself is
+            // not read piece by piece).
+            None => match self.begun {
+                Some(start) => (start, self.root.clone()),
+                None => return true,
+            },
+            Some(d) => {
+                let Some(from) = self.opens[d].child else {
+                    return true;
+                };
+                // The schema of that child, as `child_schema` answers for the innermost.
+                let frame = &self.state.frames[d];
+                let parent = self.opens[d].schema.as_ref().expect("piecewise");
+                let schema = match frame {
+                    Frame::Object {
+                        at: At::Colon(key), ..
+                    } => member_schema(parent, key).unwrap_or(Json::Null),
+                    Frame::Array { count, .. } => element_schema(parent, *count),
+                    _ => return true,
+                };
+                if schema.is_null() {
+                    // Read with its container: the container's own text so far.
+                    return match reads_without_fix(
+                        &self.text[self.opens[d].start..*cut],
+                        &self.root,
+                        parent,
+                        true,
+                    ) {
+                        Some(_) => open_string.is_none(),
+                        None => false,
+                    };
+                }
+                (from, schema)
+            }
+        };
+        if from >= *cut {
+            return true;
+        }
+        match reads_without_fix(&self.text[from..*cut], &self.root, &schema, true) {
+            None => false,
+            Some(value) => match open_string {
+                None => true,
+                // An open string goes only where the schema reads it as that string so far.
+                Some(so_far) => {
+                    self.string_at_cut(value.as_ref(), deepest) == Some(so_far.as_str())
+                }
+            },
+        }
+    }
+
+    /// The open string in the value read from the deepest piecewise container's open child
+    /// (`value`), following the frames below it.
+    fn string_at_cut<'v>(
+        &self,
+        value: Option<&'v Json>,
+        deepest: Option<usize>,
+    ) -> Option<&'v str> {
+        let mut node = value;
+        let below = match deepest {
+            None => 0,
+            Some(d) => d + 1,
+        };
+        for frame in &self.state.frames[below..] {
+            node = match frame {
+                Frame::Object {
+                    at: At::Colon(key), ..
+                } => node.and_then(|n| n.get(key)),
+                Frame::Array { count, .. } => node.and_then(|n| n.get(*count)),
+                Frame::Object { .. } => None,
+            };
+        }
+        node.and_then(Json::as_str)
+    }
+
+    /// Scans on from where the last whole token ended; answers the longest safe cut of the
+    /// text so far (with the open string there), `None` when the text is not a strict JSON
+    /// object or array from its first character (nothing can be sent).
+    fn advance(&mut self) -> Option<(usize, Option<String>)> {
+        let text = std::mem::take(&mut self.text);
+        let out = self.advance_in(&text);
+        self.text = text;
+        out
+    }
+
+    fn advance_in(&mut self, text: &str) -> Option<(usize, Option<String>)> {
+        let b = text.as_bytes();
+        let mut i = self.pos;
+        let skip_ws = |i: &mut usize| {
+            while *i < b.len() && matches!(b[*i], b' ' | b'\t' | b'\n' | b'\r') {
+                *i += 1;
+            }
+        };
+        if self.begun.is_none() {
+            skip_ws(&mut i);
+            if i >= b.len() {
+                return None;
+            }
+            // A reply that opens with a fence (```` ```json ````): its JSON starts on the next
+            // line. Prose before a fence is not streamed: a later block may replace that one.
+            if self.skip.0 == 0 && b[i] == b'`' {
+                let rest = &text[i..];
+                if rest.len() < 3 && "```".starts_with(rest) {
+                    return None;
+                }
+                let Some(tag) = rest.strip_prefix("```") else {
+                    self.stuck = true;
+                    return None;
+                };
+                let Some(line) = tag.find('\n') else {
+                    // The fence's first line is not whole yet (or is not a fence's).
+                    if !tag
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_' || c == b' ')
+                    {
+                        self.stuck = true;
+                    }
+                    return None;
+                };
+                if !tag[..line]
+                    .trim()
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'-' || c == b'_')
+                {
+                    self.stuck = true;
+                    return None;
+                }
+                let at = i + 3 + line + 1;
+                self.skip = (at, utf16_len(&text[..at]));
+                self.cut = self.skip;
+                i = at;
+                skip_ws(&mut i);
+                if i >= b.len() {
+                    self.pos = at;
+                    return None;
+                }
+            }
+            if !matches!(b[i], b'{' | b'[') {
+                self.stuck = true;
+                return None;
+            }
+            self.begun = Some(i);
+            self.pos = i;
+        }
+        let mut safe: Option<(usize, Option<String>)> = None;
+        loop {
+            let after_comma = matches!(
+                self.state.frames.last(),
+                Some(Frame::Object { at: At::Comma, .. } | Frame::Array { at: At::Comma, .. })
+            );
+            if !(after_comma || self.after_scalar) {
+                safe = Some((i, None));
+            }
+            // The state is exact here: the scanner resumes from this token boundary.
+            self.pos = i;
+            if self.state.done {
+                return safe;
+            }
+            skip_ws(&mut i);
+            if i >= b.len() {
+                return safe;
+            }
+            let c = b[i];
+            let opening = matches!(
+                self.state.frames.last(),
+                None | Some(Frame::Array {
+                    at: At::Open | At::Comma,
+                    ..
+                }) | Some(Frame::Object {
+                    at: At::Colon(_),
+                    ..
+                })
+            );
+            let (frame_is_object, at) = match self.state.frames.last() {
+                Some(Frame::Object { at, .. }) => (Some(true), Some(at.clone())),
+                Some(Frame::Array { at, .. }) => (Some(false), Some(at.clone())),
+                None => (None, None),
+            };
+            if opening && (c == b'{' || c == b'[') {
+                let schema = self.container_schema(c);
+                if let Some(open) = self.opens.last_mut() {
+                    open.child = Some(i);
+                }
+                self.opens.push(Open {
+                    start: i,
+                    child: None,
+                    schema,
+                });
+                self.state.frames.push(if c == b'{' {
+                    Frame::Object {
+                        keys: Vec::new(),
+                        at: At::Open,
+                    }
+                } else {
+                    Frame::Array {
+                        count: 0,
+                        at: At::Open,
+                    }
+                });
+                self.after_scalar = false;
+                i += 1;
+                continue;
+            }
+            match (frame_is_object, at, c) {
+                (Some(true), Some(At::Open | At::Comma), b'"') => {
+                    let Some((key, Some(mut j))) = string_at(text, i) else {
+                        return safe;
+                    };
+                    skip_ws(&mut j);
+                    if j >= b.len() {
+                        return safe;
+                    }
+                    let Some(Frame::Object { keys, .. }) = self.state.frames.last() else {
+                        return safe;
+                    };
+                    if b[j] != b':' || keys.contains(&key) {
+                        self.stuck = true;
+                        return safe;
+                    }
+                    let open = self.opens.last().expect("an open object");
+                    if open
+                        .schema
+                        .as_ref()
+                        .is_some_and(|s| member_schema(s, &key).is_none())
+                    {
+                        // A key the schema does not allow: its reading drops it.
+                        self.stuck = true;
+                        return safe;
+                    }
+                    if let Some(Frame::Object { at, .. }) = self.state.frames.last_mut() {
+                        *at = At::Colon(key);
+                    }
+                    self.after_scalar = false;
+                    i = j + 1;
+                }
+                (Some(_), Some(At::Value), b',') => {
+                    if let Some(Frame::Object { at, .. } | Frame::Array { at, .. }) =
+                        self.state.frames.last_mut()
+                    {
+                        *at = At::Comma;
+                    }
+                    self.after_scalar = false;
+                    i += 1;
+                }
+                (Some(true), Some(At::Open | At::Value), b'}')
+                | (Some(false), Some(At::Open | At::Value), b']') => {
+                    let closed = self.opens.pop().expect("an open container");
+                    self.state.frames.pop();
+                    // The container is a whole value of its parent: read it whole once.
+                    self.check_complete(text, closed.start, i + 1);
+                    self.close();
+                    self.after_scalar = false;
+                    i += 1;
+                }
+                (Some(true), Some(At::Colon(_)), _)
+                | (Some(false), Some(At::Open | At::Comma), _) => {
+                    if let Some(open) = self.opens.last_mut() {
+                        open.child = Some(i);
+                    }
+                    if c == b'"' {
+                        let Some((_, end)) = string_at(text, i) else {
+                            self.stuck = true;
+                            return safe;
+                        };
+                        match end {
+                            Some(end) => {
+                                self.check_complete(text, i, end);
+                                self.close();
+                                self.after_scalar = false;
+                                i = end;
+                            }
+                            None => {
+                                // Inside the string: a cut after its last whole character.
+                                let len = string_cut(text, i);
+                                return Some((len, Some(whole_content(text, i, len))));
+                            }
+                        }
+                    } else {
+                        let Some(end) = scalar_end(b, i) else {
+                            self.stuck = true;
+                            return safe;
+                        };
+                        if end >= b.len() {
+                            return safe;
+                        }
+                        if serde_json::from_str::<Json>(&text[i..end]).is_err() {
+                            self.stuck = true;
+                            return safe;
+                        }
+                        self.check_complete(text, i, end);
+                        self.close();
+                        self.after_scalar = true;
+                        i = end;
+                    }
+                }
+                _ => {
+                    self.stuck = true;
+                    return safe;
+                }
+            }
+            if self.stuck {
+                return safe;
+            }
+        }
+    }
+
+    /// A value just ended in the innermost container (or the root ended).
+    fn close(&mut self) {
+        super::close_value(&mut self.state);
+        if let Some(open) = self.opens.last_mut() {
+            open.child = None;
+        }
+    }
+}
