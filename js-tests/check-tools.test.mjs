@@ -151,6 +151,30 @@ test('check-tools over stdio: the report is checkTools\', exit 1 for a refusal',
   assert.match(failure, /- Anthropic converts `forecast` \(output\) with loss: `minimum` at `\/properties\/temp` described/);
 });
 
+test("check-tools against the SDK's McpServer with tools registered from Zod, as most servers write them", async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [server, 'stdio', '--zod'] }));
+  const listed = await client.listTools();
+  await client.close();
+  const { code, stdout, stderr } = await run(['check-tools', '--mcp', `node ${server} stdio --zod`, '--json']);
+  const { failure, ...report } = JSON.parse(stdout);
+  assert.equal(code, 1, stderr);
+  assert.deepEqual(report, checkTools(listed));
+  const v = verdicts(report);
+  // z.string().url() is `format: uri`: OpenAI's strict mode refuses it (the Firecrawl case).
+  assert.equal(v.scrape.openai, 'refused/unsupported_value');
+  // A record is an open map with `propertyNames`: refused by OpenAI (the reference's strict
+  // conversion names `propertyNames` first) and by Anthropic.
+  assert.equal(v.set_headers.openai, 'refused/unsupported_keyword');
+  assert.equal(v.set_headers.anthropic, 'refused/open_object');
+  // Optional fields: OpenAI sends them required and nullable, losing nothing.
+  assert.equal(v.search.openai, 'converted/none');
+  assert.ok(v['forecast (output)'], 'the output schema is checked');
+  assert.match(failure, /fail the check/);
+});
+
 test('check-tools over Streamable HTTP, with paged tools/list, prints the table', async () => {
   const child = spawn(process.execPath, [server, 'http', '--pages']);
   try {
