@@ -27,15 +27,18 @@ fuzz_target!(|data: &[u8]| {
         }
         let _ = parse_partial(text, schema);
         // Every prefix at a char boundary, for short inputs; a streamed middleware sends what
-        // `sendable` lets through, and the repaired value continues it into a text that reads
-        // as that value.
+        // its `Live` reader lets through (from after a leading fence's first line), and the
+        // repaired value continues it into a text that reads as that value.
         if text.len() < 64 {
-            let mut sent = 0;
+            let mut live = understudy::sap::stream::Live::new(schema.clone());
+            let (mut sent, mut last) = (0, 0);
             for (i, _) in text.char_indices().chain(std::iter::once((text.len(), ' '))) {
                 let _ = parse_partial(&text[..i], schema);
-                sent = understudy::sap::stream::sendable(&text[..i], schema, sent);
+                sent = live.push(&text[last..i]);
+                last = i;
             }
-            let prefix = &text[..understudy::sap::stream::byte_len(text, sent)];
+            let skip = understudy::sap::stream::byte_len(text, live.skip());
+            let prefix = &text[skip..understudy::sap::stream::byte_len(text, sent)];
             if let Ok(full) = &full {
                 if let Some(rest) = understudy::sap::stream::continuation(prefix, &full.value) {
                     let whole: serde_json::Value = serde_json::from_str(&format!("{prefix}{rest}")).expect("a continuation makes JSON");

@@ -341,7 +341,8 @@ pub fn utf16_len(text: &str) -> usize {
 
 /// How much of `text` (in UTF-16 code units) may be sent on, given that `sent` units already
 /// were: the longest safe cut of a strict JSON prefix that `schema` reads with no fix, or
-/// `sent` when the text cannot go further (never less: what was sent is sent).
+/// `sent` when the text cannot go further (never less: what was sent is sent). The whole-prefix
+/// check, kept as the reference [`Live`] is tested against (streams use [`Live`]).
 pub fn sendable(text: &str, schema: &Json, sent: usize) -> usize {
     let Some((cut, state)) = scan(text, true) else {
         return sent;
@@ -358,17 +359,7 @@ pub fn sendable(text: &str, schema: &Json, sent: usize) -> usize {
     let reads_as_sent = match &state.open_string {
         None => true,
         Some(so_far) => {
-            let mut node = partial.value.as_ref();
-            for frame in &state.frames {
-                node = match frame {
-                    Frame::Object {
-                        at: At::Colon(key), ..
-                    } => node.and_then(|n| n.get(key)),
-                    Frame::Array { count, .. } => node.and_then(|n| n.get(*count)),
-                    Frame::Object { .. } => None,
-                };
-            }
-            node.and_then(Json::as_str) == Some(so_far.as_str())
+            string_at_frames(partial.value.as_ref(), &state.frames) == Some(so_far.as_str())
         }
     };
     if partial.fixes.is_empty() && reads_as_sent {
@@ -376,6 +367,22 @@ pub fn sendable(text: &str, schema: &Json, sent: usize) -> usize {
     } else {
         sent
     }
+}
+
+/// The string in `value` where `frames` (the open containers of a prefix, outermost first)
+/// stand: the open string of a prefix cut inside one, as the reading has it.
+fn string_at_frames<'v>(value: Option<&'v Json>, frames: &[Frame]) -> Option<&'v str> {
+    let mut node = value;
+    for frame in frames {
+        node = match frame {
+            Frame::Object {
+                at: At::Colon(key), ..
+            } => node.and_then(|n| n.get(key)),
+            Frame::Array { count, .. } => node.and_then(|n| n.get(*count)),
+            Frame::Object { .. } => None,
+        };
+    }
+    node.and_then(Json::as_str)
 }
 
 /// The text that, written after `prefix` (a prefix [`sendable`] let through), makes the JSON

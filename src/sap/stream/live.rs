@@ -13,7 +13,10 @@
 
 use serde_json::Value as Json;
 
-use super::{scalar_end, string_at, string_cut, utf16_len, whole_content, At, Frame, Prefix};
+use super::{
+    scalar_end, string_at, string_at_frames, string_cut, utf16_len, whole_content, At, Frame,
+    Prefix,
+};
 use crate::sap::align::resolve;
 use crate::sap::reads_without_fix;
 
@@ -263,21 +266,8 @@ impl Live {
         value: Option<&'v Json>,
         deepest: Option<usize>,
     ) -> Option<&'v str> {
-        let mut node = value;
-        let below = match deepest {
-            None => 0,
-            Some(d) => d + 1,
-        };
-        for frame in &self.state.frames[below..] {
-            node = match frame {
-                Frame::Object {
-                    at: At::Colon(key), ..
-                } => node.and_then(|n| n.get(key)),
-                Frame::Array { count, .. } => node.and_then(|n| n.get(*count)),
-                Frame::Object { .. } => None,
-            };
-        }
-        node.and_then(Json::as_str)
+        let below = deepest.map_or(0, |d| d + 1);
+        string_at_frames(value, &self.state.frames[below..])
     }
 
     /// Scans on from where the last whole token ended; answers the longest safe cut of the
