@@ -349,3 +349,81 @@ fn a_reply_opening_with_a_fence_streams_its_block() {
         assert_eq!(live.push(held), live.skip(), "{held}");
     }
 }
+
+/// No text panics the reader and its cut never goes back: seeded random texts of JSON pieces
+/// (multi-byte characters, escapes, fences, broken tokens) pushed in random deltas at character
+/// boundaries, against schemas with and without member-by-member reading.
+#[test]
+fn live_survives_any_text() {
+    let pieces = [
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"a\"",
+        "\"é😀\"",
+        "\"\\u00e9\"",
+        "\"\\ud83d",
+        "\\",
+        "1",
+        "-0.5e3",
+        "true",
+        "null",
+        " ",
+        "\n",
+        "```json\n",
+        "```",
+        "'x'",
+        "\"id\"",
+        "\"tags\"",
+        "é",
+        "😀",
+        "\"",
+        "n",
+    ];
+    let schemas = [
+        schema(),
+        json!({"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string"}}}, "additionalProperties": false}}),
+        json!({"anyOf": [{"type": "object"}, {"type": "array"}]}),
+        json!({"type": "object", "patternProperties": {"^a": {"type": "integer"}}}),
+        json!(true),
+    ];
+    let mut seed: u64 = 0x9e3779b97f4a7c15;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let starts = [
+        "{",
+        "[",
+        "```json\n{",
+        "  [",
+        "{\"id\": ",
+        "[{\"id\": 1, \"tags\": [",
+    ];
+    for _ in 0..20000 {
+        let start = starts[next(starts.len())];
+        let text: String = std::iter::once(start)
+            .chain((0..next(24)).map(|_| pieces[next(pieces.len())]))
+            .collect();
+        for schema in &schemas {
+            let mut live = Live::new(schema.clone());
+            let (mut end, mut last) = (0, 0);
+            while end < text.len() {
+                let mut to = (end + 1 + next(6)).min(text.len());
+                while !text.is_char_boundary(to) {
+                    to += 1;
+                }
+                let now = live.push(&text[end..to]);
+                assert!(now >= last && now <= utf16_len(&text[..to]), "{text:?}");
+                assert!(live.skip() <= now, "{text:?}");
+                last = now;
+                end = to;
+            }
+        }
+    }
+}
