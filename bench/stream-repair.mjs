@@ -132,7 +132,11 @@ async function partialMs(text, size) {
 }
 
 console.log(`${(clean.length / 1024).toFixed(0)} KiB clean, ${(broken.length / 1024).toFixed(0)} KiB with a broken tail, ${list.length} records\n`);
-for (const [name, text] of [['clean', clean], ['broken tail', broken]]) {
+// One long string value (an article's body): read on from where each delta stopped inside it.
+const article = JSON.stringify({ title: 'Streaming', body: `${Array.from({ length: 400 }, (_, i) => `${words[i % words.length]} ${words[(i * 7) % words.length]}`).join(' ')}. `.repeat(20) });
+const articleSchema = { type: 'object', properties: { title: { type: 'string' }, body: { type: 'string' } }, required: ['title', 'body'] };
+for (const [name, text, s] of [['clean', clean, schema], ['broken tail', broken, schema], [`one ${(article.length / 1024).toFixed(0)} KiB string`, article, articleSchema]]) {
+  params.responseFormat.schema = s;
   const whole = await middlewareMs(text, text.length);
   const streamed = await middlewareMs(text, 8);
   if (streamed.text !== whole.text) throw new Error(`${name}: the streamed text differs from the one-delta text`);

@@ -264,6 +264,12 @@ fn string_at(text: &str, i: usize) -> Option<(String, Option<usize>)> {
 /// For an open string at byte `i`: the byte length up to the last whole character or escape
 /// (a high surrogate escape waits for its low half).
 fn string_cut(text: &str, i: usize) -> usize {
+    string_cut_from(text, i + 1)
+}
+
+/// [`string_cut`] from byte `from` inside an open string, a cut already found (a whole
+/// character or escape ends there).
+fn string_cut_from(text: &str, from: usize) -> usize {
     let b = text.as_bytes();
     // `\uXXXX` at byte `at`: its code unit, when the six bytes are there and are an escape.
     let unit = |at: usize| -> Option<u16> {
@@ -275,7 +281,7 @@ fn string_cut(text: &str, i: usize) -> usize {
             Some(n * 16 + (*d as char).to_digit(16)? as u16)
         })
     };
-    let mut j = i + 1;
+    let mut j = from;
     let mut cut = j;
     while j < b.len() {
         if b[j] == b'\\' {

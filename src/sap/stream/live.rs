@@ -14,8 +14,7 @@
 use serde_json::Value as Json;
 
 use super::{
-    scalar_end, string_at, string_at_frames, string_cut, utf16_len, whole_content, At, Frame,
-    Prefix,
+    scalar_end, string_at, string_at_frames, string_cut_from, utf16_len, At, Frame, Prefix,
 };
 use crate::sap::align::resolve;
 use crate::sap::reads_without_fix;
@@ -30,6 +29,46 @@ struct Open {
     /// Its schema (references followed), when it and every container above it are read piece
     /// by piece.
     schema: Option<Json>,
+}
+
+/// A string value the text stops inside: where it starts, how far it was read (a cut after a
+/// whole character or escape), and its content so far, so the next delta reads on from there.
+#[derive(Debug)]
+struct OpenString {
+    start: usize,
+    cut: usize,
+    content: String,
+}
+
+/// Decodes a piece of a string's JSON text between two cuts (whole characters and escapes).
+fn decode(piece: &str) -> Option<String> {
+    serde_json::from_str(&format!("\"{piece}\"")).ok()
+}
+
+/// Whether a schema (references followed) reads any string as itself: `true`, a schema of
+/// annotations only, or `type: "string"` without a union, an enum or a constant.
+fn plain_string(schema: &Json) -> bool {
+    const ANNOTATIONS: [&str; 6] = [
+        "description",
+        "title",
+        "examples",
+        "default",
+        "$comment",
+        "format",
+    ];
+    match schema {
+        Json::Bool(true) => true,
+        Json::Object(o) => match o.get("type") {
+            None => o.keys().all(|k| ANNOTATIONS.contains(&k.as_str())),
+            Some(Json::String(t)) if t == "string" => ![
+                "anyOf", "oneOf", "allOf", "not", "if", "enum", "const", "$ref",
+            ]
+            .iter()
+            .any(|k| o.contains_key(*k)),
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 /// The incremental reader of one streamed JSON output.
@@ -52,6 +91,8 @@ pub struct Live {
     /// A reply that opens with a code fence: where the JSON after the fence's first line starts
     /// (bytes and UTF-16 units). What is sent begins there.
     skip: (usize, usize),
+    /// The string value the text stopped inside, read so far.
+    string: Option<OpenString>,
 }
 
 /// What a member of `schema` (an object schema) named `key` must be: `None` when the schema
@@ -128,6 +169,7 @@ impl Live {
             cut: (0, 0),
             stuck: false,
             skip: (0, 0),
+            string: None,
         }
     }
 
@@ -204,8 +246,8 @@ impl Live {
     }
 
     /// Whether the value still open below the deepest piecewise container reads with no fix
-    /// up to `cut` (and an open string there as the string sent so far).
-    fn open_reads(&self, (cut, open_string): &(usize, Option<String>)) -> bool {
+    /// up to `cut` (and, with `open_string`, the string the text stops inside as itself).
+    fn open_reads(&self, (cut, open_string): &(usize, bool)) -> bool {
         // The deepest open container read piece by piece, and where its open child starts.
         let deepest = self.opens.iter().rposition(|o| o.schema.is_some());
         let (from, schema) = match deepest {
@@ -237,9 +279,17 @@ impl Live {
                         parent,
                         true,
                     ) {
-                        Some(_) => open_string.is_none(),
+                        Some(_) => !open_string,
                         None => false,
                     };
+                }
+                // The open string is that child itself, of a schema that reads any string as
+                // itself: nothing to read (a long string costs its new characters only).
+                if *open_string
+                    && self.state.frames.len() == d + 1
+                    && plain_string(resolve(&schema, &self.root))
+                {
+                    return true;
                 }
                 (from, schema)
             }
@@ -249,13 +299,12 @@ impl Live {
         }
         match reads_without_fix(&self.text[from..*cut], &self.root, &schema, true) {
             None => false,
-            Some(value) => match open_string {
-                None => true,
-                // An open string goes only where the schema reads it as that string so far.
-                Some(so_far) => {
-                    self.string_at_cut(value.as_ref(), deepest) == Some(so_far.as_str())
-                }
-            },
+            Some(_) if !open_string => true,
+            // An open string goes only where the schema reads it as that string so far.
+            Some(value) => {
+                let so_far = self.string.as_ref().map(|s| s.content.as_str());
+                so_far.is_some() && self.string_at_cut(value.as_ref(), deepest) == so_far
+            }
         }
     }
 
@@ -273,14 +322,14 @@ impl Live {
     /// Scans on from where the last whole token ended; answers the longest safe cut of the
     /// text so far (with the open string there), `None` when the text is not a strict JSON
     /// object or array from its first character (nothing can be sent).
-    fn advance(&mut self) -> Option<(usize, Option<String>)> {
+    fn advance(&mut self) -> Option<(usize, bool)> {
         let text = std::mem::take(&mut self.text);
         let out = self.advance_in(&text);
         self.text = text;
         out
     }
 
-    fn advance_in(&mut self, text: &str) -> Option<(usize, Option<String>)> {
+    fn advance_in(&mut self, text: &str) -> Option<(usize, bool)> {
         let b = text.as_bytes();
         let mut i = self.pos;
         let skip_ws = |i: &mut usize| {
@@ -339,14 +388,14 @@ impl Live {
             self.begun = Some(i);
             self.pos = i;
         }
-        let mut safe: Option<(usize, Option<String>)> = None;
+        let mut safe: Option<(usize, bool)> = None;
         loop {
             let after_comma = matches!(
                 self.state.frames.last(),
                 Some(Frame::Object { at: At::Comma, .. } | Frame::Array { at: At::Comma, .. })
             );
             if !(after_comma || self.after_scalar) {
-                safe = Some((i, None));
+                safe = Some((i, false));
             }
             // The state is exact here: the scanner resumes from this token boundary.
             self.pos = i;
@@ -455,21 +504,20 @@ impl Live {
                         open.child = Some(i);
                     }
                     if c == b'"' {
-                        let Some((_, end)) = string_at(text, i) else {
-                            self.stuck = true;
-                            return safe;
-                        };
-                        match end {
-                            Some(end) => {
+                        match self.read_string(text, i) {
+                            None => {
+                                self.stuck = true;
+                                return safe;
+                            }
+                            Some(Some(end)) => {
                                 self.check_complete(text, i, end);
                                 self.close();
                                 self.after_scalar = false;
                                 i = end;
                             }
-                            None => {
-                                // Inside the string: a cut after its last whole character.
-                                let len = string_cut(text, i);
-                                return Some((len, Some(whole_content(text, i, len))));
+                            // Inside the string: a cut after its last whole character.
+                            Some(None) => {
+                                return Some((self.string.as_ref().map_or(i, |s| s.cut), true))
                             }
                         }
                     } else {
@@ -499,6 +547,38 @@ impl Live {
                 return safe;
             }
         }
+    }
+
+    /// Reads the string value starting at byte `i` on from where the last delta stopped inside
+    /// it: `Some(Some(end))` when it closed (the byte after its quote), `Some(None)` when the
+    /// text stops inside it (`self.string` holds the cut and content), `None` for a string that
+    /// is not strict JSON (a raw control character, an invalid escape).
+    fn read_string(&mut self, text: &str, i: usize) -> Option<Option<usize>> {
+        let (from, mut content) = match self.string.take() {
+            Some(open) if open.start == i => (open.cut, open.content),
+            _ => (i + 1, String::new()),
+        };
+        let b = text.as_bytes();
+        let mut j = from;
+        while j < b.len() {
+            match b[j] {
+                b'"' => {
+                    decode(&text[from..j])?;
+                    return Some(Some(j + 1));
+                }
+                b'\\' => j += 2,
+                c if c < 0x20 => return None,
+                _ => j += 1,
+            }
+        }
+        let cut = string_cut_from(text, from);
+        content.push_str(&decode(&text[from..cut])?);
+        self.string = Some(OpenString {
+            start: i,
+            cut,
+            content,
+        });
+        Some(None)
     }
 
     /// A value just ended in the innermost container (or the root ended).
