@@ -1025,7 +1025,7 @@ pub(crate) fn reads_without_fix(
     // A whole number or literal at the end of a text reads as one that may go on: a space says
     // it ended.
     let whole;
-    let text = if partial {
+    let text = if partial || !text.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '.') {
         text
     } else {
         whole = format!("{text} ");

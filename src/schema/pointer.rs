@@ -2,6 +2,15 @@
 
 use crate::schema::json::{pointer_push, Doc, Id, Node};
 
+/// Where a JSON Pointer points, as messages say it: `the root`, or the pointer in backticks.
+pub fn place(pointer: &str) -> String {
+    if pointer.is_empty() {
+        "the root".to_string()
+    } else {
+        format!("`{pointer}`")
+    }
+}
+
 /// Resolves a local reference (`#`, `#/a/b`, URI-encoded) against `root` of `doc`, looking
 /// tokens up as own properties. `None` means unresolved (external, malformed or missing).
 pub fn resolve_ref(doc: &Doc, root: Id, reference: &str) -> Option<Id> {

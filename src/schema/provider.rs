@@ -215,11 +215,7 @@ fn fault(
     keyword: Option<&str>,
     what: String,
 ) -> Fault {
-    let at = if pointer.is_empty() {
-        "the root".to_string()
-    } else {
-        format!("`{pointer}`")
-    };
+    let at = crate::schema::pointer::place(pointer);
     StrictError {
         reason,
         pointer: pointer.to_string(),
@@ -1470,11 +1466,7 @@ pub fn check_as_sent(schema: &Json, provider: Provider, tool: &str) -> Result<()
         .iter()
         .find(|c| c.kind != ChangeKind::Dropped || c.keyword == "additionalProperties")
     {
-        let at = if c.pointer.is_empty() {
-            "the root".to_string()
-        } else {
-            format!("`{}`", c.pointer)
-        };
+        let at = crate::schema::pointer::place(&c.pointer);
         return Err(StrictError {
             reason: StrictReason::NotStrict,
             pointer: c.pointer.clone(),

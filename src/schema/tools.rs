@@ -13,6 +13,7 @@ use serde_json::Value as Json;
 
 use crate::error::{StrictError, StrictReason};
 use crate::schema::json::pointer_push;
+use crate::schema::pointer::place;
 use crate::schema::provider::{self, Breach, Change, ChangeKind, Provider};
 use crate::schema::strict::{self, Mode};
 
@@ -493,7 +494,7 @@ fn changed(pointer: &str, key: &str, old: &Json, new: &Json, out: &mut Vec<Chang
             pointer,
             key,
             ChangeKind::Narrowed,
-            "closed with `additionalProperties: false`, which strict mode requires".to_string(),
+            CLOSED.to_string(),
         )),
         _ => out.push(openai_change(
             pointer,
@@ -506,12 +507,9 @@ fn changed(pointer: &str, key: &str, old: &Json, new: &Json, out: &mut Vec<Chang
 
 fn added(pointer: &str, key: &str, value: &Json) -> Change {
     match key {
-        "additionalProperties" => openai_change(
-            pointer,
-            key,
-            ChangeKind::Narrowed,
-            "closed with `additionalProperties: false`, which strict mode requires".to_string(),
-        ),
+        "additionalProperties" => {
+            openai_change(pointer, key, ChangeKind::Narrowed, CLOSED.to_string())
+        }
         "required" => openai_change(pointer, key, ChangeKind::Rewritten, REQUIRED.to_string()),
         _ => openai_change(
             pointer,
@@ -522,6 +520,7 @@ fn added(pointer: &str, key: &str, value: &Json) -> Change {
     }
 }
 
+const CLOSED: &str = "closed with `additionalProperties: false`, which strict mode requires";
 const REQUIRED: &str = "every property required: strict mode has no optional properties, so the optional ones take `null` instead";
 const OPTIONAL: &str = "an optional property, sent as required and nullable (`normalizeInput` turns `null` back into an absent key)";
 
@@ -597,11 +596,7 @@ pub fn loss_of(changes: &[Change], original: &Json) -> ToolLoss {
 
 /// A refused row, with what to change.
 fn refused(tool: &str, which: &'static str, provider: Provider, e: StrictError) -> ToolResult {
-    let where_ = if e.pointer.is_empty() {
-        "the root".to_string()
-    } else {
-        format!("`{}`", e.pointer)
-    };
+    let where_ = place(&e.pointer);
     let what = if which == "output" {
         "output schema"
     } else {
@@ -662,14 +657,12 @@ fn fails(row: &ToolResult, policy: ToolPolicy) -> bool {
 /// failing row (provider, tool, pointer and what to change) and every request-limit breach.
 pub fn verdict(report: &Report, policy: ToolPolicy) -> Option<String> {
     let mut lines = Vec::new();
+    // The tools with a failing row, each once.
+    let mut failing: Vec<&str> = Vec::new();
     for r in report.results.iter().filter(|r| fails(r, policy)) {
-        let at = |p: &str| {
-            if p.is_empty() {
-                "the root".to_string()
-            } else {
-                format!("`{p}`")
-            }
-        };
+        if !failing.contains(&r.tool.as_str()) {
+            failing.push(&r.tool);
+        }
         match r.status {
             ToolStatus::Refused => lines.push(format!(
                 "- {} Fix: {}",
@@ -681,7 +674,14 @@ pub fn verdict(report: &Report, policy: ToolPolicy) -> Option<String> {
                     .lost
                     .iter()
                     .flatten()
-                    .map(|c| format!("`{}` at {} {}", c.keyword, at(&c.pointer), c.kind.as_str()))
+                    .map(|c| {
+                        format!(
+                            "`{}` at {} {}",
+                            c.keyword,
+                            place(&c.pointer),
+                            c.kind.as_str()
+                        )
+                    })
                     .collect();
                 lines.push(format!(
                     "- {} converts `{}` ({}) with loss: {}",
@@ -710,13 +710,9 @@ pub fn verdict(report: &Report, policy: ToolPolicy) -> Option<String> {
     let tools = report.tools.len();
     Some(format!(
         "{} of {tools} tool{} fail{} the check for {}:\n{}",
-        count_failing_tools(report, policy),
+        failing.len(),
         if tools == 1 { "" } else { "s" },
-        if count_failing_tools(report, policy) == 1 {
-            "s"
-        } else {
-            ""
-        },
+        if failing.len() == 1 { "s" } else { "" },
         report
             .providers
             .iter()
@@ -725,19 +721,6 @@ pub fn verdict(report: &Report, policy: ToolPolicy) -> Option<String> {
             .join(", "),
         lines.join("\n")
     ))
-}
-
-fn count_failing_tools(report: &Report, policy: ToolPolicy) -> usize {
-    let mut names: Vec<&str> = report
-        .results
-        .iter()
-        .filter(|r| fails(r, policy))
-        .map(|r| r.tool.as_str())
-        .collect();
-    names.dedup();
-    names.sort_unstable();
-    names.dedup();
-    names.len()
 }
 
 /// ` (tool `name`)` for a breach pointer `/tools/<i>/…`, empty otherwise.

@@ -328,12 +328,7 @@ pub fn provider_output_error(code: &JsValue, issues: &JsValue) -> Result<JsValue
                 .and_then(|v| v.as_string())
                 .unwrap_or_default()
         };
-        let at = field("instancePath");
-        let at = if at.is_empty() {
-            "the root".to_string()
-        } else {
-            format!("`{at}`")
-        };
+        let at = crate::schema::pointer::place(&field("instancePath"));
         parts.push(format!("{} (at {at})", field("message")));
     }
     if list.length() > 5 {

@@ -63,6 +63,13 @@ export function expectKnownOptions<T extends object>(fn: string, value: T | null
   return options;
 }
 
+/** @internal Whether `value` is a plain object (`{…}` or `Object.create(null)`), not an array, class instance or other object. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 /** @internal The structured fields an error class is built with: an object. */
 export function expectFields<T extends object>(cls: string, fields: T): T {
   if (typeof fields !== 'object' || fields === null) {

@@ -8,6 +8,7 @@ import initWasm, * as wasm from '../../wasm/web/understudy.js';
 import initValidatorWasm, * as validatorWasm from '../../wasm/web/understudy_validator.js';
 import { installEngine, installValidator } from './channel.js';
 import { nodeBuiltin } from './host.js';
+import { isPlainObject } from './args.js';
 
 import type { InitOptions, WasmSource } from './init-options.js';
 
@@ -25,9 +26,6 @@ let doublesLoader: ((source: WasmSource | undefined) => Promise<void>) | undefin
 export function wantDoubles(loader: (source: WasmSource | undefined) => Promise<void>): void {
   doublesLoader = loader;
 }
-
-const isOptions = (value: unknown): value is InitOptions =>
-  typeof value === 'object' && value !== null && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null);
 
 /**
  * A module's bytes when the page is not served over the network but read from disk (Jest with
@@ -53,7 +51,7 @@ export async function load(init: (source: { module_or_path: any } | undefined) =
  * the engine's `.wasm` comes from.
  */
 export function init(options?: InitOptions | WasmSource): Promise<void> {
-  const opts: InitOptions = options === undefined ? {} : isOptions(options) ? options : { wasm: options };
+  const opts: InitOptions = options === undefined ? {} : isPlainObject(options) ? (options as InitOptions) : { wasm: options };
   ready ??= load(initWasm, opts.wasm, new URL('../../wasm/understudy_bg.wasm', import.meta.url)).then(() => installEngine(wasm));
   const doubles = doublesLoader === undefined ? undefined : (doublesReady ??= doublesLoader(opts.doublesWasm));
   const validator = !opts.validator

@@ -7,7 +7,7 @@ import type { SchemaProvider, ToolCheckPolicy } from '../engine/codes.js';
 import type { ToolCheckReport } from '../engine/engine-types.js';
 import { call, encodeSchema, input } from '../engine/channel.js';
 import { UserError } from '../engine/errors.js';
-import { describeValue, expectKnownOptions } from '../engine/args.js';
+import { describeValue, expectKnownOptions, isPlainObject } from '../engine/args.js';
 import { jsonSchemaOf } from './argument.js';
 
 /**
@@ -81,7 +81,7 @@ function readTool(tool: unknown, key?: string): ReadTool {
 function readToolSet(tools: unknown, surface: string): ReadTool[] {
   if (Array.isArray(tools)) return tools.map((t) => readTool(t));
   if (isObject(tools) && Array.isArray(tools.tools)) return (tools.tools as unknown[]).map((t) => readTool(t));
-  if (isObject(tools) && (Object.getPrototypeOf(tools) === Object.prototype || Object.getPrototypeOf(tools) === null)) {
+  if (isPlainObject(tools)) {
     return Object.entries(tools).map(([name, t]) => readTool(t, name));
   }
   throw new UserError(`${surface} expects ${EXPECTED}; got ${describeValue(tools)}.`);

@@ -95,33 +95,38 @@ pub struct Live {
     string: Option<OpenString>,
 }
 
+/// Anything goes (`true`), and "read it with its container" (`null`): the schemas of members
+/// and elements a container's own schema does not give one by one.
+static ANY: Json = Json::Bool(true);
+static WITH_CONTAINER: Json = Json::Null;
+
 /// What a member of `schema` (an object schema) named `key` must be: `None` when the schema
-/// does not allow the key (`additionalProperties: false`), `Some(true)` when anything goes.
-fn member_schema(schema: &Json, key: &str) -> Option<Json> {
+/// does not allow the key (`additionalProperties: false`).
+fn member_schema<'s>(schema: &'s Json, key: &str) -> Option<&'s Json> {
     if let Some(p) = schema.get("properties").and_then(|p| p.get(key)) {
-        return Some(p.clone());
+        return Some(p);
     }
     if schema.get("patternProperties").is_some() {
         // Which pattern matches is the aligner's to say: read the object whole.
-        return Some(Json::Null);
+        return Some(&WITH_CONTAINER);
     }
     match schema.get("additionalProperties") {
         Some(Json::Bool(false)) => None,
-        Some(s @ Json::Object(_)) => Some(s.clone()),
-        _ => Some(Json::Bool(true)),
+        Some(s @ Json::Object(_)) => Some(s),
+        _ => Some(&ANY),
     }
 }
 
 /// What element `index` of `schema` (an array schema) must be.
-fn element_schema(schema: &Json, index: usize) -> Json {
+fn element_schema(schema: &Json, index: usize) -> &Json {
     if let Some(p) = schema.get("prefixItems").and_then(|p| p.get(index)) {
-        return p.clone();
+        return p;
     }
     match schema.get("items") {
-        Some(s @ (Json::Object(_) | Json::Bool(_))) => s.clone(),
+        Some(s @ (Json::Object(_) | Json::Bool(_))) => s,
         // Draft 4's tuple form: read the array whole.
-        Some(_) => Json::Null,
-        None => Json::Bool(true),
+        Some(_) => &WITH_CONTAINER,
+        None => &ANY,
     }
 }
 
@@ -179,20 +184,26 @@ impl Live {
         self.skip.1
     }
 
-    /// The schema of a value starting in the innermost open container (or the root's), when
-    /// that container is read piece by piece; `Json::Null` for "read it with its container".
-    fn child_schema(&self) -> Option<Json> {
-        let Some(open) = self.opens.last() else {
-            return Some(self.root.clone());
-        };
-        let schema = open.schema.as_ref()?;
-        Some(match self.state.frames.last() {
-            Some(Frame::Object {
+    /// The schema of the value starting (or open) in open container `d`, its current member or
+    /// element, when `d` is read piece by piece; `null` for "read it with its container".
+    fn child_schema_at(&self, d: usize) -> Option<&Json> {
+        let schema = self.opens[d].schema.as_ref()?;
+        Some(match &self.state.frames[d] {
+            Frame::Object {
                 at: At::Colon(key), ..
-            }) => member_schema(schema, key).unwrap_or(Json::Null),
-            Some(Frame::Array { count, .. }) => element_schema(schema, *count),
-            _ => Json::Null,
+            } => member_schema(schema, key).unwrap_or(&WITH_CONTAINER),
+            Frame::Array { count, .. } => element_schema(schema, *count),
+            _ => &WITH_CONTAINER,
         })
+    }
+
+    /// The schema of a value starting in the innermost open container (or the root's), when
+    /// that container is read piece by piece; `null` for "read it with its container".
+    fn child_schema(&self) -> Option<&Json> {
+        match self.opens.len() {
+            0 => Some(&self.root),
+            n => self.child_schema_at(n - 1),
+        }
     }
 
     /// The schema a container starting here (`{` or `[`) is read piece by piece with, or
@@ -202,7 +213,7 @@ impl Live {
         if schema.is_null() {
             return None;
         }
-        let resolved = resolve(&schema, &self.root).clone();
+        let resolved = resolve(schema, &self.root).clone();
         let kind = if bracket == b'{' { "object" } else { "array" };
         // A container of another type than the schema's is the whole reading's to judge.
         let typed = match resolved.get("type") {
@@ -223,7 +234,7 @@ impl Live {
         if schema.is_null() {
             return;
         }
-        if reads_without_fix(&text[from..to], &self.root, &schema, false).is_none() {
+        if reads_without_fix(&text[from..to], &self.root, schema, false).is_none() {
             self.stuck = true;
         }
     }
@@ -254,25 +265,17 @@ impl Live {
             // Below the root container: the whole text is the open value (the root itself is
             // not read piece by piece).
             None => match self.begun {
-                Some(start) => (start, self.root.clone()),
+                Some(start) => (start, &self.root),
                 None => return true,
             },
             Some(d) => {
                 let Some(from) = self.opens[d].child else {
                     return true;
                 };
-                // The schema of that child, as `child_schema` answers for the innermost.
-                let frame = &self.state.frames[d];
-                let parent = self.opens[d].schema.as_ref().expect("piecewise");
-                let schema = match frame {
-                    Frame::Object {
-                        at: At::Colon(key), ..
-                    } => member_schema(parent, key).unwrap_or(Json::Null),
-                    Frame::Array { count, .. } => element_schema(parent, *count),
-                    _ => return true,
-                };
+                let schema = self.child_schema_at(d).expect("piecewise");
                 if schema.is_null() {
                     // Read with its container: the container's own text so far.
+                    let parent = self.opens[d].schema.as_ref().expect("piecewise");
                     return match reads_without_fix(
                         &self.text[self.opens[d].start..*cut],
                         &self.root,
@@ -287,7 +290,7 @@ impl Live {
                 // itself: nothing to read (a long string costs its new characters only).
                 if *open_string
                     && self.state.frames.len() == d + 1
-                    && plain_string(resolve(&schema, &self.root))
+                    && plain_string(resolve(schema, &self.root))
                 {
                     return true;
                 }
@@ -297,7 +300,7 @@ impl Live {
         if from >= *cut {
             return true;
         }
-        match reads_without_fix(&self.text[from..*cut], &self.root, &schema, true) {
+        match reads_without_fix(&self.text[from..*cut], &self.root, schema, true) {
             None => false,
             Some(_) if !open_string => true,
             // An open string goes only where the schema reads it as that string so far.
