@@ -12,6 +12,7 @@ pub mod model;
 pub mod realtime;
 pub mod redaction;
 pub mod sandbox;
+pub mod wire;
 
 /// Call and input positions are zero-based in fields and one-based in messages.
 pub fn display_index(index: usize) -> usize {

@@ -166,6 +166,8 @@ pub enum Surface {
     #[default]
     ScriptedModel,
     ScriptedLanguageModel,
+    /// `scriptedFetch` and `providerServer`: the AI SDK double's steps, at the HTTP level.
+    ScriptedFetch,
 }
 
 impl Surface {
@@ -173,7 +175,24 @@ impl Surface {
         match self {
             Surface::ScriptedModel => "ScriptedModel",
             Surface::ScriptedLanguageModel => "scriptedLanguageModel",
+            Surface::ScriptedFetch => "scriptedFetch",
         }
+    }
+
+    /// The surface of a binding's code: 0 `ScriptedModel`, 1 `scriptedLanguageModel`, 2
+    /// `scriptedFetch`.
+    pub fn from_code(code: u8) -> Surface {
+        match code {
+            1 => Surface::ScriptedLanguageModel,
+            2 => Surface::ScriptedFetch,
+            _ => Surface::ScriptedModel,
+        }
+    }
+
+    /// The doubles scripted in answers' parts (the AI SDK's and the HTTP double), whose
+    /// messages speak of parts and answers rather than output items and envelopes.
+    pub fn speaks_parts(self) -> bool {
+        self != Surface::ScriptedModel
     }
 }
 
@@ -237,20 +256,20 @@ impl fmt::Display for SurfaceError {
 impl ModelError {
     /// An answer that does not fit call `call` (`invalid_response`, call-time), as the AI SDK
     /// double refuses it: `detail` says what is wrong and how to write it.
-    pub fn invalid_answer_for_call(call: usize, detail: String) -> SurfaceError {
+    pub fn invalid_answer_for_call(surface: Surface, call: usize, detail: String) -> SurfaceError {
         SurfaceError {
             error: ModelError::invalid_call(StepReason::InvalidResponse, call, None),
-            surface: Surface::ScriptedLanguageModel,
+            surface,
             detail: Some(detail),
         }
     }
 
     /// An invalid answer of input `index` (`invalid_response`), as the AI SDK double refuses it
     /// when it is queued: `detail` says what is wrong and how to write it.
-    pub fn invalid_answer(index: usize, detail: String) -> SurfaceError {
+    pub fn invalid_answer(surface: Surface, index: usize, detail: String) -> SurfaceError {
         SurfaceError {
             error: ModelError::invalid_input(StepReason::InvalidResponse, index, None),
-            surface: Surface::ScriptedLanguageModel,
+            surface,
             detail: Some(detail),
         }
     }
@@ -265,7 +284,7 @@ impl fmt::Display for ModelError {
 /// The AI SDK double's hint for an input whose `type` is not a step's but a part's: an output
 /// item (the answer's inner array forgotten) or one of the SDK's own content or stream parts.
 fn part_hint(surface: Surface, step_type: &str) -> Option<&'static str> {
-    if surface != Surface::ScriptedLanguageModel {
+    if !surface.speaks_parts() {
         return None;
     }
     Some(match step_type {
@@ -294,7 +313,7 @@ impl ModelError {
             } => {
                 let n = display_index(*call);
                 match reason {
-                    StepReason::IncompatibleCall if surface == Surface::ScriptedLanguageModel => {
+                    StepReason::IncompatibleCall if surface.speaks_parts() => {
                         write!(
                             f,
                             "{name} call #{n} is a generateText call (doGenerate), but its step is a stream: a modelStream step, or a call a cassette recorded from streamText. Script an answer instead, or replay with streamText, or record the cassette again with generateText."
@@ -326,9 +345,7 @@ impl ModelError {
             } => {
                 let n = display_index(input_index.unwrap_or(0));
                 match (reason, step_type.as_deref()) {
-                    (StepReason::InvalidResponse, _)
-                        if surface == Surface::ScriptedLanguageModel =>
-                    {
+                    (StepReason::InvalidResponse, _) if surface.speaks_parts() => {
                         write!(f, "{name} input #{n} is not an answer: a complete response is `{{ output: [parts], usage? }}` (modelResponse), or give the parts as an array.")
                     }
                     (StepReason::InvalidResponse, _) => {
@@ -344,9 +361,7 @@ impl ModelError {
                             "{name} input #{n} is invalid ({}).",
                             reason.as_str().replace('_', " ")
                         )?;
-                        if surface == Surface::ScriptedLanguageModel
-                            && *reason == StepReason::InvalidInput
-                        {
+                        if surface.speaks_parts() && *reason == StepReason::InvalidInput {
                             f.write_str(" A step is an array of an answer's parts (`[assistantMessage('hi')]`, `textStep('hi')`, `[toolCall(name, input)]`) or a step builder's value (`modelResponse`, `modelError`, `modelResponder`, `modelStream`).")?;
                         }
                         Ok(())
@@ -1022,7 +1037,8 @@ mod tests {
             bare.to_string(),
             "ScriptedModel input #2 is invalid (invalid input)."
         );
-        let answer = ModelError::invalid_answer(2, "part 0 is x.".into());
+        let answer =
+            ModelError::invalid_answer(Surface::ScriptedLanguageModel, 2, "part 0 is x.".into());
         assert_eq!(
             answer.to_string(),
             "scriptedLanguageModel input #3: part 0 is x."

@@ -33,6 +33,10 @@ mod standard;
 mod strict;
 #[cfg(feature = "validator")]
 mod validator;
+#[cfg(feature = "doubles")]
+mod wire;
+#[cfg(feature = "engine")]
+mod wire_refusal;
 
 use wasm_bindgen::prelude::*;
 

@@ -18,12 +18,8 @@ use crate::doubles::model::{
 };
 
 /// The double a call comes from: `scriptedLanguageModel` passes `true`.
-fn surface(language_model: bool) -> Surface {
-    if language_model {
-        Surface::ScriptedLanguageModel
-    } else {
-        Surface::ScriptedModel
-    }
+fn surface(code: u8) -> Surface {
+    Surface::from_code(code)
 }
 
 fn index_field(fields: &JsValue, name: &'static str) -> Option<usize> {
@@ -141,13 +137,13 @@ fn copy_entries(entries: &JsValue) -> Js<JsValue> {
 /// Classifies constructor / `enqueue()` inputs: one plan letter per input
 /// ([`Classified::plan_letter`]), by which the facade copies each into its step
 /// (`prepareModelSteps` in `doubles/model-steps.ts`, one pass) for [`ModelScript::enqueue`]. The first
-/// invalid input throws, and then nothing is copied or queued. `language_model`: the inputs
-/// are `scriptedLanguageModel`'s (its errors name it).
+/// invalid input throws, and then nothing is copied or queued. `surface_code`: whose inputs
+/// they are (see [`ModelScript::new`]; its errors name it).
 #[wasm_bindgen(js_name = classifyModelSteps)]
 pub fn classify_model_steps(
     inputs: &Array,
     usage_class: &JsValue,
-    language_model: bool,
+    surface_code: u8,
 ) -> Result<String, JsValue> {
     let mut plan = String::with_capacity(inputs.length() as usize);
     for (index, input) in inputs.iter().enumerate() {
@@ -159,9 +155,16 @@ pub fn classify_model_steps(
             index,
         ) {
             Ok(c) => c,
-            Err(Refusal::Step(e)) => return Err(raise(e.from_surface(surface(language_model)))),
+            Err(Refusal::Step(e)) => return Err(raise(e.from_surface(surface(surface_code)))),
             Err(Refusal::Host(e)) => return Err(e),
         };
+        if let Some(detail) = crate::doubles::wire::refuse_step(surface(surface_code), classified) {
+            return Err(raise(ModelError::invalid_answer(
+                surface(surface_code),
+                index,
+                detail.into(),
+            )));
+        }
         plan.push(classified.plan_letter());
     }
     Ok(plan)
@@ -190,9 +193,12 @@ pub struct ModelScript {
 
 #[wasm_bindgen]
 impl ModelScript {
-    /// `language_model`: the script of a `scriptedLanguageModel` (its errors name it).
+    /// `surface_code`: whose script it is (0 `ScriptedModel`, 1 `scriptedLanguageModel`, 2
+    /// `scriptedFetch`; its errors name it). The doubles in parts remember a call past the
+    /// script for `assertComplete()`.
     #[wasm_bindgen(constructor)]
-    pub fn new(language_model: bool) -> ModelScript {
+    pub fn new(surface_code: u8) -> ModelScript {
+        let language_model = surface(surface_code).speaks_parts();
         ModelScript {
             script: if language_model {
                 Script::remembering_unexpected()
@@ -200,7 +206,7 @@ impl ModelScript {
                 Script::default()
             },
             advice: Vec::new(),
-            surface: surface(language_model),
+            surface: surface(surface_code),
             _live: super::Live::new(),
         }
     }
@@ -424,14 +430,14 @@ fn normalize(
 pub fn check_responder_stream(
     events: &JsValue,
     call_index: u32,
-    language_model: bool,
+    surface_code: u8,
 ) -> Result<(), JsValue> {
     if js::is_iterable(events)? {
         Ok(())
     } else {
         Err(raise(
             ModelError::responder_invalid_stream(call_index as usize)
-                .from_surface(surface(language_model)),
+                .from_surface(surface(surface_code)),
         ))
     }
 }
@@ -562,6 +568,7 @@ fn generate_value(
         if let Some(offered) = offered {
             crate::doubles::ai_sdk::check_offered(&response, &offered).map_err(|detail| {
                 raise(ModelError::invalid_answer_for_call(
+                    Surface::ScriptedLanguageModel,
                     call_index as usize,
                     detail,
                 ))
@@ -596,7 +603,7 @@ pub fn ai_sdk_stream_parts(
 /// with no AI SDK form is an `InvalidScriptedModelStepError` (`invalid_response`) whose message
 /// says what to write ([`crate::doubles::ai_sdk::check_answer`]).
 #[wasm_bindgen(js_name = aiSdkCheckAnswers)]
-pub fn ai_sdk_check_answers(len: usize, indexes: &[u32]) -> Result<(), JsValue> {
+pub fn ai_sdk_check_answers(len: usize, indexes: &[u32], surface_code: u8) -> Result<(), JsValue> {
     super::with_input(len, |text| {
         // The facade wrote the answers with JSON.stringify: text that is not JSON is a value it
         // could not write, which the conversion at call time reports as it does today.
@@ -605,7 +612,11 @@ pub fn ai_sdk_check_answers(len: usize, indexes: &[u32]) -> Result<(), JsValue> 
         };
         for (answer, index) in answers.iter().zip(indexes) {
             if let Err(detail) = crate::doubles::ai_sdk::check_answer(answer) {
-                return Err(raise(ModelError::invalid_answer(*index as usize, detail)));
+                return Err(raise(ModelError::invalid_answer(
+                    surface(surface_code),
+                    *index as usize,
+                    detail,
+                )));
             }
         }
         Ok(())

@@ -112,7 +112,7 @@ function resultLog(fn: string, value: object): ToolLog | undefined {
 }
 
 function checkedLog(fn: string, model: unknown, name?: unknown): ToolLog {
-  if (typeof model !== 'object' || model === null) throw new TypeError(`${fn}: model must be a model of @understudy/agents, got ${describeValue(model)}.`);
+  if ((typeof model !== 'object' && typeof model !== 'function') || model === null) throw new TypeError(`${fn}: model must be a model of @understudy/agents, got ${describeValue(model)}.`);
   if (name !== undefined && typeof name !== 'string') throw new TypeError(`${fn}: name must be a string, got ${describeValue(name)}.`);
   const log = logs.get(model);
   if (log === undefined && !isOurModel(model)) {

@@ -74,7 +74,7 @@ type Result = { content: unknown[]; finishReason: unknown; usage: unknown; respo
  */
 function languageModelSteps(inputs: unknown[]): [steps: object[], plan: string] {
   // Usage is the AI SDK's or `@openai/agents`' shape as written: any object is a usage.
-  const [steps, plan] = scriptedSteps(inputs, Object, true);
+  const [steps, plan] = scriptedSteps(inputs, Object, 1);
   // The answers as given (the copy keeps only the usage counts it knows, and an unknown key is
   // what the check refuses): `r` the input is the answer, `R` its `response` is.
   const answers: unknown[] = [];
@@ -86,7 +86,7 @@ function languageModelSteps(inputs: unknown[]): [steps: object[], plan: string] 
   }
   if (answers.length > 0) {
     const text = JSON.stringify(answers);
-    callDoubles((e) => e.aiSdkCheckAnswers(input(text), Uint32Array.from(indexes)));
+    callDoubles((e) => e.aiSdkCheckAnswers(input(text), Uint32Array.from(indexes), 1));
   }
   return [steps, plan];
 }
@@ -314,7 +314,7 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
       throw new TypeError(`scriptedLanguageModel: steps must be an iterable of steps, got ${describeValue(inputs)}.`);
     }
     const [steps, plan] = languageModelSteps(Array.from(inputs));
-    this.#script = callDoubles((e) => new e.ModelScript(true));
+    this.#script = callDoubles((e) => new e.ModelScript(1));
     callDoubles(() => this.#script.enqueue(steps, plan));
   }
 
@@ -375,7 +375,7 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
     if (step.type === 'stream' || step.type === 'stream_responder') {
       // The SDK's own stream parts, passed on as scripted.
       parts = step.type === 'stream' ? step.events! : ((await untilAborted(step.respond!(recorded(call)), signal, call.index)) as Iterable<unknown>);
-      if (step.type === 'stream_responder') callDoubles((e) => e.checkResponderStream(parts, call.index, true));
+      if (step.type === 'stream_responder') callDoubles((e) => e.checkResponderStream(parts, call.index, 1));
     } else {
       const response = step.type === 'responder' ? await untilAborted(step.respond!(recorded(call)), signal, call.index) : step.response;
       checkpoint(signal, call.index);

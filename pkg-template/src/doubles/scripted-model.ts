@@ -223,12 +223,12 @@ export function checkTools(tools: readonly { name: string; parameters: unknown }
 /**
  * @internal Scripted inputs as steps: the engine classifies them all (the first invalid one
  * throws, and nothing is copied), then they are copied in one pass (`prepareModelSteps`).
- * `usage` rebuilds a complete response's usage (`Object` keeps it plain); `languageModel`:
- * the inputs are `scriptedLanguageModel`'s (its errors name it). Queue the result with
+ * `usage` rebuilds a complete response's usage (`Object` keeps it plain); `surface`: whose
+ * inputs they are (0 `ScriptedModel`, 1 `scriptedLanguageModel`, 2 `scriptedFetch`; its errors name it). Queue the result with
  * `script.enqueue(steps, plan)`.
  */
-export function scriptedSteps(inputs: unknown[], usage: unknown, languageModel = false): [steps: object[], plan: string] {
-  const plan = callDoubles((e) => e.classifyModelSteps(inputs, usage, languageModel));
+export function scriptedSteps(inputs: unknown[], usage: unknown, surface: 0 | 1 | 2 = 0): [steps: object[], plan: string] {
+  const plan = callDoubles((e) => e.classifyModelSteps(inputs, usage, surface));
   return [prepareModelSteps(inputs, plan, usage as Parameters<typeof prepareModelSteps>[2]), plan];
 }
 
@@ -246,7 +246,7 @@ export class ScriptedModel implements Model {
     for (const provider of this.#strictTools) checkProviderCode(provider, 'strictTools');
     registerLoggedModel(this);
     const [steps, plan] = scriptedSteps(Array.from(inputs), peers().Usage);
-    this.#script = callDoubles((e) => new e.ModelScript(false));
+    this.#script = callDoubles((e) => new e.ModelScript(0));
     callDoubles(() => this.#script.enqueue(steps, plan));
   }
 
@@ -320,7 +320,7 @@ export class ScriptedModel implements Model {
     if (step.type === 'stream' || step.type === 'stream_responder') {
       const events = step.type === 'stream' ? step.events! : ((await step.respond!(snapshotCall(call))) as ScriptedModelStream);
       checkpoint(request.signal, call.index);
-      if (step.type === 'stream_responder') callDoubles((e) => e.checkResponderStream(events, call.index, false));
+      if (step.type === 'stream_responder') callDoubles((e) => e.checkResponderStream(events, call.index, 0));
       for await (const event of events) {
         checkpoint(request.signal, call.index);
         if ((event as { type?: unknown })?.type === 'response_done') logOutput(this, (event as { response?: { output?: unknown } }).response?.output);

@@ -43,3 +43,7 @@ export { CASSETTES_ENV, RECORD_ENV } from '../doubles/cassette-format.js';
 export type { Cassette, CassetteStep, RecordedError, ReplayOptions, RedactionOptions } from '../doubles/cassette-format.js';
 export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolCallOrder, assertToolsOffered, assertToolsAccepted } from '../doubles/assertions.js';
 export type { LoggedToolCall, ToolCalledOptions, ToolsOfferedOptions } from '../doubles/assertions.js';
+export { scriptedFetch } from '../doubles/scripted-fetch.js';
+export type { ScriptedFetch, ScriptedFetchInput, ScriptedFetchOptions, RecordedHttpCall, WireRequest, WireMessagePart, WireEndpoint } from '../doubles/scripted-fetch.js';
+export { providerServer } from '../doubles/provider-server.js';
+export type { ProviderServer, ProviderServerOptions } from '../doubles/provider-server.js';

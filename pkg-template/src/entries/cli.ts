@@ -3,9 +3,12 @@
  * server (stdio or Streamable HTTP) or a JSON file and checks it for each provider. The
  * verdict and every message about a tool are the engine's (`checkTools`); this file reads
  * arguments, prints and chooses the exit code: 0 passes, 1 fails the check, 2 a usage or
- * connection error.
+ * connection error. `serve` runs `providerServer` from a script module until SIGTERM.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { providerServer } from '../doubles/provider-server.js';
 import { parseArgs } from 'node:util';
 import type { SchemaProvider, ToolCheckPolicy } from '../engine/codes.js';
 import type { ToolCheckReport, ToolCheckResult } from '../engine/engine-types.js';
@@ -30,6 +33,18 @@ each provider: accepted as it is (✓), converted (~, with what the conversion l
 Exit codes: 0 every tool goes (accepted, or converted without losing validation); 1 a tool is
 refused, breaks a request limit or (by default) loses validation; 2 a usage or connection error.`;
 
+const SERVE_USAGE = `Usage: understudy serve --script <module> [--port <n>] [--host <host>]
+
+Serves OpenAI (Responses, Chat Completions), Anthropic Messages and Gemini from one script, as
+providerServer does, until SIGTERM or SIGINT; prints the URL on the first line of stdout.
+Point OPENAI_BASE_URL at <url>/v1, ANTHROPIC_BASE_URL and Gemini's base URL at <url>.
+
+  --script <module>      an ES module whose default export (or \`steps\`) is the steps, or a
+                         function returning them; \`options\` it exports are the server's
+  --port <n>             the port (default 0: a free one)
+  --host <host>          the host (default 127.0.0.1)
+  -h, --help             this text`;
+
 class UsageError extends Error {}
 
 type Out = { log: (text: string) => void; error: (text: string) => void };
@@ -46,12 +61,13 @@ export async function main(argv: readonly string[], out: Out = { log: (t) => pro
       out.log(USAGE);
       return 0;
     }
-    if (command !== 'check-tools') throw new UsageError(`Unknown command ${JSON.stringify(command)}: the commands are check-tools.`);
+    if (command === 'serve') return await serveCommand(rest, out);
+    if (command !== 'check-tools') throw new UsageError(`Unknown command ${JSON.stringify(command)}: the commands are check-tools and serve.`);
     return await checkToolsCommand(rest, out);
   } catch (error) {
     if (error instanceof UsageError || error instanceof McpReadError) {
       out.error(`understudy: ${error.message}`);
-      if (error instanceof UsageError) out.error('Run `understudy check-tools --help` for the options.');
+      if (error instanceof UsageError) out.error(`Run \`understudy ${argv[0] === 'serve' ? 'serve' : 'check-tools'} --help\` for the options.`);
       return 2;
     }
     // A UserError of the package (an unknown provider, a file that is not a tool set).
@@ -121,6 +137,41 @@ async function checkToolsCommand(argv: readonly string[], out: Out): Promise<num
   if (values.json) out.log(JSON.stringify({ ...report, failure }, null, 2));
   else out.log(table(report, failure));
   return failure === null ? 0 : 1;
+}
+
+/** `serve`: a provider server from a script module, until a signal stops it. */
+async function serveCommand(argv: readonly string[], out: Out): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { script: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) {
+    out.log(SERVE_USAGE);
+    return 0;
+  }
+  if (values.script === undefined) throw new UsageError('Give the script: --script ./script.mjs.');
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}.`);
+  let module: { default?: unknown; steps?: unknown; options?: Record<string, unknown> };
+  try {
+    module = await import(pathToFileURL(resolve(String(values.script))).href);
+  } catch (error) {
+    throw new UsageError(`Cannot load ${values.script}: ${(error as Error).message}`);
+  }
+  let steps = module.default ?? module.steps;
+  if (typeof steps === 'function') steps = await (steps as () => unknown)();
+  if (steps === undefined) throw new UsageError(`${values.script} exports no steps: export default [ ... ] (or a function returning them).`);
+  const server = await providerServer(steps as never, { ...module.options, port, ...(values.host === undefined ? {} : { host: String(values.host) }) });
+  out.log(server.url);
+  out.error(`understudy: serving OpenAI, Anthropic and Gemini from ${values.script} at ${server.url} (OPENAI_BASE_URL=${server.url}/v1); stop with SIGTERM.`);
+  await new Promise<void>((done) => {
+    process.once('SIGTERM', done);
+    process.once('SIGINT', done);
+  });
+  await server.close();
+  return 0;
 }
 
 function commandSource(line: string): { command: string; args: string[] } {

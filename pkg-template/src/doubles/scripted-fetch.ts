@@ -1,0 +1,347 @@
+/**
+ * The scripted model at the HTTP level: `scriptedFetch(steps)` is a function with `fetch`'s
+ * signature that answers as the provider whose endpoint is called (OpenAI Responses and Chat
+ * Completions, Anthropic Messages, Gemini generateContent), in JSON or in the provider's own
+ * stream of events, from the same steps as `scriptedLanguageModel`. Give it to a client as
+ * its `fetch` option (`new OpenAI({ fetch })`, `createOpenAI({ fetch })`, …); `providerServer`
+ * serves the same script over HTTP for other processes.
+ *
+ * The engine owns the wire formats (`src/doubles/wire/`): which endpoint a request is for, how
+ * its body reads in a provider-neutral form, whether the provider would refuse its schemas,
+ * what an answer or an error becomes. This module turns `Request` and `Response` objects into
+ * texts and back, awaits responders and streams the events.
+ */
+import { call as callEngine, callDoubles, doublesInputText as input, input as engineInput } from '../engine/channel.js';
+import { describeValue, expectKnownOptions } from '../engine/args.js';
+import { frozenSnapshot } from '../engine/snapshot.js';
+import { textCodec } from '../engine/host.js';
+import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
+import { scriptedSteps } from './scripted-model.js';
+import type { LanguageModelRetryAdvice, ScriptedLanguageModelInput, ScriptedLanguageModelReply } from './language-model-steps.js';
+
+/** A provider API `scriptedFetch` answers. */
+export type WireEndpoint = 'openai.responses' | 'openai.chat' | 'anthropic.messages' | 'gemini.generateContent';
+
+/** A part of a message in the neutral form (the AI SDK's words). */
+export type WireMessagePart =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool-call'; toolCallId: string | null; toolName: string | null; input: unknown }
+  | { type: 'tool-result'; toolCallId: string | null; toolName?: string; output: unknown };
+
+/** A request in a provider-neutral form, read by the engine from the provider's body. */
+export interface WireRequest {
+  endpoint: WireEndpoint;
+  provider: 'openai' | 'anthropic' | 'gemini';
+  model: string;
+  stream: boolean;
+  /** System instructions (`instructions`, system messages, `system`, `systemInstruction`), joined. */
+  system?: string;
+  messages: { role: 'system' | 'user' | 'assistant' | 'tool'; content: WireMessagePart[] }[];
+  /** The function tools: name, description, input schema as sent, and `strict` where the request says (on the Responses API an omitted `strict` reads as `true`, as the API reads it). */
+  tools: { name: string | null; description?: string; inputSchema: unknown; strict?: boolean }[];
+  /** `'auto'`, `'none'`, `'required'` or `{ type: 'tool', toolName }`. */
+  toolChoice?: unknown;
+  /** The structured-output schema the request asks for. */
+  responseSchema?: unknown;
+}
+
+/** One HTTP request the double received: a frozen snapshot. */
+export type RecordedHttpCall = Readonly<{
+  /** The zero-based position of this call in `calls`. */
+  index: number;
+  endpoint: WireEndpoint;
+  /** Whether the request asked for a stream. */
+  streamed: boolean;
+  method: string;
+  url: string;
+  /** The request's headers, names in lowercase. */
+  headers: Readonly<Record<string, string>>;
+  /** The body as the client sent it, parsed. */
+  body: unknown;
+  /** The body in the provider-neutral form. */
+  request: WireRequest;
+}>;
+
+/** A step of `scriptedFetch`: the AI SDK double's answers, errors and responders (a responder receives the recorded call, `call.request` the neutral form, `call.body` the raw body). */
+export type ScriptedFetchInput =
+  | Exclude<ScriptedLanguageModelInput, { type: 'stream' } | { type: 'stream_responder' } | { type: 'responder' } | { type: 'error' }>
+  | { type: 'responder'; respond: (call: RecordedHttpCall) => ScriptedLanguageModelReply | Promise<ScriptedLanguageModelReply> }
+  | { type: 'error'; error: unknown; retryAdvice?: LanguageModelRetryAdvice | ((failed: { error: unknown; request: RecordedHttpCall; stream: boolean; attempt: number }) => LanguageModelRetryAdvice | undefined | Promise<LanguageModelRetryAdvice | undefined>) };
+
+/** Options of {@link scriptedFetch} (and of `providerServer`). Unknown keys are refused. */
+export interface ScriptedFetchOptions {
+  /** Characters per streamed delta of text, reasoning and tool input (default 12; a positive integer). */
+  deltaSize?: number;
+  /** Milliseconds before each streamed event (default 0). */
+  chunkDelayInMs?: number;
+  /** Let an answer call a tool the request did not offer (by default such a call fails, naming the offered tools). */
+  allowUnofferedTools?: boolean;
+}
+
+/** @internal What the engine answers: a reply in the provider's format. */
+export interface WireReply {
+  status: number;
+  headers: [string, string][];
+  body?: string;
+  events?: string[];
+}
+
+/** @internal A request as the transport read it. */
+export interface WireIncoming {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+type Handle = import('../../wasm/node/understudy_doubles.js').ModelScript;
+type Step = { type: string; response?: unknown; error?: unknown; retryAdvice?: unknown; respond?: (call: RecordedHttpCall) => unknown };
+type Route = { endpoint: WireEndpoint; streamed: boolean };
+
+export const FETCH_OPTIONS = ['deltaSize', 'chunkDelayInMs', 'allowUnofferedTools'] as const;
+
+/** Refuses options of the wrong type; returns them read. */
+export function fetchOptions(surface: string, options: ScriptedFetchOptions | undefined, known: readonly string[] = FETCH_OPTIONS): Required<Pick<ScriptedFetchOptions, 'chunkDelayInMs' | 'allowUnofferedTools'>> & { deltaSize?: number } {
+  const { deltaSize, chunkDelayInMs = 0, allowUnofferedTools = false } = expectKnownOptions(surface, options as Record<string, unknown> | undefined, known as string[]) as ScriptedFetchOptions;
+  if (deltaSize !== undefined && !(Number.isInteger(deltaSize) && deltaSize > 0 && deltaSize <= 0xffffffff)) {
+    throw new TypeError(`${surface}: options.deltaSize must be a positive integer, got ${describeValue(deltaSize)}.`);
+  }
+  if (!(typeof chunkDelayInMs === 'number' && chunkDelayInMs >= 0 && Number.isFinite(chunkDelayInMs))) {
+    throw new TypeError(`${surface}: options.chunkDelayInMs must be a non-negative number, got ${describeValue(chunkDelayInMs)}.`);
+  }
+  if (typeof allowUnofferedTools !== 'boolean') throw new TypeError(`${surface}: options.allowUnofferedTools must be a boolean, got ${describeValue(allowUnofferedTools)}.`);
+  return { deltaSize, chunkDelayInMs, allowUnofferedTools };
+}
+
+/** The steps of `inputs`, checked as the AI SDK double checks its answers; the answers cross once. */
+function wireSteps(inputs: unknown[]): [steps: object[], plan: string] {
+  const [steps, plan] = scriptedSteps(inputs, Object, 2);
+  const answers: unknown[] = [];
+  const indexes: number[] = [];
+  for (let i = 0; i < plan.length; i++) {
+    if (plan[i] !== 'r' && plan[i] !== 'R') continue;
+    answers.push(plan[i] === 'r' ? inputs[i] : (inputs[i] as { response: unknown }).response);
+    indexes.push(i);
+  }
+  if (answers.length > 0) {
+    const text = JSON.stringify(answers);
+    callDoubles((e) => e.aiSdkCheckAnswers(input(text), Uint32Array.from(indexes), 2));
+  }
+  return [steps, plan];
+}
+
+/** The codes on an error's `cause` chain, a few levels down. */
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return codes;
+}
+
+/**
+ * @internal One script answering HTTP requests: the queue, the call records, the tool log
+ * (under `owner`, the object the assertions take). `scriptedFetch` and `providerServer` are
+ * its two transports.
+ */
+export class WireScript {
+  readonly #script: Handle;
+  readonly #records: RecordedHttpCall[] = [];
+  readonly #failed: number[] = [];
+  /** Errors answered as 500s (an answer with no wire form, a call past the script): `assertComplete()` throws the first. */
+  readonly #failures: unknown[] = [];
+  readonly #options: ReturnType<typeof fetchOptions>;
+  owner: object = this;
+
+  constructor(inputs: Iterable<ScriptedFetchInput>, options: ReturnType<typeof fetchOptions>, surface: string) {
+    if (typeof (inputs as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
+      throw new TypeError(`${surface}: steps must be an iterable of steps, got ${describeValue(inputs)}.`);
+    }
+    this.#options = options;
+    const [steps, plan] = wireSteps(Array.from(inputs));
+    this.#script = callDoubles((e) => new e.ModelScript(2));
+    callDoubles(() => this.#script.enqueue(steps, plan));
+  }
+
+  get delay(): number {
+    return this.#options.chunkDelayInMs;
+  }
+
+  get calls(): readonly RecordedHttpCall[] {
+    return Object.freeze(this.#records.slice());
+  }
+
+  get remainingSteps(): number {
+    return this.#script.remainingSteps;
+  }
+
+  enqueue(inputs: ScriptedFetchInput[]): void {
+    const [steps, plan] = wireSteps(inputs);
+    callDoubles(() => this.#script.enqueue(steps, plan));
+  }
+
+  assertComplete(): void {
+    callDoubles(() => this.#script.assertComplete());
+    if (this.#failures.length > 0) throw this.#failures[0];
+  }
+
+  /**
+   * The reply to one request. Throws only what the call should throw as it is: a responder's
+   * exception, or a scripted error without an HTTP status (a network failure).
+   */
+  async respond(incoming: WireIncoming): Promise<WireReply> {
+    const arrived = JSON.parse(callDoubles((e) => e.wireArrive(input(JSON.stringify({ method: incoming.method, url: incoming.url, body: incoming.body }))))) as {
+      reply?: WireReply;
+      route?: Route;
+      request?: WireRequest;
+    };
+    if (arrived.reply !== undefined) return arrived.reply;
+    const route = arrived.route!;
+    let body: unknown;
+    try {
+      body = JSON.parse(incoming.body);
+    } catch {
+      body = incoming.body;
+    }
+    const call = frozenSnapshot({
+      index: this.#records.length,
+      endpoint: route.endpoint,
+      streamed: route.streamed,
+      method: incoming.method.toUpperCase(),
+      url: incoming.url,
+      headers: incoming.headers,
+      body,
+      request: arrived.request!,
+    }) as RecordedHttpCall;
+    this.#records.push(call);
+    logRequest(this.owner, { tools: call.request.tools.map((t) => ({ type: 'function', name: t.name })) });
+    // The provider refuses the request before any model runs: no step is taken.
+    const refusal = callEngine((e) => e.wireRefusal(route.endpoint, engineInput(incoming.body)));
+    if (refusal !== 'null') return JSON.parse(refusal) as WireReply;
+    let step: Step;
+    try {
+      step = callDoubles(() => this.#script.take(route.streamed)) as Step;
+    } catch (error) {
+      return this.#failure(route, error);
+    }
+    const before = this.#failed[this.#failed.length - 1] ?? 0;
+    this.#failed.push(step.type === 'error' ? before + 1 : 0);
+    if (step.type === 'error') return this.#error(route, step, call);
+    const answer = step.type === 'responder' ? await step.respond!(call) : step.response;
+    const offered = this.#options.allowUnofferedTools ? undefined : call.request.tools.map((t) => String(t.name));
+    let text: string;
+    try {
+      text = JSON.stringify({ route, answer });
+      const reply = JSON.parse(callDoubles((e) => e.wireAnswer(input(text), call.index, offered, this.#options.deltaSize))) as WireReply;
+      logOutput(this.owner, Array.isArray(answer) ? answer : (answer as { output?: unknown } | null)?.output);
+      return reply;
+    } catch (error) {
+      return this.#failure(route, error);
+    }
+  }
+
+  /** A call the double cannot answer: the provider's 500 with the double's message, kept for `assertComplete()`. */
+  #failure(route: Route, error: unknown): WireReply {
+    this.#failures.push(error);
+    const message = error instanceof Error ? error.message : String(error);
+    return JSON.parse(callDoubles((e) => e.wireFailure(input(JSON.stringify({ route, message })))));
+  }
+
+  async #error(route: Route, step: Step, call: RecordedHttpCall): Promise<WireReply> {
+    const error = step.error;
+    const given = typeof step.retryAdvice === 'function' ? await step.retryAdvice({ error, request: call, stream: route.streamed, attempt: this.#failed[call.index] }) : step.retryAdvice;
+    const e = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; statusCode?: unknown; message?: unknown; name?: unknown };
+    const status = e.status ?? e.statusCode;
+    const facts = {
+      status: typeof status === 'number' ? status : undefined,
+      message: typeof e.message === 'string' ? e.message : String(error),
+      advice: typeof given === 'object' && given !== null ? given : undefined,
+      name: typeof e.name === 'string' ? e.name : undefined,
+      codes: causeCodes(error),
+    };
+    const reply = JSON.parse(callDoubles((x) => x.wireError(input(JSON.stringify({ route, facts }))))) as WireReply | null;
+    if (reply === null) throw error;
+    return reply;
+  }
+}
+
+/** Resolves after `ms` milliseconds. */
+function wait(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A reply as a `Response`: a stream of its events (one per pull, `delay` ms apart), ended by an abort of `signal`. */
+function toResponse(reply: WireReply, signal: AbortSignal | null | undefined, delay: number): Response {
+  const init = { status: reply.status, headers: reply.headers };
+  if (reply.events === undefined) return new Response(reply.body ?? '', init);
+  const encoder = new (textCodec('TextEncoder'))();
+  const events = reply.events;
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (delay > 0 && next < events.length) await wait(delay);
+      if (signal?.aborted) return controller.error(signal.reason ?? new DOMException('This operation was aborted', 'AbortError'));
+      if (next < events.length) controller.enqueue(encoder.encode(events[next++]));
+      else controller.close();
+    },
+  });
+  return new Response(body, init);
+}
+
+/** `fetch` answering from a script, with the script's records and checks. */
+export interface ScriptedFetch {
+  (input: Request | URL | string, init?: RequestInit): Promise<Response>;
+  /** Every request in order, each a frozen snapshot (a request the provider would refuse included). */
+  readonly calls: readonly RecordedHttpCall[];
+  /** The number of scripted steps not yet consumed. */
+  readonly remainingSteps: number;
+  /** Adds steps to the end of the script; one invalid input queues none of them. */
+  enqueue(...inputs: ScriptedFetchInput[]): void;
+  /** Throws `UnconsumedModelStepsError` when steps remain, or the error of a call the double could not answer. */
+  assertComplete(): void;
+}
+
+/** @internal The script behind a `scriptedFetch` or a `providerServer`, as a transport reads it. */
+export function attach<T extends object>(target: T, script: WireScript): T {
+  script.owner = target;
+  registerLoggedModel(target);
+  Object.defineProperties(target, {
+    calls: { get: () => script.calls, enumerable: true },
+    remainingSteps: { get: () => script.remainingSteps, enumerable: true },
+    enqueue: { value: (...inputs: ScriptedFetchInput[]) => script.enqueue(inputs) },
+    assertComplete: { value: () => script.assertComplete() },
+  });
+  return target;
+}
+
+/**
+ * A `fetch` that answers as the provider whose endpoint is called, from the same steps as
+ * `scriptedLanguageModel` (`textStep`, `toolCall`, `reasoning`, `modelResponse` with usage,
+ * `modelError` with retry advice, `modelResponder`): OpenAI Responses (`…/responses`) and
+ * Chat Completions (`…/chat/completions`), Anthropic Messages (`…/messages`), Gemini
+ * (`…/models/{model}:generateContent`, `:streamGenerateContent`), in JSON, or in the
+ * provider's stream of events when the request asks for one. A request whose tool or output
+ * schema the provider would refuse gets the provider's 400 (no step is taken); any other path
+ * a 404 naming the endpoints. Needs no Node API: it runs wherever `fetch` does.
+ *
+ * @throws {TypeError} an option of the wrong type or name.
+ * @throws {InvalidScriptedModelStepError} a malformed step (at once).
+ */
+export function scriptedFetch(steps: Iterable<ScriptedFetchInput> = [], options?: ScriptedFetchOptions): ScriptedFetch {
+  const script = new WireScript(steps, fetchOptions('scriptedFetch', options), 'scriptedFetch');
+  const fetch = async (resource: Request | URL | string, init?: RequestInit): Promise<Response> => {
+    const request = resource instanceof Request && init === undefined ? resource : new Request(resource, init);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, key) => (headers[key] = value));
+    const body = await request.text();
+    const signal = init?.signal ?? request.signal;
+    if (signal?.aborted) throw signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+    const reply = await script.respond({ method: request.method, url: request.url, headers, body });
+    return toResponse(reply, signal, script.delay);
+  };
+  return attach(fetch, script) as unknown as ScriptedFetch;
+}

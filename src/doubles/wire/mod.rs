@@ -1,0 +1,247 @@
+//! The scripted model at the HTTP level (`scriptedFetch`, `providerServer`): one script answers
+//! as the provider whose endpoint is called. This module owns the wire formats: which endpoint
+//! a request is for ([`route`]), how its body reads in a provider-neutral form
+//! ([`read::neutral`]), whether the provider would refuse its schemas ([`refuse::refusal`]),
+//! what a scripted answer becomes in each provider's JSON and SSE ([`answer::write`]), and
+//! which error body and headers a scripted error becomes ([`errors::write`]). The facade only
+//! turns `Request` and `Response` objects into texts and back.
+
+pub mod answer;
+pub mod errors;
+pub mod read;
+pub mod refuse;
+#[cfg(test)]
+mod tests;
+
+use serde_json::{Map, Value as Json};
+
+use crate::schema::provider::Provider;
+
+/// An HTTP API a request can be for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    /// OpenAI Responses, `POST …/responses`.
+    Responses,
+    /// OpenAI Chat Completions (and OpenAI-compatible servers), `POST …/chat/completions`.
+    Chat,
+    /// Anthropic Messages, `POST …/messages`.
+    Messages,
+    /// Gemini `POST …/models/{model}:generateContent` and `:streamGenerateContent`.
+    Gemini,
+}
+
+impl Endpoint {
+    /// The endpoint's code in `calls` and cassettes.
+    pub fn code(self) -> &'static str {
+        match self {
+            Endpoint::Responses => "openai.responses",
+            Endpoint::Chat => "openai.chat",
+            Endpoint::Messages => "anthropic.messages",
+            Endpoint::Gemini => "gemini.generateContent",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Endpoint> {
+        [
+            Endpoint::Responses,
+            Endpoint::Chat,
+            Endpoint::Messages,
+            Endpoint::Gemini,
+        ]
+        .into_iter()
+        .find(|e| e.code() == code)
+    }
+
+    /// The provider whose schema rules the endpoint follows.
+    pub fn provider(self) -> Provider {
+        match self {
+            Endpoint::Responses | Endpoint::Chat => Provider::OpenAi,
+            Endpoint::Messages => Provider::Anthropic,
+            Endpoint::Gemini => Provider::Gemini,
+        }
+    }
+}
+
+/// The endpoints in words, for the 404 of any other path.
+pub const SUPPORTED: &str = "POST …/responses (OpenAI Responses), POST …/chat/completions (OpenAI Chat Completions), POST …/messages (Anthropic Messages), POST …/models/{model}:generateContent and :streamGenerateContent (Gemini)";
+
+/// Where a request goes: its endpoint, whether it streams and how, and the model the path names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub endpoint: Endpoint,
+    /// Gemini's `:streamGenerateContent` (the others say `stream: true` in the body).
+    pub path_streams: bool,
+    /// Gemini's `alt=sse`: a stream as server-sent events, else as one JSON array.
+    pub sse: bool,
+    /// The model named in the path (Gemini).
+    pub model: Option<String>,
+}
+
+/// The path of `url` (an absolute URL, or a path) without its query, and the query.
+fn split_url(url: &str) -> (&str, &str) {
+    let rest = match url.find("://") {
+        Some(i) => {
+            let after = &url[i + 3..];
+            after.find('/').map_or("/", |j| &after[j..])
+        }
+        None => url,
+    };
+    let rest = rest.split('#').next().unwrap_or(rest);
+    match rest.split_once('?') {
+        Some((path, query)) => (path, query),
+        None => (rest, ""),
+    }
+}
+
+/// The endpoint of `POST url`; `None` for any other method or path.
+pub fn route(method: &str, url: &str) -> Option<Route> {
+    if !method.eq_ignore_ascii_case("POST") {
+        return None;
+    }
+    let (path, query) = split_url(url);
+    let path = path.trim_end_matches('/');
+    let plain = |endpoint| Route {
+        endpoint,
+        path_streams: false,
+        sse: true,
+        model: None,
+    };
+    if path.ends_with("/responses") || path == "responses" {
+        return Some(plain(Endpoint::Responses));
+    }
+    if path.ends_with("/chat/completions") {
+        return Some(plain(Endpoint::Chat));
+    }
+    if path.ends_with("/messages") {
+        return Some(plain(Endpoint::Messages));
+    }
+    let (at, method) = path.rsplit_once(':')?;
+    let streams = match method {
+        "generateContent" => false,
+        "streamGenerateContent" => true,
+        _ => return None,
+    };
+    let model = at.rsplit_once("/models/").map(|(_, m)| m.to_string())?;
+    let sse = query.split('&').any(|pair| pair == "alt=sse");
+    Some(Route {
+        endpoint: Endpoint::Gemini,
+        path_streams: streams,
+        sse,
+        model: Some(model),
+    })
+}
+
+/// An HTTP answer as the facade writes it: a status, headers, and a body that is one text or
+/// a stream of texts (one server-sent event each, or one piece of a JSON array).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Body,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    Text(String),
+    Stream(Vec<String>),
+}
+
+impl Reply {
+    /// A JSON answer.
+    pub fn json(status: u16, value: &Json) -> Reply {
+        Reply {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: Body::Text(value.to_string()),
+        }
+    }
+
+    /// The reply as the facade reads it: `{ status, headers, body }` or `{ status, headers,
+    /// events }`.
+    pub fn to_json(&self) -> Json {
+        let mut out = Map::new();
+        out.insert("status".into(), self.status.into());
+        out.insert(
+            "headers".into(),
+            Json::Array(
+                self.headers
+                    .iter()
+                    .map(|(k, v)| Json::Array(vec![k.clone().into(), v.clone().into()]))
+                    .collect(),
+            ),
+        );
+        match &self.body {
+            Body::Text(text) => out.insert("body".into(), text.clone().into()),
+            Body::Stream(events) => out.insert(
+                "events".into(),
+                Json::Array(events.iter().cloned().map(Json::String).collect()),
+            ),
+        };
+        Json::Object(out)
+    }
+}
+
+/// What a request is, read once when it arrives: its route, whether it streams, the model, and
+/// the provider-neutral request a responder receives. Whether the provider would refuse its
+/// schemas is [`refuse::refusal`]'s (the engine module's binding: the schema rules live there,
+/// and the doubles module does not carry them twice).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arrival {
+    pub route: Route,
+    pub streamed: bool,
+    pub model: String,
+    pub request: Json,
+}
+
+/// Reads a request (`method`, `url`, the body's text): its [`Arrival`], or the reply for a
+/// request no endpoint takes (404 naming the supported ones) or a body that is not JSON (the
+/// provider's 400).
+pub fn arrive(method: &str, url: &str, body: &str) -> Result<Arrival, Reply> {
+    let Some(route) = route(method, url) else {
+        return Err(errors::not_found(method, url));
+    };
+    let parsed: Json = match serde_json::from_str(body) {
+        Ok(v @ Json::Object(_)) => v,
+        _ => {
+            return Err(errors::provider_error(
+                route.endpoint,
+                400,
+                "The request body is not a JSON object.",
+                None,
+            ))
+        }
+    };
+    let streamed = route.path_streams || parsed.get("stream") == Some(&Json::Bool(true));
+    let model = route
+        .model
+        .clone()
+        .or_else(|| {
+            parsed
+                .get("model")
+                .and_then(Json::as_str)
+                .map(str::to_string)
+        })
+        .unwrap_or_default();
+    let request = read::neutral(route.endpoint, &parsed, &model, streamed);
+    Ok(Arrival {
+        route,
+        streamed,
+        model,
+        request,
+    })
+}
+
+/// A step `surface` cannot take: at the HTTP level a step is an answer, an error or a
+/// responder; the AI SDK's own stream parts (`modelStream`) have no wire form. `Some` says what
+/// to script instead.
+pub fn refuse_step(
+    surface: crate::doubles::model::Surface,
+    classified: crate::doubles::model::Classified,
+) -> Option<&'static str> {
+    use crate::doubles::model::{Classified, Surface};
+    (surface == Surface::ScriptedFetch
+        && matches!(classified, Classified::Stream | Classified::StreamResponder))
+    .then_some(
+        "a modelStream step holds the AI SDK's stream parts, which no HTTP API sends; script the answer (textStep, toolCall, reasoning, modelResponse) and scriptedFetch streams it in the provider's own events when the request asks for a stream.",
+    )
+}

@@ -1,0 +1,623 @@
+use serde_json::{json, Value as Json};
+
+use super::*;
+
+fn arrive_ok(url: &str, body: Json) -> Arrival {
+    arrive("POST", url, &body.to_string()).expect("routed")
+}
+
+/// The provider's refusal of a request to `url` with `body`.
+fn refused(url: &str, body: Json) -> Option<Reply> {
+    let route = route("POST", url).unwrap();
+    refuse::refusal(route.endpoint, &body)
+}
+
+struct Checked {
+    refusal: Option<Reply>,
+}
+
+fn checked(url: &str, body: Json) -> Checked {
+    Checked {
+        refusal: refused(url, body),
+    }
+}
+
+fn answer_of(arrival: &Arrival, answer: Json) -> Reply {
+    answer::write(
+        &arrival.route,
+        arrival.streamed,
+        &arrival.model,
+        &answer,
+        0,
+        4,
+        true,
+    )
+    .unwrap()
+}
+
+fn body_json(reply: &Reply) -> Json {
+    match &reply.body {
+        Body::Text(t) => serde_json::from_str(t).unwrap(),
+        Body::Stream(_) => panic!("a stream"),
+    }
+}
+
+/// The data of each event (`[DONE]` as a string).
+fn events(reply: &Reply) -> Vec<Json> {
+    let Body::Stream(events) = &reply.body else {
+        panic!("not a stream")
+    };
+    events
+        .iter()
+        .map(|e| {
+            let data = e.lines().find_map(|l| l.strip_prefix("data: ")).unwrap();
+            serde_json::from_str(data).unwrap_or_else(|_| Json::String(data.into()))
+        })
+        .collect()
+}
+
+fn tool_answer() -> Json {
+    json!({
+        "output": [
+            {"type": "reasoning", "content": [{"type": "input_text", "text": "think first"}]},
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Looking it up."}]},
+            {"type": "function_call", "name": "weather", "arguments": "{\"city\":\"Oslo\"}"},
+            {"type": "function_call", "callId": "mine", "name": "time", "arguments": "{\"zone\":\"CET\"}"},
+        ],
+        "usage": {"inputTokens": 20, "outputTokens": 9, "inputTokensDetails": {"cached_tokens": 5}, "outputTokensDetails": {"reasoning_tokens": 3}},
+    })
+}
+
+#[test]
+fn routes_each_providers_endpoint_and_no_other() {
+    let r = |m: &str, u: &str| route(m, u).map(|r| (r.endpoint, r.path_streams, r.sse, r.model));
+    assert_eq!(
+        r("POST", "https://api.openai.com/v1/responses"),
+        Some((Endpoint::Responses, false, true, None))
+    );
+    assert_eq!(
+        r("post", "http://127.0.0.1:9/v1/chat/completions?x=1"),
+        Some((Endpoint::Chat, false, true, None))
+    );
+    assert_eq!(
+        r("POST", "/v1/messages"),
+        Some((Endpoint::Messages, false, true, None))
+    );
+    assert_eq!(
+        r("POST", "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"),
+        Some((Endpoint::Gemini, true, true, Some("gemini-2.5-flash".into())))
+    );
+    assert_eq!(
+        r(
+            "POST",
+            "/v1beta/models/gemini-2.5-flash:streamGenerateContent"
+        ),
+        Some((
+            Endpoint::Gemini,
+            true,
+            false,
+            Some("gemini-2.5-flash".into())
+        ))
+    );
+    assert_eq!(
+        r("POST", "/v1beta/models/g:generateContent").unwrap().1,
+        false
+    );
+    assert_eq!(r("GET", "/v1/responses"), None);
+    assert_eq!(r("POST", "/v1/embeddings"), None);
+    assert_eq!(r("POST", "/v1beta/models/g:countTokens"), None);
+    let missing = arrive("POST", "/v1/embeddings", "{}").unwrap_err();
+    assert_eq!(missing.status, 404);
+    let text = match missing.body {
+        Body::Text(t) => t,
+        _ => unreachable!(),
+    };
+    assert!(
+        text.contains("/v1/embeddings")
+            && text.contains("chat/completions")
+            && text.contains(":generateContent"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_body_that_is_not_json_is_the_providers_400() {
+    let e = arrive("POST", "/v1/messages", "{oops").unwrap_err();
+    assert_eq!(e.status, 400);
+    assert_eq!(body_json(&e)["type"], "error");
+    assert_eq!(body_json(&e)["error"]["type"], "invalid_request_error");
+}
+
+#[test]
+fn requests_read_alike_in_the_neutral_form() {
+    let chat = arrive_ok(
+        "/v1/chat/completions",
+        json!({
+            "model": "gpt-4.1", "stream": true,
+            "messages": [
+                {"role": "system", "content": "Be brief."},
+                {"role": "user", "content": "Weather in Oslo?"},
+                {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "weather", "arguments": "{\"city\":\"Oslo\"}"}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "sunny"},
+            ],
+            "tools": [{"type": "function", "function": {"name": "weather", "parameters": {"type": "object"}}}],
+            "tool_choice": "required",
+        }),
+    );
+    assert!(chat.streamed);
+    assert_eq!(chat.model, "gpt-4.1");
+    let r = &chat.request;
+    assert_eq!(r["system"], "Be brief.");
+    assert_eq!(
+        r["messages"][1]["content"][0],
+        json!({"type": "tool-call", "toolCallId": "c1", "toolName": "weather", "input": {"city": "Oslo"}})
+    );
+    assert_eq!(
+        r["messages"][2],
+        json!({"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "output": "sunny"}]})
+    );
+    assert_eq!(
+        r["tools"],
+        json!([{"name": "weather", "inputSchema": {"type": "object"}}])
+    );
+    assert_eq!(r["toolChoice"], "required");
+
+    let anthropic = arrive_ok(
+        "/v1/messages",
+        json!({
+            "model": "claude", "system": [{"type": "text", "text": "Be brief."}],
+            "messages": [
+                {"role": "user", "content": "Weather in Oslo?"},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "c1", "name": "weather", "input": {"city": "Oslo"}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c1", "content": "sunny"}]},
+            ],
+            "tools": [{"name": "weather", "input_schema": {"type": "object"}, "strict": true}],
+            "tool_choice": {"type": "tool", "name": "weather"},
+        }),
+    );
+    let a = &anthropic.request;
+    assert_eq!(a["system"], "Be brief.");
+    assert_eq!(a["messages"], r["messages"]);
+    assert_eq!(a["tools"][0]["strict"], true);
+    assert_eq!(
+        a["toolChoice"],
+        json!({"type": "tool", "toolName": "weather"})
+    );
+
+    let gemini = arrive_ok(
+        "/v1beta/models/gemini-2.5-flash:generateContent",
+        json!({
+            "systemInstruction": {"parts": [{"text": "Be brief."}]},
+            "contents": [
+                {"role": "user", "parts": [{"text": "Weather in Oslo?"}]},
+                {"role": "model", "parts": [{"functionCall": {"name": "weather", "args": {"city": "Oslo"}}}]},
+                {"role": "user", "parts": [{"functionResponse": {"name": "weather", "response": {"result": "sunny"}}}]},
+            ],
+            "tools": [{"functionDeclarations": [{"name": "weather", "parameters": {"type": "OBJECT"}}]}],
+            "generationConfig": {"responseMimeType": "application/json", "responseSchema": {"type": "OBJECT"}},
+        }),
+    );
+    let g = &gemini.request;
+    assert_eq!(gemini.model, "gemini-2.5-flash");
+    assert_eq!(g["messages"][1]["content"][0]["toolName"], "weather");
+    assert_eq!(
+        g["messages"][2]["content"][0]["output"],
+        json!({"result": "sunny"})
+    );
+    assert_eq!(g["responseSchema"], json!({"type": "OBJECT"}));
+
+    let responses = arrive_ok(
+        "/v1/responses",
+        json!({
+            "model": "gpt-5", "instructions": "Be brief.",
+            "input": [
+                {"role": "user", "content": [{"type": "input_text", "text": "Weather in Oslo?"}]},
+                {"type": "function_call", "call_id": "c1", "name": "weather", "arguments": "{\"city\":\"Oslo\"}"},
+                {"type": "function_call_output", "call_id": "c1", "output": "sunny"},
+            ],
+            "tools": [{"type": "function", "name": "weather", "parameters": {"type": "object", "properties": {}, "required": [], "additionalProperties": false}}],
+        }),
+    );
+    assert_eq!(responses.request["messages"], r["messages"]);
+    assert_eq!(
+        responses.request["tools"][0]["strict"], true,
+        "the Responses API reads an omitted strict as strict"
+    );
+}
+
+#[test]
+fn a_schema_the_provider_refuses_is_its_400_naming_the_tool_pointer_and_reason() {
+    let open = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+    // OpenAI Responses: strict by default.
+    let responses = checked(
+        "/v1/responses",
+        json!({"tools": [{"type": "function", "name": "weather", "parameters": open}]}),
+    );
+    let refusal = responses.refusal.expect("refused");
+    assert_eq!(refusal.status, 400);
+    let b = body_json(&refusal);
+    let message = b["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Invalid schema for function 'weather':"),
+        "{message}"
+    );
+    assert!(
+        message.contains("city") || message.contains("additionalProperties"),
+        "{message}"
+    );
+    assert_eq!(b["error"]["param"], "tools[0].parameters");
+    assert_eq!(b["error"]["type"], "invalid_request_error");
+    // `strict: false` is not checked; Chat checks only `strict: true`.
+    assert!(checked(
+        "/v1/responses",
+        json!({"tools": [{"type": "function", "name": "w", "strict": false, "parameters": open}]})
+    )
+    .refusal
+    .is_none());
+    assert!(checked(
+        "/v1/chat/completions",
+        json!({"tools": [{"type": "function", "function": {"name": "w", "parameters": open}}]})
+    )
+    .refusal
+    .is_none());
+    assert!(refused("/v1/chat/completions", json!({"tools": [{"type": "function", "function": {"name": "w", "strict": true, "parameters": open}}]})).is_some());
+    // A strict schema in its own form goes through.
+    let closed = json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"], "additionalProperties": false});
+    assert!(checked(
+        "/v1/responses",
+        json!({"tools": [{"type": "function", "name": "w", "parameters": closed}]})
+    )
+    .refusal
+    .is_none());
+    assert!(refused("/v1/responses", json!({"text": {"format": {"type": "json_schema", "name": "out", "strict": true, "schema": closed}}})).is_none());
+    assert!(refused("/v1/responses", json!({"text": {"format": {"type": "json_schema", "name": "out", "strict": true, "schema": open}}})).is_some());
+
+    // Anthropic: strict tools and the output schema; `minimum` is refused there.
+    let bounded = json!({"type": "object", "properties": {"days": {"type": "integer", "minimum": 1}}, "required": ["days"], "additionalProperties": false});
+    let strict_tool = checked(
+        "/v1/messages",
+        json!({"tools": [{"name": "forecast", "strict": true, "input_schema": bounded}]}),
+    );
+    let b = body_json(&strict_tool.refusal.expect("refused"));
+    let message = b["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("forecast")
+            && message.contains("minimum")
+            && message.contains("/properties/days"),
+        "{message}"
+    );
+    assert_eq!(b["error"]["type"], "invalid_request_error");
+    assert!(
+        checked(
+            "/v1/messages",
+            json!({"tools": [{"name": "forecast", "input_schema": bounded}]})
+        )
+        .refusal
+        .is_none(),
+        "not strict: not checked"
+    );
+    let untyped = checked(
+        "/v1/messages",
+        json!({"tools": [{"name": "t", "input_schema": {"properties": {}}}]}),
+    );
+    assert!(body_json(&untyped.refusal.unwrap())["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("input_schema.type: tool 't': Field required"));
+    assert!(checked(
+        "/v1/messages",
+        json!({"output_format": {"type": "json_schema", "schema": bounded}})
+    )
+    .refusal
+    .is_some());
+    assert!(checked(
+        "/v1/messages",
+        json!({"output_config": {"format": {"type": "json_schema", "schema": closed}}})
+    )
+    .refusal
+    .is_none());
+
+    // Gemini: always; `exclusiveMinimum` is an unknown field there, capital type names are its own.
+    let exclusive =
+        json!({"type": "OBJECT", "properties": {"n": {"type": "INTEGER", "exclusiveMinimum": 0}}});
+    let g = checked(
+        "/v1beta/models/g:generateContent",
+        json!({"tools": [{"functionDeclarations": [{"name": "count", "parameters": exclusive}]}]}),
+    );
+    let b = body_json(&g.refusal.expect("refused"));
+    assert_eq!(b["error"]["status"], "INVALID_ARGUMENT");
+    let message = b["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("count") && message.contains("exclusiveMinimum"),
+        "{message}"
+    );
+    let native = json!({"type": "OBJECT", "properties": {"n": {"type": "INTEGER", "minimum": 1, "nullable": true, "format": "int32"}}, "required": ["n"], "propertyOrdering": ["n"]});
+    assert!(
+        checked(
+            "/v1beta/models/g:generateContent",
+            json!({"tools": [{"functionDeclarations": [{"name": "count", "parameters": native}]}]})
+        )
+        .refusal
+        .is_none(),
+        "Gemini's own fields are accepted"
+    );
+    assert!(
+        checked(
+            "/v1beta/models/g:generateContent",
+            json!({"generationConfig": {"responseJsonSchema": exclusive}})
+        )
+        .refusal
+        .is_none(),
+        "the JSON Schema form ignores what it does not know"
+    );
+    assert!(checked(
+        "/v1beta/models/g:generateContent",
+        json!({"generationConfig": {"responseSchema": native, "responseJsonSchema": native}})
+    )
+    .refusal
+    .is_some());
+}
+
+#[test]
+fn responses_json_and_events() {
+    let a = arrive_ok("/v1/responses", json!({"model": "gpt-5"}));
+    let body = body_json(&answer_of(&a, tool_answer()));
+    assert_eq!(body["status"], "completed");
+    let kinds: Vec<&str> = body["output"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["reasoning", "message", "function_call", "function_call"]
+    );
+    assert_eq!(body["output"][2]["call_id"], "call-1-2");
+    assert_eq!(body["output"][3]["call_id"], "mine");
+    assert_eq!(body["output"][0]["summary"][0]["text"], "think first");
+    assert_eq!(
+        body["usage"],
+        json!({"input_tokens": 20, "input_tokens_details": {"cached_tokens": 5}, "output_tokens": 9, "output_tokens_details": {"reasoning_tokens": 3}, "total_tokens": 29})
+    );
+
+    let s = arrive_ok("/v1/responses", json!({"model": "gpt-5", "stream": true}));
+    let reply = answer_of(&s, tool_answer());
+    assert_eq!(
+        reply.headers[0],
+        ("content-type".into(), "text/event-stream".into())
+    );
+    let events = events(&reply);
+    assert_eq!(events[0]["type"], "response.created");
+    assert_eq!(events.last().unwrap()["type"], "response.completed");
+    assert_eq!(events.last().unwrap()["response"]["output"], body["output"]);
+    let text: String = events
+        .iter()
+        .filter(|e| e["type"] == "response.output_text.delta")
+        .map(|e| e["delta"].as_str().unwrap())
+        .collect();
+    assert_eq!(text, "Looking it up.");
+    let args: String = events
+        .iter()
+        .filter(|e| e["type"] == "response.function_call_arguments.delta" && e["output_index"] == 2)
+        .map(|e| e["delta"].as_str().unwrap())
+        .collect();
+    assert_eq!(args, "{\"city\":\"Oslo\"}");
+    assert!(events
+        .iter()
+        .all(|e| e["type"] != "response.output_text.delta"
+            || e["delta"].as_str().unwrap().chars().count() <= 4));
+    let sequence: Vec<u64> = events
+        .iter()
+        .map(|e| e["sequence_number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sequence, (0..events.len() as u64).collect::<Vec<_>>());
+}
+
+#[test]
+fn chat_json_and_chunks_with_tool_call_deltas_usage_and_done() {
+    let a = arrive_ok("/v1/chat/completions", json!({"model": "gpt-4.1"}));
+    let body = body_json(&answer_of(&a, tool_answer()));
+    let m = &body["choices"][0]["message"];
+    assert_eq!(m["content"], "Looking it up.");
+    assert_eq!(m["reasoning_content"], "think first");
+    assert_eq!(m["tool_calls"][1]["id"], "mine");
+    assert_eq!(body["choices"][0]["finish_reason"], "tool_calls");
+    assert_eq!(body["usage"]["prompt_tokens"], 20);
+
+    let s = arrive_ok(
+        "/v1/chat/completions",
+        json!({"model": "gpt-4.1", "stream": true}),
+    );
+    let events = events(&answer_of(&s, tool_answer()));
+    assert_eq!(events.last().unwrap(), &json!("[DONE]"));
+    let usage = &events[events.len() - 2];
+    assert_eq!(usage["choices"], json!([]));
+    assert_eq!(usage["usage"]["completion_tokens"], 9);
+    let args: String = events
+        .iter()
+        .filter_map(|e| e.pointer("/choices/0/delta/tool_calls/0"))
+        .filter(|c| c["index"] == 0)
+        .map(|c| c["function"]["arguments"].as_str().unwrap())
+        .collect();
+    assert_eq!(args, "{\"city\":\"Oslo\"}");
+    let finish: Vec<&Json> = events
+        .iter()
+        .filter_map(|e| e.pointer("/choices/0/finish_reason"))
+        .filter(|f| !f.is_null())
+        .collect();
+    assert_eq!(finish, [&json!("tool_calls")]);
+    let plain = answer::write(&s.route, true, "m", &json!([]), 0, 4, false).unwrap();
+    assert!(events_of_no_usage(&plain));
+}
+
+fn events_of_no_usage(reply: &Reply) -> bool {
+    events(reply).iter().all(|e| e.get("usage").is_none())
+}
+
+#[test]
+fn anthropic_message_and_events() {
+    let a = arrive_ok("/v1/messages", json!({"model": "claude"}));
+    let body = body_json(&answer_of(&a, tool_answer()));
+    let kinds: Vec<&str> = body["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["thinking", "text", "tool_use", "tool_use"]);
+    assert_eq!(body["content"][2]["input"], json!({"city": "Oslo"}));
+    assert_eq!(body["stop_reason"], "tool_use");
+    assert_eq!(body["usage"]["input_tokens"], 15);
+    assert_eq!(body["usage"]["cache_read_input_tokens"], 5);
+
+    let s = arrive_ok("/v1/messages", json!({"model": "claude", "stream": true}));
+    let reply = answer_of(&s, tool_answer());
+    let Body::Stream(raw) = &reply.body else {
+        unreachable!()
+    };
+    assert!(raw[0].starts_with("event: message_start\n"));
+    let events = events(&reply);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds[0], "message_start");
+    assert_eq!(&kinds[kinds.len() - 2..], ["message_delta", "message_stop"]);
+    let partial: String = events
+        .iter()
+        .filter(|e| e.pointer("/delta/type") == Some(&json!("input_json_delta")) && e["index"] == 2)
+        .map(|e| e["delta"]["partial_json"].as_str().unwrap())
+        .collect();
+    assert_eq!(partial, "{\"city\":\"Oslo\"}");
+    assert!(events
+        .iter()
+        .any(|e| e.pointer("/delta/type") == Some(&json!("thinking_delta"))));
+    assert!(events
+        .iter()
+        .any(|e| e.pointer("/delta/type") == Some(&json!("signature_delta"))));
+    assert_eq!(events[events.len() - 2]["delta"]["stop_reason"], "tool_use");
+
+    // Broken input: only a stream can carry it.
+    let broken = json!([{"type": "function_call", "name": "t", "arguments": "{city: 'Oslo',}"}]);
+    let e = answer::write(&a.route, false, "m", &broken, 0, 4, false).unwrap_err();
+    assert!(
+        e.contains("not a JSON object") && e.contains("streamed Anthropic"),
+        "{e}"
+    );
+    assert!(answer::write(&s.route, true, "m", &broken, 0, 4, false).is_ok());
+}
+
+#[test]
+fn gemini_candidates_json_sse_and_array() {
+    let a = arrive_ok("/v1beta/models/gemini-2.5-flash:generateContent", json!({}));
+    let body = body_json(&answer_of(&a, tool_answer()));
+    let parts = &body["candidates"][0]["content"]["parts"];
+    assert_eq!(parts[0], json!({"text": "think first", "thought": true}));
+    assert_eq!(
+        parts[2],
+        json!({"functionCall": {"name": "weather", "args": {"city": "Oslo"}}})
+    );
+    assert_eq!(body["candidates"][0]["finishReason"], "STOP");
+    assert_eq!(
+        body["usageMetadata"],
+        json!({"promptTokenCount": 20, "candidatesTokenCount": 6, "totalTokenCount": 29, "cachedContentTokenCount": 5, "thoughtsTokenCount": 3})
+    );
+
+    let s = arrive_ok(
+        "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+        json!({}),
+    );
+    let events = events(&answer_of(
+        &s,
+        json!([{"type": "message", "content": [{"type": "output_text", "text": "Hello there"}]}]),
+    ));
+    let text: String = events
+        .iter()
+        .map(|e| {
+            e["candidates"][0]["content"]["parts"][0]["text"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(text, "Hello there");
+    assert!(events[..events.len() - 1]
+        .iter()
+        .all(|e| e["candidates"][0].get("finishReason").is_none()));
+    assert_eq!(
+        events.last().unwrap()["candidates"][0]["finishReason"],
+        "STOP"
+    );
+
+    let array = arrive_ok("/v1beta/models/g:streamGenerateContent", json!({}));
+    let reply = answer_of(
+        &array,
+        json!([{"type": "message", "content": [{"type": "output_text", "text": "Hello there"}]}]),
+    );
+    let Body::Stream(pieces) = &reply.body else {
+        unreachable!()
+    };
+    let whole: Json = serde_json::from_str(&pieces.concat()).unwrap();
+    assert_eq!(whole.as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn error_steps_become_each_providers_error_with_retry_headers() {
+    let facts = json!({"status": 429, "message": "Slow down", "advice": {"retryAfterMs": 1500, "suggested": true}});
+    let openai = errors::write(Endpoint::Chat, &facts).unwrap();
+    assert_eq!(openai.status, 429);
+    assert_eq!(
+        body_json(&openai),
+        json!({"error": {"message": "Slow down", "type": "rate_limit_error", "param": null, "code": "rate_limit_exceeded"}})
+    );
+    assert!(openai
+        .headers
+        .contains(&("retry-after-ms".into(), "1500".into())));
+    assert!(openai.headers.contains(&("retry-after".into(), "2".into())));
+    assert!(openai
+        .headers
+        .contains(&("x-should-retry".into(), "true".into())));
+    let anthropic = errors::write(Endpoint::Messages, &facts).unwrap();
+    assert_eq!(
+        body_json(&anthropic),
+        json!({"type": "error", "error": {"type": "rate_limit_error", "message": "Slow down"}})
+    );
+    let gemini =
+        errors::write(Endpoint::Gemini, &json!({"status": 503, "message": "busy"})).unwrap();
+    assert_eq!(
+        body_json(&gemini),
+        json!({"error": {"code": 503, "message": "busy", "status": "UNAVAILABLE"}})
+    );
+    assert_eq!(gemini.headers.len(), 1);
+    // No HTTP status: the call throws the error itself (a network failure).
+    assert_eq!(
+        errors::write(Endpoint::Chat, &json!({"message": "fetch failed"})),
+        None
+    );
+    assert_eq!(
+        errors::write(Endpoint::Chat, &json!({"status": 200, "message": "x"})),
+        None
+    );
+    let failure = errors::failure(
+        Endpoint::Responses,
+        "scriptedFetch received unexpected call #2",
+    );
+    assert_eq!(failure.status, 500);
+    assert!(failure
+        .headers
+        .contains(&("x-should-retry".into(), "false".into())));
+}
+
+#[test]
+fn an_answer_with_no_wire_form_says_so() {
+    let a = arrive_ok("/v1/responses", json!({}));
+    let e = answer::write(
+        &a.route,
+        false,
+        "m",
+        &json!([{"type": "hosted_tool_call"}]),
+        1,
+        4,
+        false,
+    )
+    .unwrap_err();
+    assert!(e.contains("part 0 is a `hosted_tool_call`"), "{e}");
+    assert!(answer::write(&a.route, false, "m", &json!({"usage": {}}), 1, 4, false).is_err());
+}
