@@ -1,0 +1,155 @@
+// The HTTP double under the AI SDK's provider adapters (@ai-sdk/openai Responses and Chat,
+// @ai-sdk/anthropic, @ai-sdk/google, @ai-sdk/openai-compatible) and @openai/agents' OpenAI
+// models, a differential of one script through `scriptedLanguageModel` and through
+// `@ai-sdk/openai` → `scriptedFetch`, the tool assertions on a fetch, and another process:
+// the `serve` command and a child app using `openai` with OPENAI_BASE_URL.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { generateText, streamText, stepCountIs, tool } from 'ai';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import OpenAI from 'openai';
+import { Agent, Runner, tool as agentTool } from '@openai/agents';
+import { OpenAIChatCompletionsModel, OpenAIResponsesModel } from '@openai/agents-openai';
+import { scriptedFetch, scriptedLanguageModel, textStep, toolCall, reasoning, modelResponse, assistantMessage, assertToolCalled, assertToolsOffered } from '@understudy/agents/ai-sdk/testing';
+
+const weather = (seen) => tool({ description: 'Weather in a city', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => (seen.push(city), `sunny in ${city}`) });
+
+/** A tool loop: two parallel calls, then an answer with usage. */
+const loop = () => [
+  modelResponse({ output: [toolCall('weather', { city: 'Oslo' }), toolCall('weather', { city: 'Bergen' })], usage: { inputTokens: 30, outputTokens: 10 } }),
+  modelResponse({ output: [reasoning('Both are sunny.'), assistantMessage('Sunny in both.')], usage: { inputTokens: 50, outputTokens: 12, outputTokensDetails: { reasoning_tokens: 4 } } }),
+];
+
+const adapters = {
+  'openai responses': (fetch) => createOpenAI({ apiKey: 'k', fetch }).responses('gpt-5'),
+  'openai chat': (fetch) => createOpenAI({ apiKey: 'k', fetch }).chat('gpt-4.1'),
+  anthropic: (fetch) => createAnthropic({ apiKey: 'k', fetch })('claude-sonnet-4-5'),
+  google: (fetch) => createGoogleGenerativeAI({ apiKey: 'k', fetch })('gemini-2.5-flash'),
+  'openai-compatible': (fetch) => createOpenAICompatible({ name: 'local', baseURL: 'http://127.0.0.1:1/v1', apiKey: 'k', fetch, includeUsage: true })('open-model'),
+};
+
+for (const [name, make] of Object.entries(adapters)) {
+  test(`${name}: a tool loop with parallel calls, generated and streamed`, async () => {
+    for (const streamed of [false, true]) {
+      const seen = [];
+      const fetch = scriptedFetch(loop(), { deltaSize: 3 });
+      const options = { model: make(fetch), tools: { weather: weather(seen) }, stopWhen: stepCountIs(3), prompt: 'Weather in Oslo and Bergen?' };
+      const result = streamed ? streamText(options) : await generateText(options);
+      assert.equal(await result.text, 'Sunny in both.', `${name} ${streamed}`);
+      assert.deepEqual(seen, ['Oslo', 'Bergen']);
+      assert.equal((await result.totalUsage).outputTokens, 22);
+      fetch.assertComplete();
+      // The second request carries both tool results back, read in the neutral form.
+      const results = fetch.calls[1].request.messages.flatMap((m) => m.content).filter((p) => p.type === 'tool-result');
+      assert.equal(results.length, 2, name);
+      assertToolCalled(fetch, 'weather', { city: 'Bergen' });
+      assertToolsOffered(fetch, ['weather']);
+    }
+  });
+}
+
+test('the adapters\' own conversion meets each provider\'s rules: a Zod schema with an optional field and a bound goes through; the same tool marked strict, which OpenAI strict mode refuses, is a 400 the SDK raises', async () => {
+  const inputSchema = z.object({ city: z.string(), days: z.number().int().min(1).optional() });
+  for (const [name, make] of Object.entries(adapters)) {
+    const fetch = scriptedFetch([textStep('ok')]);
+    const result = await generateText({ model: make(fetch), tools: { forecast: tool({ inputSchema, execute: async () => 'x' }) }, prompt: 'p' });
+    assert.equal(result.text, 'ok', name);
+  }
+  const fetch = scriptedFetch([textStep('never')]);
+  const model = createOpenAI({ apiKey: 'k', fetch }).responses('gpt-5');
+  const error = await generateText({ model, tools: { forecast: tool({ inputSchema, strict: true, execute: async () => 'x' }) }, prompt: 'p', maxRetries: 0 }).catch((e) => e);
+  assert.equal(error?.name, 'AI_APICallError', String(error));
+  assert.equal(error.statusCode, 400);
+  assert.match(error.message, /Invalid schema for function 'forecast'.*days/s);
+  assert.equal(fetch.remainingSteps, 1, 'the refused request took no step');
+});
+
+/** What a result says, for the differential. */
+async function summary(result) {
+  const steps = await result.steps;
+  return {
+    text: await result.text,
+    finishReason: await result.finishReason,
+    usage: (({ inputTokens, outputTokens, totalTokens }) => ({ inputTokens, outputTokens, totalTokens }))(await result.totalUsage),
+    steps: steps.map((s) => ({
+      text: s.text,
+      finishReason: s.finishReason,
+      reasoning: s.reasoningText,
+      toolCalls: s.toolCalls.map((c) => [c.toolCallId, c.toolName, c.input]),
+      toolResults: s.toolResults.map((r) => [r.toolCallId, r.output]),
+      usage: [s.usage.inputTokens, s.usage.outputTokens],
+    })),
+  };
+}
+
+test('differential: one script through scriptedLanguageModel and through @ai-sdk/openai → scriptedFetch gives equal generateText and streamText results', async () => {
+  for (const streamed of [false, true]) {
+    const run = async (model) => {
+      const options = { model, tools: { weather: weather([]) }, stopWhen: stepCountIs(3), prompt: 'Weather?' };
+      return summary(streamed ? streamText(options) : await generateText(options));
+    };
+    const direct = await run(scriptedLanguageModel(loop()));
+    for (const api of ['responses', 'chat']) {
+      const wire = await run(createOpenAI({ apiKey: 'k', fetch: scriptedFetch(loop()) })[api]('gpt-5'));
+      // Chat Completions carries no reasoning of its own in the OpenAI adapter.
+      const expected = api === 'chat' ? { ...direct, steps: direct.steps.map((s) => ({ ...s, reasoning: undefined })) } : direct;
+      assert.deepEqual(wire, expected, `${api}, ${streamed ? 'streamText' : 'generateText'}`);
+    }
+  }
+});
+
+test("@openai/agents' OpenAIResponsesModel and OpenAIChatCompletionsModel run a tool loop on an OpenAI client given scriptedFetch", async () => {
+  for (const Model of [OpenAIResponsesModel, OpenAIChatCompletionsModel]) {
+    for (const stream of [false, true]) {
+      const seen = [];
+      const fetch = scriptedFetch([[toolCall('lookup', { id: '123' })], textStep('Order 123 shipped.')]);
+      const model = new Model(new OpenAI({ apiKey: 'k', fetch }), 'gpt-5');
+      const lookup = agentTool({ name: 'lookup', description: 'Look an order up', parameters: z.object({ id: z.string() }), execute: async ({ id }) => (seen.push(id), 'shipped') });
+      const result = await new Runner({ tracingDisabled: true }).run(new Agent({ name: 'Orders', model, tools: [lookup] }), 'Where is 123?', { stream });
+      if (stream) await result.completed;
+      assert.equal(result.finalOutput, 'Order 123 shipped.', `${Model.name} ${stream}`);
+      assert.deepEqual(seen, ['123']);
+      fetch.assertComplete();
+      assert.equal(fetch.calls[0].endpoint, Model === OpenAIResponsesModel ? 'openai.responses' : 'openai.chat');
+    }
+  }
+});
+
+const bin = fileURLToPath(new URL('../build/npm/esm-node/cli.js', import.meta.url));
+
+/** The first line `child` prints. */
+async function firstLine(child) {
+  let out = '';
+  for await (const chunk of child.stdout) {
+    out += chunk;
+    if (out.includes('\n')) return out.split('\n')[0];
+  }
+  throw new Error(`the command printed no line; stderr: ${child.stderr.read()}`);
+}
+
+test('another process: the serve command, and a child app using openai with OPENAI_BASE_URL', async () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const server = spawn(process.execPath, [bin, 'serve', '--script', 'js-tests/fixtures/serve-script.mjs', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout.setEncoding('utf8');
+  const url = await firstLine(server);
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  const app = fileURLToPath(new URL('./fixtures/openai-app.mjs', import.meta.url));
+  const child = spawn(process.execPath, [app], { env: { ...process.env, OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'sk-test' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 0, err);
+  assert.deepEqual(JSON.parse(out), { called: 'weather', args: { city: 'Oslo' }, text: 'Sunny in Oslo.' });
+  server.kill('SIGTERM');
+  const [serverCode] = await once(server, 'exit');
+  assert.equal(serverCode, 0, 'serve stops cleanly on SIGTERM');
+});
