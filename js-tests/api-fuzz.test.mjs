@@ -235,11 +235,16 @@ test('testing entry: every function, ScriptedModel and the sandbox session', asy
       assertToolCallOrder: [new testing.ScriptedModel([]), []],
       assertToolsOffered: [new testing.ScriptedModel([]), []],
       assertToolsAccepted: [[{ name: 't', parameters: schema }], 'openai'],
+      scriptedFetch: [[[testing.assistantMessage('x')]], { deltaSize: 3 }],
+      fetchResponder: [() => [testing.assistantMessage('x')]],
+      providerServer: [[[testing.assistantMessage('x')]], { port: 0 }],
     };
     for (const [name, f] of Object.entries(testing)) {
       if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;
       assert.ok(valid[name], `the fuzz knows the arguments of ${name} (add them)`);
-      await fuzzCall(name, valid[name], (args) => f(...args), refTesting[name] && ((args) => refTesting[name](...args)));
+      // A server that starts is closed again.
+      const call = name === 'providerServer' ? (args) => f(...args).then((server) => server.close()) : (args) => f(...args);
+      await fuzzCall(name, valid[name], call, refTesting[name] && ((args) => refTesting[name](...args)));
     }
     await fuzzCall('cassette', ['fuzz', () => ({ getResponse: async () => ({ output: [] }) }), { mode: 'replay' }], (args) => testing.cassette(...args));
     await fuzzCall('new ScriptedModel', [[[testing.assistantMessage('x')]]], ([steps]) => new testing.ScriptedModel(steps), ([steps]) => new refTesting.ScriptedModel(steps));
@@ -289,14 +294,22 @@ test('AI SDK testing entry: every function, ScriptedLanguageModel and its calls'
       assertToolCallOrder: [model(), []],
       assertToolsOffered: [model(), []],
       assertToolsAccepted: [{ t: { inputSchema: schema } }, ['anthropic']],
+      scriptedFetch: [[aiTesting.textStep('x')], { deltaSize: 3, allowUnofferedTools: true }],
+      fetchResponder: [() => aiTesting.textStep('x')],
+      providerServer: [[aiTesting.textStep('x')], { port: 0, host: '127.0.0.1' }],
     };
     for (const [name, f] of Object.entries(aiTesting)) {
       if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;
       assert.ok(valid[name], `the fuzz knows the arguments of ${name} (add them)`);
       // The step builders check their arguments (a text that is not a string, a schema given as
       // a tool's input), where the reference's take anything: no differential here.
-      await fuzzCall(name, valid[name], (args) => f(...args));
+      const call = name === 'providerServer' ? (args) => f(...args).then((server) => server.close()) : (args) => f(...args);
+      await fuzzCall(name, valid[name], call);
     }
+    // The fetch itself: hostile resources and inits are a TypeError (as fetch's own) or an answer.
+    const fetch = aiTesting.scriptedFetch([aiTesting.textStep('x')]);
+    await fuzzCall('scriptedFetch()', ['https://api.openai.com/v1/responses', { method: 'POST', body: '{"input":"hi"}' }], ([resource, init]) => fetch(resource, init));
+    await fuzzCall('scriptedFetch().enqueue', [aiTesting.textStep('y')], ([step]) => fetch.enqueue(step));
     await fuzzCall('cassette', ['fuzz', () => model(), { record: false }], (args) => aiTesting.cassette(...args));
     await fuzzCall('ScriptedLanguageModel.fromCassette', [{ format: 'understudy-cassette', version: 1, interface: 'language-model', redaction: { keys: [], patterns: [] }, steps: [] }, {}], ([c, o]) => aiTesting.ScriptedLanguageModel.fromCassette(c, o));
     const options = { prompt: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] };

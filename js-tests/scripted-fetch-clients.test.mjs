@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI, ApiError } from '@google/genai';
-import { scriptedFetch, providerServer, textStep, toolCall, reasoning, modelError, modelResponse, modelResponder, assistantMessage } from '@understudy/agents/ai-sdk/testing';
+import { scriptedFetch, providerServer, textStep, toolCall, reasoning, modelError, modelResponse, fetchResponder, assistantMessage } from '@understudy/agents/ai-sdk/testing';
 
 const weatherSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
 const timeSchema = { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'], additionalProperties: false };
@@ -22,7 +22,7 @@ function script() {
     [toolCall('weather', { city: 'Oslo' }), toolCall('time', { zone: 'CET' })],
     // The tool loop: a call, then an answer made from the tool's result in the request.
     [toolCall('weather', { city: 'Paris' })],
-    modelResponder((call) => {
+    fetchResponder((call) => {
       const results = call.request.messages.flatMap((m) => m.content).filter((p) => p.type === 'tool-result');
       return [assistantMessage(`It is ${JSON.stringify(results.at(-1)?.output)}.`)];
     }),

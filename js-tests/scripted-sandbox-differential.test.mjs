@@ -216,7 +216,7 @@ test('error classes built by user code match', async () => {
   ]);
 });
 
-test('the testing entry exports every reference name, plus only the cassette API and the tool assertions', () => {
+test('the testing entry exports every reference name, plus only the cassette API, the tool assertions and the HTTP double', () => {
   const extra = Object.keys(ours).filter((k) => !(k in reference));
   assert.deepEqual(Object.keys(reference).filter((k) => !(k in ours)), []);
   assert.deepEqual(extra.sort(), [
@@ -233,6 +233,9 @@ test('the testing entry exports every reference name, plus only the cassette API
     'assertToolsAccepted',
     'assertToolsOffered',
     'cassette',
+    'fetchResponder',
+    'providerServer',
     'recordingModel',
+    'scriptedFetch',
   ]);
 });

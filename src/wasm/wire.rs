@@ -47,27 +47,37 @@ fn route_of(v: &Json) -> Result<(Route, bool, String, bool), JsValue> {
     ))
 }
 
-/// A request as it arrives (`{ method, url, body }` in the input buffer, `body` its text):
-/// `{ reply }` for one no endpoint takes, else `{ route, request }`: the route to answer by
-/// and the provider-neutral request (the engine module's `wireRefusal` says whether the
-/// provider would refuse its schemas).
+/// A request as it arrives (`method`, `url`, its body's text in the input buffer): `{ reply }`
+/// for one no endpoint takes, else `{ route, offered, schemas }`: the route to answer by, the
+/// names of its function tools, and its schema-bearing fields as JSON text (for the engine
+/// module's `wireRefusal`).
 #[wasm_bindgen(js_name = wireArrive)]
-pub fn wire_arrive(len: usize) -> Result<String, JsValue> {
-    let given = read_input(len)?;
-    let text = |k: &str| given.get(k).and_then(Json::as_str).unwrap_or("");
-    let out = match wire::arrive(text("method"), text("url"), text("body")) {
+pub fn wire_arrive(method: &str, url: &str, len: usize) -> Result<String, JsValue> {
+    let out = super::with_input(len, |body| match wire::arrive(method, url, body) {
         Err(reply) => json!({ "reply": reply.to_json() }),
-        Ok(a) => {
-            let body: Json = serde_json::from_str(text("body")).unwrap_or_default();
-            let include_usage =
-                body.pointer("/stream_options/include_usage") == Some(&Json::Bool(true));
-            json!({
-                "route": route_json(&a.route, a.streamed, &a.model, include_usage),
-                "request": a.request,
-            })
-        }
-    };
+        Ok(a) => json!({
+            "route": route_json(&a.route, a.streamed, &a.model, a.include_usage),
+            "offered": a.offered,
+            "schemas": a.schemas.to_string(),
+        }),
+    })?;
     Ok(out.to_string())
+}
+
+/// The provider-neutral form of a body to `endpoint` (its text in the input buffer), as JSON
+/// text ([`wire::neutral`]).
+#[wasm_bindgen(js_name = wireNeutral)]
+pub fn wire_neutral(
+    endpoint: &str,
+    model: &str,
+    streamed: bool,
+    len: usize,
+) -> Result<String, JsValue> {
+    let endpoint = Endpoint::from_code(endpoint)
+        .ok_or_else(|| super::user_error("scriptedFetch: unknown endpoint (a facade error)."))?;
+    super::with_input(len, |body| {
+        wire::neutral(endpoint, body, model, streamed).to_string()
+    })
 }
 
 /// A scripted answer for a routed call (`{ route, answer }` in the input buffer) as the reply

@@ -11,65 +11,18 @@ import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { isUnencodable } from '../engine/channel.js';
 import * as shared from './scripted-model.js';
 
-/** A text reply (what `assistantMessage` and `textStep` make). */
-export interface ScriptedAssistantMessage {
-  readonly type: 'message';
-  readonly role: 'assistant';
-  readonly status?: 'completed' | 'in_progress' | 'incomplete';
-  readonly id?: string;
-  readonly phase?: 'commentary' | 'final_answer' | null;
-  readonly content: readonly ({ readonly type: 'output_text'; readonly text: string } | { readonly type: 'refusal'; readonly refusal: string })[];
-  readonly providerData?: Record<string, unknown>;
-}
+import type { ScriptedAssistantMessage, ScriptedToolCall, ScriptedReasoning, ScriptedLanguageModelReply, LanguageModelRetryAdvice } from './answer-types.js';
 
-/** A tool call (what `functionCall` and `toolCall` make): `arguments` is the input's JSON text. */
-export interface ScriptedToolCall {
-  readonly type: 'function_call';
-  readonly name: string;
-  /** The call's id; generated per call when absent (`call-<call>-<position>`). */
-  readonly callId?: string;
-  readonly id?: string;
-  readonly namespace?: string;
-  readonly status?: 'completed' | 'in_progress' | 'incomplete';
-  readonly arguments: string;
-  readonly providerData?: Record<string, unknown>;
-}
-
-/** A reasoning part (what `reasoning` makes). */
-export interface ScriptedReasoning {
-  readonly type: 'reasoning';
-  readonly content: readonly { readonly type: 'input_text'; readonly text: string }[];
-}
-
-/** One part of a scripted answer. */
-export type ScriptedLanguageModelItem = ScriptedAssistantMessage | ScriptedToolCall | ScriptedReasoning;
-
-/**
- * Token counts of a scripted answer: `inputTokens` / `outputTokens` as numbers (cached and
- * reasoning tokens in `inputTokensDetails` / `outputTokensDetails`), or the AI SDK's own form
- * (`inputTokens: { total, noCache, cacheRead, cacheWrite }`, `outputTokens: { total, text,
- * reasoning }`). What is not said counts 0; an unknown key is refused.
- */
-export interface ScriptedLanguageModelUsage {
-  inputTokens?: number | { total?: number; noCache?: number; cacheRead?: number; cacheWrite?: number };
-  outputTokens?: number | { total?: number; text?: number; reasoning?: number };
-  totalTokens?: number;
-  requests?: number;
-  inputTokensDetails?: { cached_tokens?: number } | readonly { cached_tokens?: number }[];
-  outputTokensDetails?: { reasoning_tokens?: number } | readonly { reasoning_tokens?: number }[];
-  raw?: Record<string, unknown>;
-}
-
-/** A complete answer: its parts, and its usage and response id. */
-export interface ScriptedLanguageModelResponse {
-  output: readonly ScriptedLanguageModelItem[];
-  usage?: ScriptedLanguageModelUsage;
-  responseId?: string;
-  providerData?: Record<string, unknown>;
-}
-
-/** An answer: its parts (`[assistantMessage('hi')]`), or a complete response with usage. */
-export type ScriptedLanguageModelReply = ScriptedLanguageModelResponse | readonly ScriptedLanguageModelItem[];
+export type {
+  ScriptedAssistantMessage,
+  ScriptedToolCall,
+  ScriptedReasoning,
+  ScriptedLanguageModelItem,
+  ScriptedLanguageModelUsage,
+  ScriptedLanguageModelResponse,
+  ScriptedLanguageModelReply,
+  LanguageModelRetryAdvice,
+} from './answer-types.js';
 
 /** One call the model received: a frozen snapshot of its options (`abortSignal` as `{ aborted }`, its state when the call began). */
 export type RecordedLanguageModelCall = Readonly<{
@@ -80,13 +33,6 @@ export type RecordedLanguageModelCall = Readonly<{
   /** The options, snapshotted when the call began; the signal's `aborted` state at that time. */
   options: Readonly<Omit<LanguageModelV3CallOptions, 'abortSignal'> & { abortSignal?: { aborted: boolean } }>;
 }>;
-
-/** What a scripted failure tells the SDK's retries: whether to retry, and after how long. */
-export interface LanguageModelRetryAdvice {
-  suggested?: boolean;
-  retryAfterMs?: number;
-  reason?: string;
-}
 
 /**
  * Fixed retry advice, or a function of the failed call: its error, its options (`request`),

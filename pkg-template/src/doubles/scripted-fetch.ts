@@ -17,7 +17,7 @@ import { frozenSnapshot } from '../engine/snapshot.js';
 import { textCodec } from '../engine/host.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { scriptedSteps } from './scripted-model.js';
-import type { LanguageModelRetryAdvice, ScriptedLanguageModelInput, ScriptedLanguageModelReply } from './language-model-steps.js';
+import type { LanguageModelRetryAdvice, ScriptedLanguageModelReply } from './answer-types.js';
 
 /** A provider API `scriptedFetch` answers. */
 export type WireEndpoint = 'openai.responses' | 'openai.chat' | 'anthropic.messages' | 'gemini.generateContent';
@@ -65,9 +65,26 @@ export type RecordedHttpCall = Readonly<{
 
 /** A step of `scriptedFetch`: the AI SDK double's answers, errors and responders (a responder receives the recorded call, `call.request` the neutral form, `call.body` the raw body). */
 export type ScriptedFetchInput =
-  | Exclude<ScriptedLanguageModelInput, { type: 'stream' } | { type: 'stream_responder' } | { type: 'responder' } | { type: 'error' }>
+  | ScriptedLanguageModelReply
+  | { type: 'response'; response: ScriptedLanguageModelReply }
   | { type: 'responder'; respond: (call: RecordedHttpCall) => ScriptedLanguageModelReply | Promise<ScriptedLanguageModelReply> }
-  | { type: 'error'; error: unknown; retryAdvice?: LanguageModelRetryAdvice | ((failed: { error: unknown; request: RecordedHttpCall; stream: boolean; attempt: number }) => LanguageModelRetryAdvice | undefined | Promise<LanguageModelRetryAdvice | undefined>) };
+  | { type: 'error'; error: unknown; retryAdvice?: ScriptedFetchRetryAdvice };
+
+/**
+ * An error step's retry advice: fixed, or a function of `{ error, request, stream, attempt }`,
+ * `request` being the `RecordedHttpCall` (a function typed for another double's calls, as
+ * `modelError`'s of the AI SDK entry, is taken too: it receives the HTTP call).
+ */
+export type ScriptedFetchRetryAdvice =
+  | LanguageModelRetryAdvice
+  | ((failed: { error: unknown; request: RecordedHttpCall; stream: boolean; attempt: number }) => LanguageModelRetryAdvice | undefined | Promise<LanguageModelRetryAdvice | undefined>)
+  | ((failed: never) => LanguageModelRetryAdvice | undefined | Promise<LanguageModelRetryAdvice | undefined>);
+
+/** A responder made from the HTTP call: `fetchResponder(call => textStep(call.request.model))`; `call.request` is the neutral form, `call.body` the body as sent. */
+export function fetchResponder(respond: (call: RecordedHttpCall) => ScriptedLanguageModelReply | Promise<ScriptedLanguageModelReply>): Extract<ScriptedFetchInput, { type: 'responder' }> {
+  if (typeof respond !== 'function') throw new TypeError(`fetchResponder: respond must be a function, got ${describeValue(respond)}.`);
+  return { type: 'responder', respond };
+}
 
 /** Options of {@link scriptedFetch} (and of `providerServer`). Unknown keys are refused. */
 export interface ScriptedFetchOptions {
@@ -97,7 +114,35 @@ export interface WireIncoming {
 
 type Handle = import('../../wasm/node/understudy_doubles.js').ModelScript;
 type Step = { type: string; response?: unknown; error?: unknown; retryAdvice?: unknown; respond?: (call: RecordedHttpCall) => unknown };
-type Route = { endpoint: WireEndpoint; streamed: boolean };
+type Route = { endpoint: WireEndpoint; streamed: boolean; model: string };
+
+/** A call as kept until it is read: its route and the request as it came. */
+interface CallRecord {
+  index: number;
+  route: Route;
+  incoming: WireIncoming;
+  snapshot?: RecordedHttpCall;
+}
+
+/**
+ * A call's record as `calls` shows it, made when first read and kept: the body parsed, its
+ * neutral form read by the engine, frozen. A tool loop sends its whole history every turn;
+ * reading each request only when it is looked at keeps a turn's cost to what the turn sends.
+ */
+function recorded(record: CallRecord): RecordedHttpCall {
+  if (record.snapshot === undefined) {
+    const { route, incoming } = record;
+    let body: unknown;
+    try {
+      body = JSON.parse(incoming.body);
+    } catch {
+      body = incoming.body;
+    }
+    const request = JSON.parse(callDoubles((e) => e.wireNeutral(route.endpoint, route.model, route.streamed, input(incoming.body)))) as WireRequest;
+    record.snapshot = frozenSnapshot({ index: record.index, endpoint: route.endpoint, streamed: route.streamed, method: incoming.method.toUpperCase(), url: incoming.url, headers: incoming.headers, body, request }) as RecordedHttpCall;
+  }
+  return record.snapshot;
+}
 
 export const FETCH_OPTIONS = ['deltaSize', 'chunkDelayInMs', 'allowUnofferedTools'] as const;
 
@@ -150,7 +195,7 @@ function causeCodes(error: unknown): string[] {
  */
 export class WireScript {
   readonly #script: Handle;
-  readonly #records: RecordedHttpCall[] = [];
+  readonly #records: CallRecord[] = [];
   readonly #failed: number[] = [];
   /** Errors answered as 500s (an answer with no wire form, a call past the script): `assertComplete()` throws the first. */
   readonly #failures: unknown[] = [];
@@ -172,7 +217,7 @@ export class WireScript {
   }
 
   get calls(): readonly RecordedHttpCall[] {
-    return Object.freeze(this.#records.slice());
+    return Object.freeze(this.#records.map(recorded));
   }
 
   get remainingSteps(): number {
@@ -194,33 +239,19 @@ export class WireScript {
    * exception, or a scripted error without an HTTP status (a network failure).
    */
   async respond(incoming: WireIncoming): Promise<WireReply> {
-    const arrived = JSON.parse(callDoubles((e) => e.wireArrive(input(JSON.stringify({ method: incoming.method, url: incoming.url, body: incoming.body }))))) as {
+    const arrived = JSON.parse(callDoubles((e) => e.wireArrive(incoming.method, incoming.url, input(incoming.body)))) as {
       reply?: WireReply;
-      route?: Route;
-      request?: WireRequest;
+      route?: Route & { model: string };
+      offered?: string[];
+      schemas?: string;
     };
     if (arrived.reply !== undefined) return arrived.reply;
     const route = arrived.route!;
-    let body: unknown;
-    try {
-      body = JSON.parse(incoming.body);
-    } catch {
-      body = incoming.body;
-    }
-    const call = frozenSnapshot({
-      index: this.#records.length,
-      endpoint: route.endpoint,
-      streamed: route.streamed,
-      method: incoming.method.toUpperCase(),
-      url: incoming.url,
-      headers: incoming.headers,
-      body,
-      request: arrived.request!,
-    }) as RecordedHttpCall;
-    this.#records.push(call);
-    logRequest(this.owner, { tools: call.request.tools.map((t) => ({ type: 'function', name: t.name })) });
+    const record: CallRecord = { index: this.#records.length, route, incoming };
+    this.#records.push(record);
+    logRequest(this.owner, { tools: arrived.offered!.map((name) => ({ type: 'function', name })) });
     // The provider refuses the request before any model runs: no step is taken.
-    const refusal = callEngine((e) => e.wireRefusal(route.endpoint, engineInput(incoming.body)));
+    const refusal = callEngine((e) => e.wireRefusal(route.endpoint, engineInput(arrived.schemas!)));
     if (refusal !== 'null') return JSON.parse(refusal) as WireReply;
     let step: Step;
     try {
@@ -230,13 +261,13 @@ export class WireScript {
     }
     const before = this.#failed[this.#failed.length - 1] ?? 0;
     this.#failed.push(step.type === 'error' ? before + 1 : 0);
-    if (step.type === 'error') return this.#error(route, step, call);
-    const answer = step.type === 'responder' ? await step.respond!(call) : step.response;
-    const offered = this.#options.allowUnofferedTools ? undefined : call.request.tools.map((t) => String(t.name));
+    if (step.type === 'error') return this.#error(route, step, record);
+    const answer = step.type === 'responder' ? await step.respond!(recorded(record)) : step.response;
+    const offered = this.#options.allowUnofferedTools ? undefined : arrived.offered;
     let text: string;
     try {
       text = JSON.stringify({ route, answer });
-      const reply = JSON.parse(callDoubles((e) => e.wireAnswer(input(text), call.index, offered, this.#options.deltaSize))) as WireReply;
+      const reply = JSON.parse(callDoubles((e) => e.wireAnswer(input(text), record.index, offered, this.#options.deltaSize))) as WireReply;
       logOutput(this.owner, Array.isArray(answer) ? answer : (answer as { output?: unknown } | null)?.output);
       return reply;
     } catch (error) {
@@ -251,9 +282,9 @@ export class WireScript {
     return JSON.parse(callDoubles((e) => e.wireFailure(input(JSON.stringify({ route, message })))));
   }
 
-  async #error(route: Route, step: Step, call: RecordedHttpCall): Promise<WireReply> {
+  async #error(route: Route, step: Step, record: CallRecord): Promise<WireReply> {
     const error = step.error;
-    const given = typeof step.retryAdvice === 'function' ? await step.retryAdvice({ error, request: call, stream: route.streamed, attempt: this.#failed[call.index] }) : step.retryAdvice;
+    const given = typeof step.retryAdvice === 'function' ? await (step.retryAdvice as (failed: unknown) => unknown)({ error, request: recorded(record), stream: route.streamed, attempt: this.#failed[record.index] }) : step.retryAdvice;
     const e = (typeof error === 'object' && error !== null ? error : {}) as { status?: unknown; statusCode?: unknown; message?: unknown; name?: unknown };
     const status = e.status ?? e.statusCode;
     const facts = {
@@ -334,6 +365,12 @@ export function attach<T extends object>(target: T, script: WireScript): T {
 export function scriptedFetch(steps: Iterable<ScriptedFetchInput> = [], options?: ScriptedFetchOptions): ScriptedFetch {
   const script = new WireScript(steps, fetchOptions('scriptedFetch', options), 'scriptedFetch');
   const fetch = async (resource: Request | URL | string, init?: RequestInit): Promise<Response> => {
+    if (!(resource instanceof Request || resource instanceof URL || typeof resource === 'string')) {
+      throw new TypeError(`scriptedFetch: the resource must be a Request, a URL or a string, got ${describeValue(resource)}.`);
+    }
+    if (init !== undefined && init !== null && (typeof init !== 'object' || Array.isArray(init))) {
+      throw new TypeError(`scriptedFetch: init must be an object, got ${describeValue(init)}.`);
+    }
     const request = resource instanceof Request && init === undefined ? resource : new Request(resource, init);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, key) => (headers[key] = value));

@@ -68,7 +68,7 @@ export type {
 } from '../doubles/cassette.js';
 export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolCallOrder, assertToolsOffered, assertToolsAccepted } from '../doubles/assertions.js';
 export type { LoggedToolCall, ToolCalledOptions, ToolsOfferedOptions } from '../doubles/assertions.js';
-export { scriptedFetch } from '../doubles/scripted-fetch.js';
-export type { ScriptedFetch, ScriptedFetchInput, ScriptedFetchOptions, RecordedHttpCall, WireRequest, WireMessagePart, WireEndpoint } from '../doubles/scripted-fetch.js';
+export { scriptedFetch, fetchResponder } from '../doubles/scripted-fetch.js';
+export type { ScriptedFetch, ScriptedFetchInput, ScriptedFetchOptions, ScriptedFetchRetryAdvice, RecordedHttpCall, WireRequest, WireMessagePart, WireEndpoint } from '../doubles/scripted-fetch.js';
 export { providerServer } from '../doubles/provider-server.js';
 export type { ProviderServer, ProviderServerOptions } from '../doubles/provider-server.js';

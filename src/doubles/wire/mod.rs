@@ -181,27 +181,59 @@ impl Reply {
     }
 }
 
-/// What a request is, read once when it arrives: its route, whether it streams, the model, and
-/// the provider-neutral request a responder receives. Whether the provider would refuse its
-/// schemas is [`refuse::refusal`]'s (the engine module's binding: the schema rules live there,
-/// and the doubles module does not carry them twice).
+/// What a request is, read once when it arrives: its route, whether it streams, the model,
+/// Chat's `stream_options.include_usage`, the names of its function tools, and its
+/// schema-bearing fields alone (`schemas`: the tools and the output format, what
+/// [`refuse::refusal`] reads; the engine module binds that check, where the schema rules
+/// live). The provider-neutral request is [`neutral`]'s, made only when something reads it:
+/// a long tool loop sends the whole history every time.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Arrival {
     pub route: Route,
     pub streamed: bool,
     pub model: String,
-    pub request: Json,
+    pub include_usage: bool,
+    pub offered: Vec<String>,
+    pub schemas: Json,
+}
+
+/// The fields of a body the arrival reads; the rest is checked as JSON and skipped.
+#[derive(serde::Deserialize)]
+struct Head<'a> {
+    #[serde(borrow, default)]
+    model: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default)]
+    stream: Option<Json>,
+    #[serde(default)]
+    stream_options: Option<Json>,
+    #[serde(borrow, default)]
+    tools: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    text: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    response_format: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    output_format: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    output_config: Option<&'a serde_json::value::RawValue>,
+    #[serde(
+        borrow,
+        default,
+        rename = "generationConfig",
+        alias = "generation_config"
+    )]
+    generation_config: Option<&'a serde_json::value::RawValue>,
 }
 
 /// Reads a request (`method`, `url`, the body's text): its [`Arrival`], or the reply for a
-/// request no endpoint takes (404 naming the supported ones) or a body that is not JSON (the
-/// provider's 400).
+/// request no endpoint takes (404 naming the supported ones) or a body that is not a JSON
+/// object (the provider's 400).
 pub fn arrive(method: &str, url: &str, body: &str) -> Result<Arrival, Reply> {
     let Some(route) = route(method, url) else {
         return Err(errors::not_found(method, url));
     };
-    let parsed: Json = match serde_json::from_str(body) {
-        Ok(v @ Json::Object(_)) => v,
+    let head: Head = match serde_json::from_str(body) {
+        Ok(head) if body.trim_start().starts_with('{') => head,
         _ => {
             return Err(errors::provider_error(
                 route.endpoint,
@@ -211,24 +243,58 @@ pub fn arrive(method: &str, url: &str, body: &str) -> Result<Arrival, Reply> {
             ))
         }
     };
-    let streamed = route.path_streams || parsed.get("stream") == Some(&Json::Bool(true));
+    let raw = |v: Option<&serde_json::value::RawValue>| {
+        v.and_then(|r| serde_json::from_str::<Json>(r.get()).ok())
+    };
+    let mut schemas = Map::new();
+    for (key, value) in [
+        ("tools", head.tools),
+        ("text", head.text),
+        ("response_format", head.response_format),
+        ("output_format", head.output_format),
+        ("output_config", head.output_config),
+        ("generationConfig", head.generation_config),
+    ] {
+        if let Some(v) = raw(value) {
+            schemas.insert(key.into(), v);
+        }
+    }
+    let schemas = Json::Object(schemas);
+    let streamed = route.path_streams || head.stream == Some(Json::Bool(true));
     let model = route
         .model
         .clone()
-        .or_else(|| {
-            parsed
-                .get("model")
-                .and_then(Json::as_str)
-                .map(str::to_string)
+        .or_else(|| head.model.map(|m| m.into_owned()))
+        .unwrap_or_default();
+    let tools = read::neutral(route.endpoint, &schemas, &model, streamed);
+    let offered = tools["tools"]
+        .as_array()
+        .map(|t| {
+            t.iter()
+                .map(|t| t["name"].as_str().unwrap_or("").to_string())
+                .collect()
         })
         .unwrap_or_default();
-    let request = read::neutral(route.endpoint, &parsed, &model, streamed);
+    let include_usage = head
+        .stream_options
+        .as_ref()
+        .and_then(|o| o.get("include_usage"))
+        == Some(&Json::Bool(true));
     Ok(Arrival {
         route,
         streamed,
         model,
-        request,
+        include_usage,
+        offered,
+        schemas,
     })
+}
+
+/// The provider-neutral form of a request body to `endpoint` (its text), read when a responder
+/// or `calls` needs it.
+pub fn neutral(endpoint: Endpoint, body: &str, model: &str, streamed: bool) -> Json {
+    let body: Json = serde_json::from_str(body).unwrap_or_default();
+    read::neutral(endpoint, &body, model, streamed)
 }
 
 /// A step `surface` cannot take: at the HTTP level a step is an answer, an error or a

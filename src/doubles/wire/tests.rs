@@ -2,8 +2,31 @@ use serde_json::{json, Value as Json};
 
 use super::*;
 
-fn arrive_ok(url: &str, body: Json) -> Arrival {
-    arrive("POST", url, &body.to_string()).expect("routed")
+/// What a request reads as: its arrival and its neutral form.
+struct Seen {
+    route: Route,
+    streamed: bool,
+    model: String,
+    request: Json,
+    offered: Vec<String>,
+}
+
+fn arrive_ok(url: &str, body: Json) -> Seen {
+    let text = body.to_string();
+    let a = arrive("POST", url, &text).expect("routed");
+    let request = neutral(a.route.endpoint, &text, &a.model, a.streamed);
+    // What the refusal check reads is what the whole body says of schemas.
+    assert_eq!(
+        refuse::refusal(a.route.endpoint, &a.schemas),
+        refuse::refusal(a.route.endpoint, &body)
+    );
+    Seen {
+        route: a.route,
+        streamed: a.streamed,
+        model: a.model,
+        request,
+        offered: a.offered,
+    }
 }
 
 /// The provider's refusal of a request to `url` with `body`.
@@ -22,7 +45,7 @@ fn checked(url: &str, body: Json) -> Checked {
     }
 }
 
-fn answer_of(arrival: &Arrival, answer: Json) -> Reply {
+fn answer_of(arrival: &Seen, answer: Json) -> Reply {
     answer::write(
         &arrival.route,
         arrival.streamed,
@@ -161,6 +184,7 @@ fn requests_read_alike_in_the_neutral_form() {
         json!([{"name": "weather", "inputSchema": {"type": "object"}}])
     );
     assert_eq!(r["toolChoice"], "required");
+    assert_eq!(chat.offered, ["weather"]);
 
     let anthropic = arrive_ok(
         "/v1/messages",

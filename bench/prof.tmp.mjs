@@ -1,0 +1,79 @@
+// A 200-turn tool loop through the official `openai` client (Chat Completions, with three tools
+// and the whole history in every request), answered by our `providerServer`, by
+// @copilotkit/aimock's LLMock serving the same turns (matched by the last tool result's id),
+// and by `scriptedFetch` in-process. All in one process, alternating, median of `rounds` runs.
+// `node bench/http.mjs [rounds]`.
+import OpenAI from 'openai';
+import { LLMock } from '@copilotkit/aimock';
+import { providerServer, scriptedFetch, textStep, toolCall } from '@understudy/agents/ai-sdk/testing';
+
+const TURNS = 200;
+const rounds = Number(process.argv[2] ?? 7);
+
+const tools = [
+  { type: 'function', function: { name: 'lookup', description: 'Look up an order by id', parameters: { type: 'object', properties: { id: { type: 'string' }, fields: { type: 'array', items: { type: 'string' } } }, required: ['id', 'fields'], additionalProperties: false }, strict: true } },
+  { type: 'function', function: { name: 'refund', description: 'Refund an order', parameters: { type: 'object', properties: { id: { type: 'string' }, amount: { type: 'number' }, reason: { type: 'string', enum: ['damaged', 'late', 'other'] } }, required: ['id', 'amount', 'reason'], additionalProperties: false }, strict: true } },
+  { type: 'function', function: { name: 'note', description: 'Add a note to the ticket', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false }, strict: true } },
+];
+const args = (i) => JSON.stringify({ id: `order-${i}`, fields: ['status', 'eta', 'carrier'] });
+const result = (i) => JSON.stringify({ id: `order-${i}`, status: 'shipped', eta: '2026-12-09', carrier: 'DHL', history: ['packed', 'handed over', 'in transit'] });
+
+/** Our script: a tool call per turn, then the answer. */
+const ourSteps = () => [...Array.from({ length: TURNS }, (_, i) => [toolCall('lookup', args(i), { toolCallId: `call_${i}` })]), textStep('All orders are on their way.')];
+
+/** The same turns as aimock fixtures: the first by the user's message, each next by the last tool result's id. */
+function aimockFixtures(mock) {
+  mock.addFixture({ match: { userMessage: 'Check every order', hasToolResult: false }, response: { toolCalls: [{ name: 'lookup', arguments: args(0), id: 'call_0' }] } });
+  for (let i = 1; i < TURNS; i++) mock.addFixture({ match: { toolCallId: `call_${i - 1}` }, response: { toolCalls: [{ name: 'lookup', arguments: args(i), id: `call_${i}` }] } });
+  mock.addFixture({ match: { toolCallId: `call_${TURNS - 1}` }, response: { content: 'All orders are on their way.' } });
+}
+
+/** The app: the loop as an agent runs it. */
+async function loop(client, stream) {
+  const messages = [
+    { role: 'system', content: 'You are a support agent. Use the tools to check orders before answering.' },
+    { role: 'user', content: 'Check every order of customer 42 and tell me where they are.' },
+  ];
+  messages[1].content = 'Check every order of customer 42 and tell me where they are.';
+  for (;;) {
+    let message;
+    if (stream) {
+      const s = await client.chat.completions.create({ model: 'gpt-4.1', messages, tools, stream: true });
+      const calls = [];
+      let content = '';
+      for await (const chunk of s) {
+        const d = chunk.choices[0]?.delta;
+        if (d?.content) content += d.content;
+        for (const c of d?.tool_calls ?? []) {
+          calls[c.index] ??= { id: c.id, type: 'function', function: { name: c.function?.name, arguments: '' } };
+          calls[c.index].function.arguments += c.function?.arguments ?? '';
+        }
+      }
+      message = { role: 'assistant', content: content || null, ...(calls.length ? { tool_calls: calls } : {}) };
+    } else {
+      message = (await client.chat.completions.create({ model: 'gpt-4.1', messages, tools })).choices[0].message;
+    }
+    messages.push(message);
+    if (!message.tool_calls?.length) return { turns: messages.length, text: message.content };
+    for (const call of message.tool_calls) messages.push({ role: 'tool', tool_call_id: call.id, content: result(Number(call.id.split('_')[1])) });
+  }
+}
+
+const ours = await providerServer([]);
+const mock = new LLMock({ port: 0, logLevel: 'silent' });
+aimockFixtures(mock);
+await mock.start();
+
+const contenders0 = {
+  'providerServer (ours)': async (stream) => {
+    ours.enqueue(...ourSteps());
+    return loop(new OpenAI({ apiKey: 'k', baseURL: `${ours.url}/v1`, maxRetries: 0 }), stream);
+  },
+  '@copilotkit/aimock': async (stream) => {
+    mock.resetMatchCounts?.();
+    return loop(new OpenAI({ apiKey: 'k', baseURL: `${mock.url}/v1`, maxRetries: 0 }), stream);
+  },
+  'scriptedFetch (ours, in-process)': async (stream) => loop(new OpenAI({ apiKey: 'k', fetch: scriptedFetch(ourSteps()), maxRetries: 0 }), stream),
+};
+
+const t0=performance.now(); for (let k=0;k<3;k++) await contenders0['scriptedFetch (ours, in-process)'](false); console.log('ms', (performance.now()-t0)/3); await ours.close(); await mock.stop(); process.exit(0);
