@@ -34,7 +34,6 @@ async function loop(client, stream) {
     { role: 'system', content: 'You are a support agent. Use the tools to check orders before answering.' },
     { role: 'user', content: 'Check every order of customer 42 and tell me where they are.' },
   ];
-  messages[1].content = 'Check every order of customer 42 and tell me where they are.';
   for (;;) {
     let message;
     if (stream) {
@@ -90,12 +89,12 @@ for (const stream of [false, true]) {
   }
   const median = (s) => s.sort((a, b) => a - b)[Math.floor(s.length / 2)];
   const anchor = median(samples['@copilotkit/aimock']);
-  for (const [name, s] of Object.entries(samples)) rows.push([stream ? 'streamed' : 'JSON', name, median(s), median(s) / anchor]);
+  for (const [name, s] of Object.entries(samples)) rows.push([stream ? 'streamed' : 'JSON', name, median(s), anchor / median(s)]);
 }
 await ours.close();
 await mock.stop();
 
-console.log(`${TURNS}-turn tool loop, openai ${OpenAI.VERSION ?? ''} Chat Completions, median of ${rounds} runs`);
-console.log('| answers | server | ms per loop | time / aimock |');
+console.log(`${TURNS}-turn tool loop, openai Chat Completions, median of ${rounds} runs`);
+console.log('| answers | server | ms per loop | speed vs aimock (above 1 is faster) |');
 console.log('| --- | --- | ---: | ---: |');
 for (const [mode, name, ms, ratio] of rows) console.log(`| ${mode} | ${name} | ${ms.toFixed(0)} | ${ratio.toFixed(2)}× |`);

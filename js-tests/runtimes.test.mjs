@@ -49,10 +49,13 @@ const scripted = `
   result.scripted = run.finalOutput;
 `;
 
-/** The AI SDK double answering a call by itself (no \`ai\` needed). */
+/** The AI SDK double answering a call by itself (no \`ai\` needed), and the HTTP double a streamed Anthropic request (no Node API). */
 const languageModel = `
   const lm = aiTesting.scriptedLanguageModel([[aiTesting.assistantMessage('language model answer')]]);
   result.languageModel = (await lm.doGenerate({ prompt: [] })).content[0].text;
+  const wire = aiTesting.scriptedFetch([aiTesting.textStep('over http')], { deltaSize: 3 });
+  const sse = await (await wire('https://api.anthropic.com/v1/messages', { method: 'POST', body: JSON.stringify({ model: 'claude', max_tokens: 9, stream: true, messages: [{ role: 'user', content: 'hi' }] }) })).text();
+  result.fetch = sse.split('\\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))).filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text).join('');
 `;
 
 const nodeLike = `
@@ -179,8 +182,10 @@ test('Deno 2 runs the Node entries', () => {
   const result = JSON.parse(out.trim().split('\n').pop());
   assert.equal(result.scripted, 'scripted answer');
   assert.equal(result.languageModel, 'language model answer');
+  assert.equal(result.fetch, 'over http', 'scriptedFetch streams an Anthropic answer');
   delete result.scripted;
   delete result.languageModel;
+  delete result.fetch;
   assertResult(result);
 });
 
@@ -189,8 +194,10 @@ test('Bun runs the Node entries', () => {
   const result = JSON.parse(out.trim().split('\n').pop());
   assert.equal(result.scripted, 'scripted answer');
   assert.equal(result.languageModel, 'language model answer');
+  assert.equal(result.fetch, 'over http', 'scriptedFetch streams an Anthropic answer');
   delete result.scripted;
   delete result.languageModel;
+  delete result.fetch;
   assertResult(result);
 });
 
@@ -232,8 +239,9 @@ test('Cloudflare Workers (workerd via miniflare): the workerd condition imports 
     const response = await mf.dispatchFetch('http://localhost/');
     const text = await response.text();
     assert.equal(response.status, 200, text);
-    const { languageModel: answer, ...result } = JSON.parse(text);
+    const { languageModel: answer, fetch: overHttp, ...result } = JSON.parse(text);
     assert.equal(answer, 'language model answer', 'the testing entry loads the doubles module at import');
+    assert.equal(overHttp, 'over http', 'scriptedFetch answers in a Worker');
     assertResult(result);
   } finally {
     await mf.dispose();
