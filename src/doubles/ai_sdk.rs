@@ -410,7 +410,7 @@ fn is_network_failure(error: &Json) -> bool {
 }
 
 /// `text` in deltas of at most `piece` characters (one empty text is one empty delta).
-fn pieces(text: &str, piece: usize) -> Vec<String> {
+pub(crate) fn pieces(text: &str, piece: usize) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     if chars.is_empty() {
         return vec![String::new()];

@@ -70,12 +70,12 @@ export async function providerServer(steps: Iterable<ScriptedFetchInput> = [], o
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
       const incoming = { method: req.method ?? 'GET', url: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') };
-      script.respond(incoming).then(
-        (reply) => send(res, reply, script.delay),
-        // A scripted network failure or a responder's exception: the connection drops, as a
-        // failed upstream's would.
-        () => res.destroy(),
-      );
+      script
+        .respond(incoming)
+        .then((reply) => send(res, reply, script.delay))
+        // A scripted network failure or a responder's exception (or a socket that went away
+        // while writing): the connection drops, as a failed upstream's would.
+        .catch(() => res.destroy());
     });
   });
   await new Promise<void>((resolve, reject) => {

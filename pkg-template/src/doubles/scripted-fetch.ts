@@ -16,7 +16,7 @@ import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { frozenSnapshot } from '../engine/snapshot.js';
 import { textCodec } from '../engine/host.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
-import { scriptedSteps } from './scripted-model.js';
+import { causeCodes, languageModelSteps } from './scripted-language-model.js';
 import type { LanguageModelRetryAdvice, ScriptedLanguageModelReply } from './answer-types.js';
 
 /** A provider API `scriptedFetch` answers. */
@@ -159,33 +159,9 @@ export function fetchOptions(surface: string, options: ScriptedFetchOptions | un
   return { deltaSize, chunkDelayInMs, allowUnofferedTools };
 }
 
-/** The steps of `inputs`, checked as the AI SDK double checks its answers; the answers cross once. */
+/** The steps of `inputs`, checked as the AI SDK double checks its answers (its errors naming `scriptedFetch`). */
 function wireSteps(inputs: unknown[]): [steps: object[], plan: string] {
-  const [steps, plan] = scriptedSteps(inputs, Object, 2);
-  const answers: unknown[] = [];
-  const indexes: number[] = [];
-  for (let i = 0; i < plan.length; i++) {
-    if (plan[i] !== 'r' && plan[i] !== 'R') continue;
-    answers.push(plan[i] === 'r' ? inputs[i] : (inputs[i] as { response: unknown }).response);
-    indexes.push(i);
-  }
-  if (answers.length > 0) {
-    const text = JSON.stringify(answers);
-    callDoubles((e) => e.aiSdkCheckAnswers(input(text), Uint32Array.from(indexes), 2));
-  }
-  return [steps, plan];
-}
-
-/** The codes on an error's `cause` chain, a few levels down. */
-function causeCodes(error: unknown): string[] {
-  const codes: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') codes.push(code);
-    current = (current as { cause?: unknown }).cause;
-  }
-  return codes;
+  return languageModelSteps(inputs, 2);
 }
 
 /**

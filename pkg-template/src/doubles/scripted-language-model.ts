@@ -72,9 +72,9 @@ type Result = { content: unknown[]; finishReason: unknown; usage: unknown; respo
  * say (every part of an answer has an AI SDK form, a text is a string, usage keys are known):
  * the answers cross once, as one JSON text.
  */
-function languageModelSteps(inputs: unknown[]): [steps: object[], plan: string] {
+export function languageModelSteps(inputs: unknown[], surface: 1 | 2 = 1): [steps: object[], plan: string] {
   // Usage is the AI SDK's or `@openai/agents`' shape as written: any object is a usage.
-  const [steps, plan] = scriptedSteps(inputs, Object, 1);
+  const [steps, plan] = scriptedSteps(inputs, Object, surface);
   // The answers as given (the copy keeps only the usage counts it knows, and an unknown key is
   // what the check refuses): `r` the input is the answer, `R` its `response` is.
   const answers: unknown[] = [];
@@ -86,7 +86,7 @@ function languageModelSteps(inputs: unknown[]): [steps: object[], plan: string] 
   }
   if (answers.length > 0) {
     const text = JSON.stringify(answers);
-    callDoubles((e) => e.aiSdkCheckAnswers(input(text), Uint32Array.from(indexes), 1));
+    callDoubles((e) => e.aiSdkCheckAnswers(input(text), Uint32Array.from(indexes), surface));
   }
   return [steps, plan];
 }
@@ -169,8 +169,8 @@ async function adviceFor(step: PreparedStep, options: AnyCallOptions, stream: bo
   return (await advice({ error: step.error, request: options as never, stream, attempt })) ?? undefined;
 }
 
-/** The codes on an error's `cause` chain (`code` of each), a few levels down: what the engine reads a network failure by. */
-function causeCodes(error: unknown): string[] {
+/** @internal The codes on an error's `cause` chain (`code` of each), a few levels down: what the engine reads a network failure by. */
+export function causeCodes(error: unknown): string[] {
   const codes: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {

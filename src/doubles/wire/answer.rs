@@ -8,6 +8,7 @@
 use serde_json::{json, Map, Value as Json};
 
 use super::{Body, Endpoint, Reply, Route};
+use crate::doubles::ai_sdk::pieces;
 use crate::doubles::display_index;
 
 /// One part of an answer, as every provider writes it.
@@ -153,18 +154,6 @@ fn read(answer: &Json, call: usize) -> Result<Answer, String> {
             str::to_string,
         ),
     })
-}
-
-/// `text` in pieces of at most `piece` characters (an empty text is one empty piece).
-fn pieces(text: &str, piece: usize) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
-    if chars.is_empty() {
-        return vec![String::new()];
-    }
-    chars
-        .chunks(piece.max(1))
-        .map(|c| c.iter().collect())
-        .collect()
 }
 
 /// A server-sent event (`event:` only where the provider names its events).
