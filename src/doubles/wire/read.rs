@@ -169,6 +169,15 @@ fn choice(given: Option<&Json>) -> Option<Json> {
     }
 }
 
+/// Whether an OpenAI function tool (`t`: the Responses tool, or Chat's `function` object) is
+/// strict: as it says, else on the Responses API strict (it reads an omitted `strict` so), on
+/// Chat Completions not.
+pub fn strict_tool(endpoint: Endpoint, t: &Json) -> bool {
+    t.get("strict")
+        .and_then(Json::as_bool)
+        .unwrap_or(endpoint == Endpoint::Responses)
+}
+
 fn responses(body: &Json) -> Parts {
     let system = body
         .get("instructions")
@@ -228,13 +237,12 @@ fn responses(body: &Json) -> Parts {
         .iter()
         .filter(|t| t.get("type").and_then(Json::as_str) == Some("function"))
         .map(|t| {
-            // The Responses API treats a function tool that omits `strict` as strict.
-            let strict = Some(t.get("strict").cloned().unwrap_or(Json::Bool(true)));
+            let strict = Json::Bool(strict_tool(Endpoint::Responses, t));
             tool(
                 t.get("name"),
                 t.get("description"),
                 t.get("parameters"),
-                strict.as_ref(),
+                Some(&strict),
             )
         })
         .collect();

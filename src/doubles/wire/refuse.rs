@@ -10,7 +10,7 @@
 use serde_json::Value as Json;
 
 use super::errors::provider_error;
-use super::read::output_schema;
+use super::read::{output_schema, strict_tool};
 use super::{Endpoint, Reply};
 use crate::schema::provider::{self, ChangeKind, Provider};
 use crate::schema::strict;
@@ -98,12 +98,14 @@ const GEMINI_FIELDS: [&str; 5] = ["nullable", "propertyOrdering", "example", "ti
 /// Anthropic's or Gemini's profile on `schema`: `Some(reason)` where the provider refuses it
 /// as sent (a conversion would change more than annotations).
 fn profile(schema: &Json, provider: Provider) -> Option<String> {
+    let lowered;
     let schema = if provider == Provider::Gemini {
-        lowercase_types(schema)
+        lowered = lowercase_types(schema);
+        &lowered
     } else {
-        schema.clone()
+        schema
     };
-    let converted = match provider::convert(&schema, provider) {
+    let converted = match provider::convert(schema, provider) {
         Ok(c) => c,
         Err(e) => return Some(bare(&e.message).to_string()),
     };
@@ -163,22 +165,39 @@ pub fn refusal(endpoint: Endpoint, body: &Json) -> Option<Reply> {
     ))
 }
 
-fn responses(body: &Json) -> Option<Refused> {
+/// The first strict OpenAI function tool of `body` that strict mode refuses as sent: the
+/// Responses API's tools, or Chat's (`tools[i].function`).
+fn openai_tools(endpoint: Endpoint, body: &Json) -> Option<Refused> {
     for (i, t) in items(body.get("tools")).iter().enumerate() {
-        if t.get("type").and_then(Json::as_str) != Some("function")
-            || t.get("strict") == Some(&Json::Bool(false))
-        {
+        if t.get("type").and_then(Json::as_str) != Some("function") {
             continue;
         }
-        let name = name_of(t, "/name");
-        let schema = t.get("parameters").cloned().unwrap_or(Json::Null);
-        if let Some(reason) = openai(&schema, &name) {
+        let (f, param) = match endpoint {
+            Endpoint::Chat => match t.get("function") {
+                Some(f) => (f, format!("tools[{i}].function.parameters")),
+                None => continue,
+            },
+            _ => (t, format!("tools[{i}].parameters")),
+        };
+        if !strict_tool(endpoint, f) {
+            continue;
+        }
+        let name = name_of(f, "/name");
+        let schema = f.get("parameters").unwrap_or(&Json::Null);
+        if let Some(reason) = openai(schema, &name) {
             return Some(Refused {
-                param: format!("tools[{i}].parameters"),
+                param,
                 tool: Some(name),
                 reason,
             });
         }
+    }
+    None
+}
+
+fn responses(body: &Json) -> Option<Refused> {
+    if let Some(refused) = openai_tools(Endpoint::Responses, body) {
+        return Some(refused);
     }
     let format = body.pointer("/text/format")?;
     strict_output(format, format.get("schema"), "text.format.schema")
@@ -200,20 +219,8 @@ fn strict_output(format: &Json, schema: Option<&Json>, param: &str) -> Option<Re
 }
 
 fn chat(body: &Json) -> Option<Refused> {
-    for (i, t) in items(body.get("tools")).iter().enumerate() {
-        let Some(f) = t.get("function") else { continue };
-        if f.get("strict") != Some(&Json::Bool(true)) {
-            continue;
-        }
-        let name = name_of(f, "/name");
-        let schema = f.get("parameters").cloned().unwrap_or(Json::Null);
-        if let Some(reason) = openai(&schema, &name) {
-            return Some(Refused {
-                param: format!("tools[{i}].function.parameters"),
-                tool: Some(name),
-                reason,
-            });
-        }
+    if let Some(refused) = openai_tools(Endpoint::Chat, body) {
+        return Some(refused);
     }
     let format = body.get("response_format")?;
     strict_output(
