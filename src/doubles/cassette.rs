@@ -171,21 +171,36 @@ pub fn hash(normalized: &Value) -> String {
 /// Which model interface a cassette recorded: `@openai/agents`' `Model` (responses with an
 /// `output` list; streams of its events, complete with `response_done`) or the AI SDK's
 /// `LanguageModel` (results with `content` parts; streams of its parts, complete with `finish`).
-/// A language-model cassette says so in its `"interface"` member; an agents cassette has none.
+/// Or a provider's HTTP API (`super::wire::tape`: requests and responses as sent, streams as
+/// their server-sent events). A language-model or HTTP cassette says so in its `"interface"`
+/// member; an agents cassette has none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Interface {
     AgentsModel,
     LanguageModel,
+    Http,
 }
 
 impl Interface {
     /// The `"interface"` member that marks a language-model cassette.
     const LANGUAGE_MODEL: &'static str = "language-model";
+    /// The `"interface"` member that marks an HTTP cassette.
+    const HTTP: &'static str = "http";
 
     fn stored(self) -> Option<&'static str> {
         match self {
             Interface::AgentsModel => None,
             Interface::LanguageModel => Some(Self::LANGUAGE_MODEL),
+            Interface::Http => Some(Self::HTTP),
+        }
+    }
+
+    /// The interface of a facade's code: 1 a language model, 2 HTTP, else an agents `Model`.
+    pub fn from_code(code: u8) -> Interface {
+        match code {
+            1 => Interface::LanguageModel,
+            2 => Interface::Http,
+            _ => Interface::AgentsModel,
         }
     }
 }
@@ -413,8 +428,11 @@ pub fn record_step_for(
             redaction.apply(&mut events, taken);
             let list = events.as_array().map(Vec::as_slice).unwrap_or(&[]);
             let (response, last) = match interface {
-                Interface::AgentsModel => (response_from_events(list), "response_done event"),
                 Interface::LanguageModel => (result_from_parts(list), "finish part"),
+                // HTTP steps are made by `wire::tape::record_step`.
+                Interface::AgentsModel | Interface::Http => {
+                    (response_from_events(list), "response_done event")
+                }
             };
             match response {
                 Some(response) => {
@@ -570,10 +588,11 @@ pub fn load_for(
     let recorded = match root.get("interface") {
         None => Interface::AgentsModel,
         Some(v) if v.as_str() == Some(Interface::LANGUAGE_MODEL) => Interface::LanguageModel,
+        Some(v) if v.as_str() == Some(Interface::HTTP) => Interface::Http,
         Some(_) => {
             return Err(invalid(
                 "/interface",
-                "\"interface\" must be \"language-model\" or absent",
+                "\"interface\" must be \"language-model\", \"http\" or absent",
             ))
         }
     };
@@ -588,6 +607,7 @@ pub fn load_for(
         let (was, with) = match recorded {
             Interface::AgentsModel => ("an @openai/agents Model", "ScriptedModel.fromCassette or cassette from @understudy/agents/testing"),
             Interface::LanguageModel => ("an AI SDK language model", "ScriptedLanguageModel.fromCassette or cassette from @understudy/agents/ai-sdk/testing"),
+            Interface::Http => ("a provider's HTTP API", "scriptedFetch({ cassette }) or providerServer({ cassette })"),
         };
         return Err(invalid(
             "/interface",
@@ -640,11 +660,22 @@ pub fn load_for(
         if !s.get("request").is_some_and(Value::is_object) {
             return Err(invalid(&at("request"), "\"request\" must be an object"));
         }
+        if interface == Interface::Http {
+            super::wire::tape::check_step(s).map_err(|(below, what)| {
+                let pointer = if below.is_empty() {
+                    format!("/steps/{i}")
+                } else {
+                    at(below)
+                };
+                invalid(&pointer, what)
+            })?;
+            continue;
+        }
         match (s.get("response"), s.get("error")) {
             (Some(r), None) => {
                 let list = match interface {
-                    Interface::AgentsModel => "output",
                     Interface::LanguageModel => "content",
+                    Interface::AgentsModel | Interface::Http => "output",
                 };
                 if !r.get(list).is_some_and(Value::is_array) {
                     return Err(invalid(
@@ -689,7 +720,7 @@ pub fn load_for(
     }
     let model = match root.get("model") {
         None => None,
-        Some(_) if recorded == Interface::AgentsModel => {
+        Some(_) if recorded != Interface::LanguageModel => {
             return Err(invalid(
                 "/model",
                 "only a language-model cassette names its model",

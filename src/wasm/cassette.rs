@@ -166,25 +166,22 @@ pub struct CassetteRecorder {
     _live: super::Live,
 }
 
-fn interface_of(language_model: bool) -> rules::Interface {
-    if language_model {
-        rules::Interface::LanguageModel
-    } else {
-        rules::Interface::AgentsModel
-    }
+fn interface_of(code: u8) -> rules::Interface {
+    rules::Interface::from_code(code)
 }
 
 #[wasm_bindgen]
 impl CassetteRecorder {
     /// `keys`: extra secret key names; `patterns`: extra regular expressions to redact;
-    /// `allow`: regular expressions of values to keep (`allowSecrets`); `language_model`: the
-    /// calls are an AI SDK language model's (`rules::Interface`).
+    /// `allow`: regular expressions of values to keep (`allowSecrets`); `interface`: whose
+    /// calls are recorded (0 an `@openai/agents` `Model`, 1 an AI SDK language model, 2 a
+    /// provider's HTTP API: `rules::Interface::from_code`).
     #[wasm_bindgen(constructor)]
     pub fn new(
         keys: &Array,
         patterns: &Array,
         allow: &Array,
-        language_model: bool,
+        interface: u8,
     ) -> Result<CassetteRecorder, JsValue> {
         let redaction = Redaction::with_allow(
             &strings(keys),
@@ -197,7 +194,7 @@ impl CassetteRecorder {
             redaction,
             steps: Vec::new(),
             taken: Taken::default(),
-            interface: interface_of(language_model),
+            interface: interface_of(interface),
             model: None,
             _live: super::Live::new(),
         })
@@ -215,10 +212,22 @@ impl CassetteRecorder {
     }
 
     /// Records one call: `outcome` is `{ response }`, `{ events }` or `{ error: { name, message,
-    /// status?, retryable?, retryAfterMs? } }`.
+    /// status?, retryable?, retryAfterMs? } }`. For HTTP, `request` is `{ method, url, headers,
+    /// body }` and `outcome` `{ status, headers, body }` or `{ error }`, bodies as texts
+    /// (`wire::tape::record_step`, which reads whether it streamed from the response).
     pub fn record(&mut self, request: &str, streamed: bool, outcome: &str) -> Result<(), JsValue> {
         let request = json(request, "The request")?;
         let outcome = json(outcome, "The outcome")?;
+        if self.interface == rules::Interface::Http {
+            let step = crate::doubles::wire::tape::record_step(
+                &request,
+                &outcome,
+                &self.redaction,
+                &mut self.taken,
+            );
+            self.steps.push(step);
+            return Ok(());
+        }
         let outcome = if let Some(events) = outcome.get("events").and_then(Value::as_array) {
             Outcome::Events(events.clone())
         } else if let Some(error) = outcome.get("error") {
@@ -278,15 +287,17 @@ impl CassetteRecorder {
 pub struct CassetteReplay {
     cassette: Cassette,
     matcher: Matcher,
+    /// An HTTP cassette: steps are replies, live requests are read as `wire::tape` stores them.
+    http: bool,
     _live: super::Live,
 }
 
 #[wasm_bindgen]
 impl CassetteReplay {
-    /// Loads and checks a cassette (JSON text) for a replay of an AI SDK language model
-    /// (`language_model`) or of an `@openai/agents` `Model`.
+    /// Loads and checks a cassette (JSON text) for a replay of `interface` (the codes of
+    /// [`CassetteRecorder::new`]).
     #[wasm_bindgen(constructor)]
-    pub fn new(text: &str, language_model: bool) -> Result<CassetteReplay, JsValue> {
+    pub fn new(text: &str, interface: u8) -> Result<CassetteReplay, JsValue> {
         let doc = serde_json::from_str(text).map_err(|e| {
             raise(CassetteError {
                 reason: CassetteReason::InvalidCassette,
@@ -295,11 +306,12 @@ impl CassetteReplay {
             })
         })?;
         let cassette =
-            rules::load_for(interface_of(language_model), doc, js_patterns()).map_err(raise)?;
+            rules::load_for(interface_of(interface), doc, js_patterns()).map_err(raise)?;
         let matcher = Matcher::new(&cassette);
         Ok(CassetteReplay {
             cassette,
             matcher,
+            http: interface_of(interface) == rules::Interface::Http,
             _live: super::Live::new(),
         })
     }
@@ -338,11 +350,12 @@ impl CassetteReplay {
     /// The step whose request matches the live request (JSON text), each used once; throws
     /// `CassetteMismatchError` with the closest step's first differing field otherwise.
     pub fn pick(&mut self, request: &str, call_index: u32) -> Result<u32, JsValue> {
-        let live = rules::normalize_request(
-            json(request, "The request")?,
-            &self.cassette.redaction,
-            &mut Taken::default(),
-        );
+        let request = json(request, "The request")?;
+        let live = if self.http {
+            crate::doubles::wire::tape::live_request(&request, &self.cassette.redaction)
+        } else {
+            rules::normalize_request(request, &self.cassette.redaction, &mut Taken::default())
+        };
         self.matcher
             .pick(&live, call_index as usize)
             .map(|i| i as u32)
@@ -357,6 +370,20 @@ impl CassetteReplay {
     fn step_value(&self, i: usize) -> Value {
         let s = &self.cassette.steps[i];
         let mut out = serde_json::Map::new();
+        if self.http {
+            // `{ kind: 'reply', reply }` in the form the HTTP doubles write, or the failure.
+            match crate::doubles::wire::tape::reply(s) {
+                Ok(reply) => {
+                    out.insert("kind".into(), "reply".into());
+                    out.insert("reply".into(), reply.to_json());
+                }
+                Err(error) => {
+                    out.insert("kind".into(), "error".into());
+                    out.insert("error".into(), error);
+                }
+            }
+            return Value::Object(out);
+        }
         if let Some(error) = s.get("error") {
             out.insert("kind".into(), "error".into());
             out.insert("error".into(), error.clone());

@@ -142,3 +142,10 @@ pub fn wire_failure(len: usize) -> Result<String, JsValue> {
         .to_json()
         .to_string())
 }
+
+/// Whether `method url` is a request to one of the model endpoints (what a wire recording
+/// records; other requests pass through).
+#[wasm_bindgen(js_name = wireRoutes)]
+pub fn wire_routes(method: &str, url: &str) -> bool {
+    wire::route(method, url).is_some()
+}

@@ -10,6 +10,7 @@ pub mod answer;
 pub mod errors;
 pub mod read;
 pub mod refuse;
+pub mod tape;
 #[cfg(test)]
 mod tests;
 
@@ -78,7 +79,7 @@ pub struct Route {
 }
 
 /// The path of `url` (an absolute URL, or a path) without its query, and the query.
-fn split_url(url: &str) -> (&str, &str) {
+pub(crate) fn split_url(url: &str) -> (&str, &str) {
     let rest = match url.find("://") {
         Some(i) => {
             let after = &url[i + 3..];
