@@ -238,6 +238,7 @@ test('testing entry: every function, ScriptedModel and the sandbox session', asy
       scriptedFetch: [[[testing.assistantMessage('x')]], { deltaSize: 3 }],
       fetchResponder: [() => [testing.assistantMessage('x')]],
       providerServer: [[[testing.assistantMessage('x')]], { port: 0 }],
+      recordingFetch: [async () => new Response('{}'), { redact: 'pii' }],
     };
     for (const [name, f] of Object.entries(testing)) {
       if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;
@@ -297,6 +298,7 @@ test('AI SDK testing entry: every function, ScriptedLanguageModel and its calls'
       scriptedFetch: [[aiTesting.textStep('x')], { deltaSize: 3, allowUnofferedTools: true }],
       fetchResponder: [() => aiTesting.textStep('x')],
       providerServer: [[aiTesting.textStep('x')], { port: 0, host: '127.0.0.1' }],
+      recordingFetch: [async () => new Response('{}'), { redactKeys: ['x-team'], allowSecrets: [/sk-fake/] }],
     };
     for (const [name, f] of Object.entries(aiTesting)) {
       if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;

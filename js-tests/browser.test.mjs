@@ -251,3 +251,33 @@ test('the browser entry used directly: init() is idempotent and errors are real 
   assert.deepStrictEqual(problems, []);
   await page.close();
 });
+
+test('the HTTP double in the page: scriptedFetch answers, streams, refuses, and a wire cassette recorded there replays', async () => {
+  const { page, problems } = await open();
+  const got = await page.evaluate(async () => {
+    const t = await import('/pkg/esm/ai-sdk-testing-browser.js');
+    const post = (f, url, body) => f(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-proj-Q2x9TLm4Rk8Vw1Yz7Hb3Nc5Pd0Fg6Js2Ka' }, body: JSON.stringify(body) });
+    const steps = () => [[t.toolCall('weather', { city: 'Oslo' })], t.textStep('Sunny in Oslo.'), t.textStep('Hello, Claude here.')];
+    const tools = [{ type: 'function', name: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false } }];
+    const run = async (f) => {
+      const first = await (await post(f, 'https://api.openai.com/v1/responses', { model: 'gpt-5', input: 'weather?', tools })).json();
+      const streamed = await (await post(f, 'https://api.openai.com/v1/responses', { model: 'gpt-5', input: 'again', stream: true })).text();
+      const deltas = streamed.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))).filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join('');
+      const claude = await (await post(f, 'https://api.anthropic.com/v1/messages', { model: 'claude-sonnet-4-5', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })).json();
+      return { call: [first.output[0].name, JSON.parse(first.output[0].arguments)], deltas, claude: claude.content[0].text };
+    };
+    const live = t.scriptedFetch(steps(), { deltaSize: 4 });
+    const direct = await run(live);
+    live.assertComplete();
+    const refused = await post(t.scriptedFetch([]), 'https://api.openai.com/v1/responses', { model: 'gpt-5', input: 'x', tools: [{ type: 'function', name: 'loose', parameters: { type: 'object', properties: { a: { type: 'string' } } } }] });
+    const recorder = t.recordingFetch(t.scriptedFetch(steps(), { deltaSize: 4 }));
+    const recorded = await run(recorder);
+    const cassette = recorder.toScript();
+    const replayed = await run(t.scriptedFetch({ cassette, match: 'request' }));
+    return { direct, recorded, replayed, refused: [refused.status, (await refused.json()).error.message.includes('loose')], leaked: JSON.stringify(cassette).includes('sk-proj-'), steps: cassette.steps.length };
+  });
+  const expected = { call: ['weather', { city: 'Oslo' }], deltas: 'Sunny in Oslo.', claude: 'Hello, Claude here.' };
+  assert.deepStrictEqual(got, { direct: expected, recorded: expected, replayed: expected, refused: [400, true], leaked: false, steps: 3 });
+  assert.deepStrictEqual(problems, []);
+  await page.close();
+});

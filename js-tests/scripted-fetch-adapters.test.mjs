@@ -5,6 +5,9 @@
 // the `serve` command and a child app using `openai` with OPENAI_BASE_URL.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { once } from 'node:events';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -152,4 +155,48 @@ test('another process: the serve command, and a child app using openai with OPEN
   server.kill('SIGTERM');
   const [serverCode] = await once(server, 'exit');
   assert.equal(serverCode, 0, 'serve stops cleanly on SIGTERM');
+});
+
+/** Runs `understudy serve …args` in a child process; resolves to it and its URL. */
+async function serveCommand(args) {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const server = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout.setEncoding('utf8');
+  return { server, url: await firstLine(server) };
+}
+
+/** The child app against `url`; resolves to what it printed. */
+async function runApp(url, key) {
+  const app = fileURLToPath(new URL('./fixtures/openai-app.mjs', import.meta.url));
+  const child = spawn(process.execPath, [app], { env: { ...process.env, OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: key }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 0, err);
+  return JSON.parse(out);
+}
+
+async function stop(server) {
+  server.kill('SIGTERM');
+  const [code] = await once(server, 'exit');
+  assert.equal(code, 0, 'serve stops cleanly on SIGTERM');
+}
+
+test('another process, recorded and replayed: serve --upstream --record, then serve --cassette with the upstream stopped', async () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'understudy-serve-')), 'app.cassette.json');
+  const key = 'sk-proj-Q2x9TLm4Rk8Vw1Yz7Hb3Nc5Pd0Fg6Js2Ka';
+  const standIn = await serveCommand(['--script', 'js-tests/fixtures/serve-script.mjs']);
+  const recorder = await serveCommand(['--upstream', standIn.url, '--record', file]);
+  const live = await runApp(recorder.url, key);
+  assert.deepEqual(live, { called: 'weather', args: { city: 'Oslo' }, text: 'Sunny in Oslo.' });
+  await stop(recorder.server);
+  await stop(standIn.server);
+  const text = readFileSync(file, 'utf8');
+  assert.equal(JSON.parse(text).steps.length, 2);
+  assert.ok(!text.includes(key), 'no credential in the cassette');
+  const replay = await serveCommand(['--cassette', file, '--match', 'request']);
+  assert.deepEqual(await runApp(replay.url, 'sk-other'), live);
+  await stop(replay.server);
 });

@@ -104,7 +104,7 @@ export class RecordingModel implements Model {
   constructor(realModel: Model, options: RecordingOptions = {}) {
     options = expectKnownOptions('recordingModel', options, ['redactKeys', 'redact', 'allowSecrets', 'path']);
     this.#real = realModel;
-    this.#recording = new Recording(options, false);
+    this.#recording = new Recording(options, 0);
     registerLoggedModel(this);
   }
 
@@ -176,8 +176,9 @@ export class Recording {
   readonly #recorder: Recorder;
   readonly #path: string | undefined;
 
-  constructor(options: RecordingOptions, languageModel: boolean) {
-    this.#recorder = callDoubles((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options), allowed(options), languageModel));
+  /** `interfaceCode`: 0 an `@openai/agents` `Model`, 1 an AI SDK language model, 2 HTTP. */
+  constructor(options: RecordingOptions, interfaceCode: 0 | 1 | 2) {
+    this.#recorder = callDoubles((e) => new e.CassetteRecorder(options.redactKeys ?? [], patterns(options), allowed(options), interfaceCode));
     this.#path = options.path;
   }
 
@@ -289,7 +290,7 @@ export function readCassette(source: string | Cassette, surface = 'ScriptedModel
 export function replayCassette(source: string | Cassette, options: ReplayOptions = {}): ScriptedModel {
   options = expectKnownOptions('ScriptedModel.fromCassette', options, ['match', 'strictTools']);
   const byRequest = callDoubles((e) => e.cassetteMatchesByRequest(options.match));
-  const replay: Replay = callDoubles((e) => new e.CassetteReplay(readCassette(source), false));
+  const replay: Replay = callDoubles((e) => new e.CassetteReplay(readCassette(source), 0));
   if (!byRequest) {
     const steps = JSON.parse(replay.steps()) as ReplayStep[];
     replay.free();

@@ -110,7 +110,7 @@ export class RecordingLanguageModel {
       throw new TypeError(`recordingLanguageModel: realModel must be a language model (with doGenerate and doStream), got ${describeValue(realModel)}.`);
     }
     this.#real = realModel;
-    this.#recording = new Recording(options, true);
+    this.#recording = new Recording(options, 1);
     // The cassette names the model, so a replay reports it as the live run did.
     this.#recording.setModel(realModel.provider, realModel.modelId, realModel.specificationVersion);
     registerLoggedModel(this);
@@ -211,7 +211,7 @@ function rawStep(step: ReplayStep): ScriptedLanguageModelInput {
 function replayLanguageCassette(source: string | Cassette, options: LanguageModelReplayOptions = {}): ScriptedLanguageModel {
   options = expectKnownOptions('ScriptedLanguageModel.fromCassette', options, ['match', 'strictTools', 'specificationVersion', 'provider', 'modelId']);
   const byRequest = callDoubles((e) => e.cassetteMatchesByRequest(options.match));
-  const replay = callDoubles((e) => new e.CassetteReplay(readCassette(source, 'ScriptedLanguageModel.fromCassette'), true));
+  const replay = callDoubles((e) => new e.CassetteReplay(readCassette(source, 'ScriptedLanguageModel.fromCassette'), 1));
   // The model the cassette names, unless the options say otherwise (a `v2` model replays as `v3`).
   const named = replay.model();
   const recorded = named === undefined ? undefined : (JSON.parse(named) as { provider: string; modelId: string; specificationVersion: string });

@@ -9,6 +9,33 @@ import { nodeBuiltin } from '../engine/host.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { UserError } from '../engine/errors.js';
 import { FETCH_OPTIONS, WireScript, attach, fetchOptions, type RecordedHttpCall, type ScriptedFetchInput, type ScriptedFetchOptions, type WireReply } from './scripted-fetch.js';
+import { recordingFetch, type RecordingFetch, type WireCassetteSource } from './wire-cassette.js';
+import type { Cassette, RedactionOptions } from './cassette-format.js';
+
+/**
+ * A recording server's source: the real API's base URL, each request's path appended to it
+ * (`https://api.openai.com` for clients whose base URL is `${url}/v1`), the redaction of
+ * `recordingFetch`, and a file the cassette is saved to after every exchange.
+ */
+export interface UpstreamSource extends RedactionOptions {
+  upstream: string;
+  /** Node: save the cassette to this file after every exchange. */
+  path?: string;
+}
+
+/** A provider server forwarding to a real API and recording what passes. */
+export interface RecordingProviderServer {
+  readonly url: string;
+  readonly port: number;
+  /** The number of exchanges recorded so far. */
+  readonly recordedSteps: number;
+  /** The cassette recorded so far (`InvalidCassetteError`, reason `credential`, when a string still looks like one). */
+  toScript(): Cassette;
+  /** Writes the cassette to `path` (only when it changed). */
+  save(path: string): void;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
 
 /** Options of {@link providerServer}: `scriptedFetch`'s, and where to listen. */
 export interface ProviderServerOptions extends ScriptedFetchOptions {
@@ -49,33 +76,112 @@ async function send(res: import('node:http').ServerResponse, reply: WireReply, d
   res.end();
 }
 
-/**
- * Starts a server answering as OpenAI, Anthropic and Gemini from `steps` (the steps of
- * `scriptedFetch`). Resolves once it listens.
- *
- * @throws {TypeError} an option of the wrong type or name.
- * @throws {UserError} where there is no `node:http` (a browser, a Worker).
- */
-export async function providerServer(steps: Iterable<ScriptedFetchInput> = [], options?: ProviderServerOptions): Promise<ProviderServer> {
-  const { port = 0, host = '127.0.0.1', ...rest } = expectKnownOptions('providerServer', options as Record<string, unknown> | undefined, [...FETCH_OPTIONS, 'port', 'host']) as ProviderServerOptions;
+/** Response headers a proxy does not pass on: the body it writes is decoded and re-framed. */
+const HOP_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
+
+/** Writes a `Response` to `res` as its body arrives. */
+async function pipe(res: import('node:http').ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    if (!HOP_HEADERS.has(key)) headers[key] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (response.body !== null) {
+    const reader = response.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      if (res.destroyed) return void reader.cancel();
+      res.write(chunk.value);
+    }
+  }
+  res.end();
+}
+
+type Incoming = { method: string; url: string; headers: Record<string, string>; body: string };
+
+/** Reads `port` and `host`; the rest of `options` is returned for the source. */
+function listenOptions(options: ProviderServerOptions | undefined, known: readonly string[]): { port: number; host: string; http: NodeHttp; rest: Record<string, unknown> } {
+  const { port = 0, host = '127.0.0.1', ...rest } = expectKnownOptions('providerServer', options as Record<string, unknown> | undefined, [...known, 'port', 'host']) as ProviderServerOptions;
   if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new TypeError(`providerServer: options.port must be an integer from 0 to 65535, got ${describeValue(port)}.`);
   if (typeof host !== 'string') throw new TypeError(`providerServer: options.host must be a string, got ${describeValue(host)}.`);
   const http = nodeBuiltin<NodeHttp>('node:http');
   if (http === undefined) throw new UserError('providerServer needs node:http (Node, Deno or Bun); elsewhere give the client scriptedFetch as its fetch.');
-  const script = new WireScript(steps, fetchOptions('providerServer', rest), 'providerServer');
+  return { port, host, http, rest };
+}
+
+/**
+ * Starts a server answering as OpenAI, Anthropic and Gemini from `steps` (the steps of
+ * `scriptedFetch`), or from a cassette (`{ cassette, match? }`, as `scriptedFetch` replays
+ * one). Resolves once it listens.
+ *
+ * @throws {TypeError} an option of the wrong type or name.
+ * @throws {UserError} where there is no `node:http` (a browser, a Worker).
+ */
+export function providerServer(steps?: Iterable<ScriptedFetchInput> | WireCassetteSource, options?: ProviderServerOptions): Promise<ProviderServer>;
+/**
+ * Starts a server that forwards every request to `upstream` (the request's path appended to
+ * it) and records each exchange with a model endpoint as `recordingFetch` does: point a client
+ * or another process at it once with a real key, then replay the cassette with
+ * `providerServer({ cassette })`. Only `port` and `host` are options here.
+ */
+export function providerServer(source: UpstreamSource, options?: Pick<ProviderServerOptions, 'port' | 'host'>): Promise<RecordingProviderServer>;
+export async function providerServer(steps: Iterable<ScriptedFetchInput> | WireCassetteSource | UpstreamSource = [], options?: ProviderServerOptions): Promise<ProviderServer | RecordingProviderServer> {
+  if (typeof steps === 'object' && steps !== null && 'upstream' in steps) return recordingServer(steps as UpstreamSource, options);
+  const { port, host, http, rest } = listenOptions(options, FETCH_OPTIONS);
+  const script = new WireScript(steps as Iterable<ScriptedFetchInput> | WireCassetteSource, fetchOptions('providerServer', rest), 'providerServer');
+  const { url, address, close } = await listen(http, port, host, (incoming, res) =>
+    script
+      .respond(incoming)
+      .then((reply) => send(res, reply, script.delay))
+      // A scripted network failure or a responder's exception (or a socket that went away
+      // while writing): the connection drops, as a failed upstream's would.
+      .catch(() => res.destroy()),
+  );
+  const target = { url, port: address.port, close, [Symbol.asyncDispose]: close };
+  return attach(target, script) as unknown as ProviderServer;
+}
+
+async function recordingServer(source: UpstreamSource, options: ProviderServerOptions | undefined): Promise<RecordingProviderServer> {
+  const { upstream, ...recordingOptions } = expectKnownOptions('providerServer', source as unknown as Record<string, unknown>, ['upstream', 'path', 'redactKeys', 'redact', 'allowSecrets']) as unknown as UpstreamSource;
+  let base: URL;
+  try {
+    base = new URL(upstream);
+  } catch {
+    throw new TypeError(`providerServer: upstream must be an absolute URL (https://api.openai.com), got ${describeValue(upstream)}.`);
+  }
+  const root = base.href.replace(/\/+$/, '');
+  const { port, host, http } = listenOptions(options, []);
+  const recorder: RecordingFetch = recordingFetch(globalThis.fetch, recordingOptions);
+  const { url, address, close } = await listen(http, port, host, (incoming, res) => {
+    // The request as the client sent it, to the same path under `upstream` (the host is upstream's).
+    const headers = Object.fromEntries(Object.entries(incoming.headers).filter(([k]) => k !== 'host' && k !== 'connection' && k !== 'content-length'));
+    const body = incoming.method === 'GET' || incoming.method === 'HEAD' ? undefined : incoming.body;
+    return recorder(`${root}${incoming.url}`, { method: incoming.method, headers, body })
+      .then((response) => pipe(res, response))
+      // The upstream is unreachable (recorded as the failure): the connection drops, as it would have.
+      .catch(() => res.destroy());
+  });
+  return {
+    url,
+    port: address.port,
+    get recordedSteps() {
+      return recorder.recordedSteps;
+    },
+    toScript: () => recorder.toScript(),
+    save: (path: string) => recorder.save(path),
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
+
+/** A `node:http` server on `host:port` handing each request, read whole, to `handle`. */
+async function listen(http: NodeHttp, port: number, host: string, handle: (incoming: Incoming, res: import('node:http').ServerResponse) => Promise<unknown>) {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      const incoming = { method: req.method ?? 'GET', url: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') };
-      script
-        .respond(incoming)
-        .then((reply) => send(res, reply, script.delay))
-        // A scripted network failure or a responder's exception (or a socket that went away
-        // while writing): the connection drops, as a failed upstream's would.
-        .catch(() => res.destroy());
+      void handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') }, res);
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -89,6 +195,5 @@ export async function providerServer(steps: Iterable<ScriptedFetchInput> = [], o
       server.close(() => resolve());
       server.closeAllConnections?.();
     });
-  const target = { url, port: address.port, close, [Symbol.asyncDispose]: close };
-  return attach(target, script) as unknown as ProviderServer;
+  return { url, address, close };
 }

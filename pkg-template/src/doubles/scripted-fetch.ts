@@ -14,10 +14,12 @@
 import { call as callEngine, callDoubles, doublesInputText as input, input as engineInput } from '../engine/channel.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { frozenSnapshot } from '../engine/snapshot.js';
+import { CassetteMismatchError } from '../engine/errors.js';
 import { textCodec } from '../engine/host.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { causeCodes, languageModelSteps } from './scripted-language-model.js';
 import type { LanguageModelRetryAdvice, ScriptedLanguageModelReply } from './answer-types.js';
+import { WIRE_REPLY, isCassetteSource, wireReplaySteps, type WireCassetteSource } from './wire-cassette.js';
 
 /** A provider API `scriptedFetch` answers. */
 export type WireEndpoint = 'openai.responses' | 'openai.chat' | 'anthropic.messages' | 'gemini.generateContent';
@@ -176,14 +178,18 @@ export class WireScript {
   /** Errors answered as 500s (an answer with no wire form, a call past the script): `assertComplete()` throws the first. */
   readonly #failures: unknown[] = [];
   readonly #options: ReturnType<typeof fetchOptions>;
+  /** A cassette's replay: its recorded answers stand, so no refusal is made up. */
+  readonly #replay: boolean;
   owner: object = this;
 
-  constructor(inputs: Iterable<ScriptedFetchInput>, options: ReturnType<typeof fetchOptions>, surface: string) {
+  constructor(source: Iterable<ScriptedFetchInput> | WireCassetteSource, options: ReturnType<typeof fetchOptions>, surface: string) {
+    this.#replay = isCassetteSource(source);
+    const inputs = this.#replay ? wireReplaySteps(source as WireCassetteSource, surface) : source;
     if (typeof (inputs as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
-      throw new TypeError(`${surface}: steps must be an iterable of steps, got ${describeValue(inputs)}.`);
+      throw new TypeError(`${surface}: steps must be an iterable of steps or { cassette }, got ${describeValue(inputs)}.`);
     }
     this.#options = options;
-    const [steps, plan] = wireSteps(Array.from(inputs));
+    const [steps, plan] = wireSteps(Array.from(inputs as Iterable<ScriptedFetchInput>));
     this.#script = callDoubles((e) => new e.ModelScript(2));
     callDoubles(() => this.#script.enqueue(steps, plan));
   }
@@ -227,7 +233,7 @@ export class WireScript {
     this.#records.push(record);
     logRequest(this.owner, { tools: arrived.offered!.map((name) => ({ type: 'function', name })) });
     // The provider refuses the request before any model runs: no step is taken.
-    const refusal = callEngine((e) => e.wireRefusal(route.endpoint, engineInput(arrived.schemas!)));
+    const refusal = this.#replay ? 'null' : callEngine((e) => e.wireRefusal(route.endpoint, engineInput(arrived.schemas!)));
     if (refusal !== 'null') return JSON.parse(refusal) as WireReply;
     let step: Step;
     try {
@@ -238,7 +244,16 @@ export class WireScript {
     const before = this.#failed[this.#failed.length - 1] ?? 0;
     this.#failed.push(step.type === 'error' ? before + 1 : 0);
     if (step.type === 'error') return this.#error(route, step, record);
-    const answer = step.type === 'responder' ? await step.respond!(recorded(record)) : step.response;
+    let answer: unknown;
+    try {
+      answer = step.type === 'responder' ? await step.respond!(recorded(record)) : step.response;
+    } catch (error) {
+      // A replay's miss is the double's failure (a 500 no client retries, thrown again by
+      // assertComplete()); a recorded network failure is thrown as it happened.
+      if (this.#replay && error instanceof CassetteMismatchError) return this.#failure(route, error);
+      throw error;
+    }
+    if (typeof answer === 'object' && answer !== null && WIRE_REPLY in answer) return (answer as { [WIRE_REPLY]: WireReply })[WIRE_REPLY];
     const offered = this.#options.allowUnofferedTools ? undefined : arrived.offered;
     let text: string;
     try {
@@ -335,10 +350,16 @@ export function attach<T extends object>(target: T, script: WireScript): T {
  * schema the provider would refuse gets the provider's 400 (no step is taken); any other path
  * a 404 naming the endpoints. Needs no Node API: it runs wherever `fetch` does.
  *
+ * Given `{ cassette, match? }` instead of steps, it replays what `recordingFetch` recorded:
+ * each recorded response (status, headers, body, every streamed event) in order, or with
+ * `match: 'request'` the one whose method, path and body equal the live request's.
+ *
  * @throws {TypeError} an option of the wrong type or name.
  * @throws {InvalidScriptedModelStepError} a malformed step (at once).
+ * @throws {InvalidCassetteError} a cassette that is not one (at once).
+ * @throws {CassetteMismatchError} with `match: 'request'`, from the call that matches no recorded request.
  */
-export function scriptedFetch(steps: Iterable<ScriptedFetchInput> = [], options?: ScriptedFetchOptions): ScriptedFetch {
+export function scriptedFetch(steps: Iterable<ScriptedFetchInput> | WireCassetteSource = [], options?: ScriptedFetchOptions): ScriptedFetch {
   const script = new WireScript(steps, fetchOptions('scriptedFetch', options), 'scriptedFetch');
   const fetch = async (resource: Request | URL | string, init?: RequestInit): Promise<Response> => {
     if (!(resource instanceof Request || resource instanceof URL || typeof resource === 'string')) {

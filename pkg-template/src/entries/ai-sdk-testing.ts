@@ -46,4 +46,6 @@ export type { LoggedToolCall, ToolCalledOptions, ToolsOfferedOptions } from '../
 export { scriptedFetch, fetchResponder } from '../doubles/scripted-fetch.js';
 export type { ScriptedFetch, ScriptedFetchInput, ScriptedFetchOptions, ScriptedFetchRetryAdvice, RecordedHttpCall, WireRequest, WireMessagePart, WireEndpoint } from '../doubles/scripted-fetch.js';
 export { providerServer } from '../doubles/provider-server.js';
-export type { ProviderServer, ProviderServerOptions } from '../doubles/provider-server.js';
+export type { ProviderServer, ProviderServerOptions, RecordingProviderServer, UpstreamSource } from '../doubles/provider-server.js';
+export { recordingFetch } from '../doubles/wire-cassette.js';
+export type { RecordingFetch, RecordingFetchOptions, WireCassetteSource } from '../doubles/wire-cassette.js';

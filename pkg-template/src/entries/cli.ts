@@ -34,6 +34,8 @@ Exit codes: 0 every tool goes (accepted, or converted without losing validation)
 refused, breaks a request limit or (by default) loses validation; 2 a usage or connection error.`;
 
 const SERVE_USAGE = `Usage: understudy serve --script <module> [--port <n>] [--host <host>]
+       understudy serve --cassette <file> [--match order|request] [--port <n>] [--host <host>]
+       understudy serve --upstream <url> --record <file> [--port <n>] [--host <host>]
 
 Serves OpenAI (Responses, Chat Completions), Anthropic Messages and Gemini from one script, as
 providerServer does, until SIGTERM or SIGINT; prints the URL on the first line of stdout.
@@ -41,6 +43,10 @@ Point OPENAI_BASE_URL at <url>/v1, ANTHROPIC_BASE_URL and Gemini's base URL at <
 
   --script <module>      an ES module whose default export (or \`steps\`) is the steps, or a
                          function returning them; \`options\` it exports are the server's
+  --cassette <file>      replay a cassette recorded at the HTTP level
+  --match <mode>         with --cassette: order (default) or request
+  --upstream <url>       forward to this API (https://api.openai.com) and record
+  --record <file>        with --upstream: the cassette file, saved after every exchange
   --port <n>             the port (default 0: a free one)
   --host <host>          the host (default 127.0.0.1)
   -h, --help             this text`;
@@ -143,7 +149,12 @@ async function checkToolsCommand(argv: readonly string[], out: Out): Promise<num
 async function serveCommand(argv: readonly string[], out: Out): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { script: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: { script: { type: 'string' }, cassette: { type: 'string' }, match: { type: 'string' }, upstream: { type: 'string' }, record: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -151,9 +162,21 @@ async function serveCommand(argv: readonly string[], out: Out): Promise<number> 
     out.log(SERVE_USAGE);
     return 0;
   }
-  if (values.script === undefined) throw new UsageError('Give the script: --script ./script.mjs.');
+  const sources = ['script', 'cassette', 'upstream'].filter((k) => values[k] !== undefined);
+  if (sources.length !== 1) throw new UsageError(sources.length === 0 ? 'Give the script: --script ./script.mjs (or --cassette <file>, or --upstream <url> --record <file>).' : `Give one of --script, --cassette and --upstream, not ${sources.map((k) => `--${k}`).join(' and ')}.`);
+  if (values.match !== undefined && values.cassette === undefined) throw new UsageError('--match goes with --cassette.');
+  if ((values.upstream === undefined) !== (values.record === undefined)) throw new UsageError('--upstream and --record go together: --upstream https://api.openai.com --record ./run.cassette.json.');
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}.`);
+  const listen = { port, ...(values.host === undefined ? {} : { host: String(values.host) }) };
+  if (values.script === undefined) {
+    const what = values.cassette !== undefined ? `the cassette ${values.cassette}` : `${values.upstream}, recording to ${values.record}`;
+    const server =
+      values.cassette !== undefined
+        ? await providerServer({ cassette: resolve(String(values.cassette)), ...(values.match === undefined ? {} : { match: values.match as 'order' }) }, listen)
+        : await providerServer({ upstream: String(values.upstream), path: resolve(String(values.record)) }, listen);
+    return serveUntilSignal(server, what, out);
+  }
   let module: { default?: unknown; steps?: unknown; options?: Record<string, unknown> };
   try {
     module = await import(pathToFileURL(resolve(String(values.script))).href);
@@ -163,9 +186,14 @@ async function serveCommand(argv: readonly string[], out: Out): Promise<number> 
   let steps = module.default ?? module.steps;
   if (typeof steps === 'function') steps = await (steps as () => unknown)();
   if (steps === undefined) throw new UsageError(`${values.script} exports no steps: export default [ ... ] (or a function returning them).`);
-  const server = await providerServer(steps as never, { ...module.options, port, ...(values.host === undefined ? {} : { host: String(values.host) }) });
+  const server = await providerServer(steps as never, { ...module.options, ...listen });
+  return serveUntilSignal(server, String(values.script), out);
+}
+
+/** Prints the URL, then serves until SIGTERM or SIGINT. */
+async function serveUntilSignal(server: { url: string; close(): Promise<void> }, what: string, out: Out): Promise<number> {
   out.log(server.url);
-  out.error(`understudy: serving OpenAI, Anthropic and Gemini from ${values.script} at ${server.url} (OPENAI_BASE_URL=${server.url}/v1); stop with SIGTERM.`);
+  out.error(`understudy: serving OpenAI, Anthropic and Gemini from ${what} at ${server.url} (OPENAI_BASE_URL=${server.url}/v1); stop with SIGTERM.`);
   await new Promise<void>((done) => {
     process.once('SIGTERM', done);
     process.once('SIGINT', done);

@@ -1,0 +1,152 @@
+// Record and replay at the HTTP level, with the providers' official clients: each client runs
+// its scenario (text, a stream, parallel tool calls, a tool loop, reasoning, a 429 its own
+// retry gets past, a refused schema) against a local stand-in of the provider, through
+// `recordingFetch` and, separately, through a recording `providerServer` (`upstream`); the
+// stand-in is stopped, and the cassette replayed (`scriptedFetch({ cassette })`,
+// `providerServer({ cassette })`) gives the client the same results. No API key is in the file.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { scriptedFetch, providerServer, recordingFetch, textStep, InvalidCassetteError, CassetteMismatchError } from '@understudy/agents/ai-sdk/testing';
+import { clients, script } from './fixtures/client-scenarios.mjs';
+import { providerServer as standInServer } from './fixtures/provider-server.mjs';
+
+// Keys of each provider's real format, so a redaction that missed one would leave it visible.
+const KEYS = {
+  'openai responses': 'sk-proj-Q2x9TLm4Rk8Vw1Yz7Hb3Nc5Pd0Fg6Js2Ka',
+  'openai chat': 'sk-proj-Z8b4Mn1Qw7Er3Ty6Ui9Op2As5Df0Gh4Jk1L',
+  anthropic: 'sk-ant-api03-Xy7Qw2Er9Ty4Ui1Op6As3Df8Gh5Jk0Lz2Xc7Vb4Nm1Qw8Er5Ty2Ui9Op6As3Df0GhAA',
+  gemini: 'AIzaSyB7Qw2Er9Ty4Ui1Op6As3Df8Gh5Jk0Lz2X',
+};
+
+const dir = mkdtempSync(join(tmpdir(), 'understudy-wire-'));
+
+/** A `fetch` that sends every request to `base` instead of its own origin (the path kept). */
+function redirected(base) {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const body = request.method === 'GET' ? undefined : await request.text();
+    return fetch(`${base}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body, signal: request.signal });
+  };
+}
+
+for (const [name, run] of Object.entries(clients)) {
+  for (const via of ['recordingFetch', 'server']) {
+    test(`${name}: recorded through ${via === 'server' ? 'providerServer({ upstream })' : 'recordingFetch'}, replayed with the stand-in stopped`, async () => {
+      const standIn = await providerServer(script(), { deltaSize: 5 });
+      const path = join(dir, `${name.replace(' ', '-')}-${via}.cassette.json`);
+      const key = KEYS[name];
+      let live;
+      if (via === 'server') {
+        const recorder = await providerServer({ upstream: standIn.url, path });
+        live = await run({ url: recorder.url, key });
+        assert.equal(recorder.recordedSteps, standIn.calls.length);
+        await recorder.close();
+      } else {
+        const recorder = recordingFetch(redirected(standIn.url), { path });
+        live = await run({ fetch: recorder, key });
+        assert.equal(recorder.recordedSteps, standIn.calls.length);
+      }
+      standIn.assertComplete();
+      // Every request went out with the key (the client's header, or Gemini's), and none is in the file.
+      const sentKey = standIn.calls.every((c) => JSON.stringify(c.headers).includes(key));
+      assert.ok(sentKey, 'the stand-in saw the key');
+      await standIn.close();
+      const text = readFileSync(path, 'utf8');
+      assert.ok(!text.includes(key), 'no credential in the cassette');
+      assert.ok(!text.includes(key.slice(0, 20)), 'no part of one either');
+      const cassette = JSON.parse(text);
+      assert.equal(cassette.interface, 'http');
+      assert.ok(cassette.steps.some((s) => s.streamed && s.events.length > 2), 'a stream is kept event by event');
+      assert.ok(cassette.steps.some((s) => s.response?.status === 429), 'the 429 is recorded');
+
+      // Replayed in order and by request, in-process and over HTTP: the client reads the same.
+      for (const match of ['order', 'request']) {
+        const inProcess = scriptedFetch({ cassette: path, match });
+        assert.deepEqual(await run({ fetch: inProcess, key: 'sk-other' }), live, `${match}: scriptedFetch`);
+        inProcess.assertComplete();
+        const server = await providerServer({ cassette, match });
+        try {
+          assert.deepEqual(await run({ url: server.url, key: 'sk-other' }), live, `${match}: providerServer`);
+          server.assertComplete();
+          assert.equal(server.calls.length, cassette.steps.length);
+        } finally {
+          await server.close();
+        }
+      }
+    });
+  }
+}
+
+test('a stand-in written by hand: Chat, Anthropic and Gemini streams recorded and replayed event for event', async () => {
+  const standIn = await standInServer(() => ({ text: 'Streamed from the stand-in.', calls: [{ name: 'weather', args: '{"city":"Oslo"}' }], chunk: 4 }));
+  const recorder = recordingFetch(redirected(standIn.url));
+  const read = async (fetchFn) => {
+    const openai = new OpenAI({ apiKey: KEYS['openai chat'], fetch: fetchFn, maxRetries: 0 });
+    const chunks = [];
+    for await (const c of await openai.chat.completions.create({ model: 'gpt-4.1', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } })) chunks.push(c);
+    const anthropic = new Anthropic({ apiKey: KEYS.anthropic, fetch: fetchFn, maxRetries: 0 });
+    const message = await anthropic.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+    const gemini = await fetchFn(`https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse&key=${KEYS.gemini}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"contents":[]}' });
+    return { chunks, message, gemini: [gemini.status, gemini.headers.get('content-type'), await gemini.text()] };
+  };
+  const live = await read(recorder);
+  await standIn.close();
+  const cassette = recorder.toScript();
+  assert.equal(cassette.steps.length, 3);
+  assert.ok(!JSON.stringify(cassette).includes(KEYS.gemini), 'the key= parameter is redacted');
+  assert.match(cassette.steps[2].request.url, /\?alt=sse&key=\[REDACTED\]$/);
+  assert.equal(cassette.steps[0].events.at(-1).data, '[DONE]');
+  const replayed = await read(scriptedFetch({ cassette }));
+  assert.deepEqual(replayed, live);
+});
+
+test('replay by request names the first differing field; a cassette that is not one is refused at once', async () => {
+  const standIn = await providerServer([textStep('one'), textStep('two')]);
+  const recorder = recordingFetch(redirected(standIn.url));
+  const client = (f) => new OpenAI({ apiKey: 'k', fetch: f, maxRetries: 0 });
+  await client(recorder).responses.create({ model: 'gpt-5', input: 'first' });
+  await client(recorder).responses.create({ model: 'gpt-5', input: 'second' });
+  await standIn.close();
+  const cassette = recorder.toScript();
+
+  // By request: the second request first still gets its own answer.
+  const byRequest = scriptedFetch({ cassette, match: 'request' });
+  assert.equal((await client(byRequest).responses.create({ model: 'gpt-5', input: 'second' })).output_text, 'two');
+  const miss = await client(byRequest).responses.create({ model: 'gpt-5', input: 'third' }).catch((e) => e);
+  assert.ok(miss instanceof OpenAI.InternalServerError, miss.constructor.name);
+  assert.match(miss.message, /No recorded request matches .*#2.* differs at \/body\/input: recorded "first", live "third"/);
+  assert.throws(() => byRequest.assertComplete(), (e) => e instanceof CassetteMismatchError && e.pointer === '/body/input' && e.recorded === '"first"' && e.live === '"third"');
+
+  // In order: answers as recorded, whatever is asked; a call past the cassette is the double's 500.
+  const inOrder = scriptedFetch({ cassette });
+  assert.equal((await client(inOrder).responses.create({ model: 'gpt-5', input: 'anything' })).output_text, 'one');
+
+  assert.throws(() => scriptedFetch({ cassette: { ...cassette, interface: 'language-model' } }), (e) => e instanceof InvalidCassetteError && e.pointer === '/interface');
+  assert.throws(() => scriptedFetch({ cassette: { ...cassette, steps: [{ ...cassette.steps[0], response: { status: 99 } }] } }), (e) => e instanceof InvalidCassetteError && e.pointer === '/steps/0/response/status');
+  assert.throws(() => scriptedFetch({ cassette, match: 'first' }), /Unknown cassette match mode "first"/);
+  assert.throws(() => scriptedFetch({ cassette, extra: 1 }), TypeError);
+  assert.throws(() => recordingFetch('https://api.openai.com'), TypeError);
+  await assert.rejects(providerServer({ upstream: 'not a url' }), TypeError);
+});
+
+test('a request that gets no response is recorded as its failure and fails again on replay', async () => {
+  const down = async () => {
+    throw new TypeError('fetch failed');
+  };
+  const recorder = recordingFetch(down);
+  await assert.rejects(recorder('https://api.openai.com/v1/responses', { method: 'POST', body: '{"model":"m","input":"x"}' }), /fetch failed/);
+  const cassette = recorder.toScript();
+  assert.deepEqual(cassette.steps[0].error, { name: 'TypeError', message: 'fetch failed' });
+  const replay = scriptedFetch({ cassette });
+  await assert.rejects(replay('https://api.openai.com/v1/responses', { method: 'POST', body: '{}' }), (e) => e.name === 'TypeError' && e.message === 'fetch failed');
+  // Other paths pass through unrecorded.
+  const passed = recordingFetch(async () => new Response('{"data":[]}'));
+  assert.equal(await (await passed('https://api.openai.com/v1/models')).text(), '{"data":[]}');
+  assert.equal(passed.recordedSteps, 0);
+});
