@@ -1,11 +1,13 @@
 // A 200-turn tool loop through the official `openai` client (Chat Completions, with three tools
 // and the whole history in every request), answered by our `providerServer`, by
 // @copilotkit/aimock's LLMock serving the same turns (matched by the last tool result's id),
-// and by `scriptedFetch` in-process. All in one process, alternating, median of `rounds` runs.
+// and by `scriptedFetch` in-process; then the same loop recorded once (`recordingFetch`) and
+// replayed from the cassette by both, by request. All in one process, alternating, median of
+// `rounds` runs.
 // `node bench/http.mjs [rounds]`.
 import OpenAI from 'openai';
 import { LLMock } from '@copilotkit/aimock';
-import { providerServer, scriptedFetch, textStep, toolCall } from '@understudy/agents/ai-sdk/testing';
+import { providerServer, recordingFetch, scriptedFetch, textStep, toolCall } from '@understudy/agents/ai-sdk/testing';
 
 const TURNS = 200;
 const rounds = Number(process.argv[2] ?? 7);
@@ -74,6 +76,23 @@ const contenders = {
   },
   'scriptedFetch (ours, in-process)': async (stream) => loop(new OpenAI({ apiKey: 'k', fetch: scriptedFetch(ourSteps()), maxRetries: 0 }), stream),
 };
+
+// The loop recorded once per mode, for the replays.
+const cassettes = {};
+for (const stream of [false, true]) {
+  const recorder = recordingFetch(scriptedFetch(ourSteps()));
+  await loop(new OpenAI({ apiKey: 'k', fetch: recorder, maxRetries: 0 }), stream);
+  cassettes[stream] = recorder.toScript();
+}
+contenders['providerServer({ cassette }) replay'] = async (stream) => {
+  const server = await providerServer({ cassette: cassettes[stream], match: 'request' });
+  try {
+    return await loop(new OpenAI({ apiKey: 'k', baseURL: `${server.url}/v1`, maxRetries: 0 }), stream);
+  } finally {
+    await server.close();
+  }
+};
+contenders['scriptedFetch({ cassette }) replay'] = async (stream) => loop(new OpenAI({ apiKey: 'k', fetch: scriptedFetch({ cassette: cassettes[stream], match: 'request' }), maxRetries: 0 }), stream);
 
 const rows = [];
 for (const stream of [false, true]) {

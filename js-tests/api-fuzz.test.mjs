@@ -239,6 +239,7 @@ test('testing entry: every function, ScriptedModel and the sandbox session', asy
       fetchResponder: [() => [testing.assistantMessage('x')]],
       providerServer: [[[testing.assistantMessage('x')]], { port: 0 }],
       recordingFetch: [async () => new Response('{}'), { redact: 'pii' }],
+      fetchCassette: ['fuzz', () => async () => new Response('{}'), { record: true }],
     };
     for (const [name, f] of Object.entries(testing)) {
       if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;
@@ -299,6 +300,7 @@ test('AI SDK testing entry: every function, ScriptedLanguageModel and its calls'
       fetchResponder: [() => aiTesting.textStep('x')],
       providerServer: [[aiTesting.textStep('x')], { port: 0, host: '127.0.0.1' }],
       recordingFetch: [async () => new Response('{}'), { redactKeys: ['x-team'], allowSecrets: [/sk-fake/] }],
+      fetchCassette: ['fuzz', () => async () => new Response('{}'), { record: true, match: 'request' }],
     };
     for (const [name, f] of Object.entries(aiTesting)) {
       if (typeof f !== 'function' || isClass(f) || name === 'cassette') continue;

@@ -53,9 +53,15 @@ const scripted = `
 const languageModel = `
   const lm = aiTesting.scriptedLanguageModel([[aiTesting.assistantMessage('language model answer')]]);
   result.languageModel = (await lm.doGenerate({ prompt: [] })).content[0].text;
-  const wire = aiTesting.scriptedFetch([aiTesting.textStep('over http')], { deltaSize: 3 });
-  const sse = await (await wire('https://api.anthropic.com/v1/messages', { method: 'POST', body: JSON.stringify({ model: 'claude', max_tokens: 9, stream: true, messages: [{ role: 'user', content: 'hi' }] }) })).text();
-  result.fetch = sse.split('\\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))).filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text).join('');
+  const streamedText = async (wire) => {
+    const sse = await (await wire('https://api.anthropic.com/v1/messages', { method: 'POST', body: JSON.stringify({ model: 'claude', max_tokens: 9, stream: true, messages: [{ role: 'user', content: 'hi' }] }) })).text();
+    return sse.split('\\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6))).filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text).join('');
+  };
+  result.fetch = await streamedText(aiTesting.scriptedFetch([aiTesting.textStep('over http')], { deltaSize: 3 }));
+  // A wire cassette recorded and replayed in the runtime, no file system involved.
+  const recorder = aiTesting.recordingFetch(aiTesting.scriptedFetch([aiTesting.textStep('replayed over http')], { deltaSize: 3 }));
+  await streamedText(recorder);
+  result.replayed = await streamedText(aiTesting.scriptedFetch({ cassette: recorder.toScript() }));
 `;
 
 const nodeLike = `
@@ -183,9 +189,11 @@ test('Deno 2 runs the Node entries', () => {
   assert.equal(result.scripted, 'scripted answer');
   assert.equal(result.languageModel, 'language model answer');
   assert.equal(result.fetch, 'over http', 'scriptedFetch streams an Anthropic answer');
+  assert.equal(result.replayed, 'replayed over http', 'a wire cassette replays');
   delete result.scripted;
   delete result.languageModel;
   delete result.fetch;
+  delete result.replayed;
   assertResult(result);
 });
 
@@ -195,9 +203,11 @@ test('Bun runs the Node entries', () => {
   assert.equal(result.scripted, 'scripted answer');
   assert.equal(result.languageModel, 'language model answer');
   assert.equal(result.fetch, 'over http', 'scriptedFetch streams an Anthropic answer');
+  assert.equal(result.replayed, 'replayed over http', 'a wire cassette replays');
   delete result.scripted;
   delete result.languageModel;
   delete result.fetch;
+  delete result.replayed;
   assertResult(result);
 });
 
@@ -239,9 +249,10 @@ test('Cloudflare Workers (workerd via miniflare): the workerd condition imports 
     const response = await mf.dispatchFetch('http://localhost/');
     const text = await response.text();
     assert.equal(response.status, 200, text);
-    const { languageModel: answer, fetch: overHttp, ...result } = JSON.parse(text);
+    const { languageModel: answer, fetch: overHttp, replayed, ...result } = JSON.parse(text);
     assert.equal(answer, 'language model answer', 'the testing entry loads the doubles module at import');
     assert.equal(overHttp, 'over http', 'scriptedFetch answers in a Worker');
+    assert.equal(replayed, 'replayed over http', 'a wire cassette replays in a Worker');
     assertResult(result);
   } finally {
     await mf.dispose();

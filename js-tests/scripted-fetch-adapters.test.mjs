@@ -138,23 +138,10 @@ async function firstLine(child) {
 }
 
 test('another process: the serve command, and a child app using openai with OPENAI_BASE_URL', async () => {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const server = spawn(process.execPath, [bin, 'serve', '--script', 'js-tests/fixtures/serve-script.mjs', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout.setEncoding('utf8');
-  const url = await firstLine(server);
+  const { server, url } = await serveCommand(['--script', 'js-tests/fixtures/serve-script.mjs']);
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-  const app = fileURLToPath(new URL('./fixtures/openai-app.mjs', import.meta.url));
-  const child = spawn(process.execPath, [app], { env: { ...process.env, OPENAI_BASE_URL: `${url}/v1`, OPENAI_API_KEY: 'sk-test' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c) => (out += c));
-  child.stderr.on('data', (c) => (err += c));
-  const [code] = await once(child, 'exit');
-  assert.equal(code, 0, err);
-  assert.deepEqual(JSON.parse(out), { called: 'weather', args: { city: 'Oslo' }, text: 'Sunny in Oslo.' });
-  server.kill('SIGTERM');
-  const [serverCode] = await once(server, 'exit');
-  assert.equal(serverCode, 0, 'serve stops cleanly on SIGTERM');
+  assert.deepEqual(await runApp(url, 'sk-test'), { called: 'weather', args: { city: 'Oslo' }, text: 'Sunny in Oslo.' });
+  await stop(server);
 });
 
 /** Runs `understudy serve …args` in a child process; resolves to it and its URL. */

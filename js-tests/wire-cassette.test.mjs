@@ -5,13 +5,13 @@
 // stand-in is stopped, and the cassette replayed (`scriptedFetch({ cassette })`,
 // `providerServer({ cassette })`) gives the client the same results. No API key is in the file.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
-import { scriptedFetch, providerServer, recordingFetch, textStep, InvalidCassetteError, CassetteMismatchError } from '@understudy/agents/ai-sdk/testing';
+import { scriptedFetch, providerServer, recordingFetch, fetchCassette, textStep, InvalidCassetteError, CassetteMismatchError, CassetteMissingError } from '@understudy/agents/ai-sdk/testing';
 import { clients, script } from './fixtures/client-scenarios.mjs';
 import { providerServer as standInServer } from './fixtures/provider-server.mjs';
 
@@ -120,7 +120,7 @@ test('replay by request names the first differing field; a cassette that is not 
   assert.equal((await client(byRequest).responses.create({ model: 'gpt-5', input: 'second' })).output_text, 'two');
   const miss = await client(byRequest).responses.create({ model: 'gpt-5', input: 'third' }).catch((e) => e);
   assert.ok(miss instanceof OpenAI.InternalServerError, miss.constructor.name);
-  assert.match(miss.message, /No recorded request matches .*#2.* differs at \/body\/input: recorded "first", live "third"/);
+  assert.match(miss.message, /No recorded request matches HTTP request #2 .* differs at \/body\/input: recorded "first", live "third"/);
   assert.throws(() => byRequest.assertComplete(), (e) => e instanceof CassetteMismatchError && e.pointer === '/body/input' && e.recorded === '"first"' && e.live === '"third"');
 
   // In order: answers as recorded, whatever is asked; a call past the cassette is the double's 500.
@@ -149,4 +149,25 @@ test('a request that gets no response is recorded as its failure and fails again
   const passed = recordingFetch(async () => new Response('{"data":[]}'));
   assert.equal(await (await passed('https://api.openai.com/v1/models')).text(), '{"data":[]}');
   assert.equal(passed.recordedSteps, 0);
+});
+
+test('fetchCassette records a missing cassette once and replays it without calling the real fetch', async () => {
+  const standIn = await providerServer([textStep('from the API')]);
+  const folder = mkdtempSync(join(tmpdir(), 'understudy-fetch-cassette-'));
+  const client = (f) => new OpenAI({ apiKey: KEYS['openai responses'], fetch: f, maxRetries: 0 });
+  const recording = fetchCassette('weather', () => redirected(standIn.url), { dir: folder, record: true });
+  const live = (await client(recording).responses.create({ model: 'gpt-5', input: 'hi' })).output_text;
+  assert.equal(live, 'from the API');
+  await standIn.close();
+  const file = join(folder, 'weather.cassette.json');
+  assert.ok(existsSync(file));
+  assert.ok(!readFileSync(file, 'utf8').includes(KEYS['openai responses']));
+  let called = false;
+  const replaying = fetchCassette('weather', () => ((called = true), fetch), { dir: folder, record: false, match: 'request' });
+  assert.equal((await client(replaying).responses.create({ model: 'gpt-5', input: 'hi' })).output_text, live);
+  assert.equal(called, false, 'the real fetch is made only when it is used');
+  replaying.assertComplete();
+  assert.throws(() => fetchCassette('absent', { dir: folder, record: false }), (e) => e instanceof CassetteMissingError && e.path.endsWith('absent.cassette.json'));
+  assert.throws(() => fetchCassette('x', 42), TypeError);
+  assert.throws(() => fetchCassette('x', { dir: folder, strictTools: true }), TypeError);
 });

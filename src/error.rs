@@ -352,6 +352,7 @@ mod tests {
         let mismatch = crate::doubles::cassette::Mismatch {
             call_index: 0,
             hash: "h".into(),
+            interface: crate::doubles::cassette::Interface::AgentsModel,
             closest: None,
         };
         assert!(!error_data(&mismatch).contains("null"));

@@ -509,6 +509,8 @@ pub fn build_for(
 pub struct Cassette {
     pub redaction: Redaction,
     pub steps: Vec<Value>,
+    /// Whose calls it recorded.
+    pub interface: Interface,
     /// The language model it was recorded from, when it says (`"model"`).
     pub model: Option<ModelIdentity>,
 }
@@ -731,6 +733,7 @@ pub fn load_for(
     Ok(Cassette {
         redaction,
         steps: steps.clone(),
+        interface,
         model,
     })
 }
@@ -794,6 +797,8 @@ pub fn first_difference(recorded: &Value, live: &Value) -> Option<Difference> {
 pub struct Mismatch {
     pub call_index: usize,
     pub hash: String,
+    /// What a call is, in the message: a model call, or an HTTP request.
+    pub interface: Interface,
     /// The closest unused recorded step, and where it differs.
     pub closest: Option<(usize, Difference)>,
 }
@@ -913,7 +918,11 @@ impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "No recorded request matches model call #{} (request hash {}).",
+            "No recorded request matches {} #{} (request hash {}).",
+            match self.interface {
+                Interface::Http => "HTTP request",
+                Interface::AgentsModel | Interface::LanguageModel => "model call",
+            },
             self.call_index + 1,
             self.hash
         )?;
@@ -1111,6 +1120,7 @@ pub fn plan(
 /// Replay by request: which recorded steps are still unused.
 #[derive(Debug)]
 pub struct Matcher {
+    interface: Interface,
     hashes: Vec<String>,
     requests: Vec<Value>,
     used: Vec<bool>,
@@ -1130,6 +1140,7 @@ impl Matcher {
             .collect();
         let hashes = requests.iter().map(hash).collect();
         Matcher {
+            interface: cassette.interface,
             hashes,
             used: vec![false; requests.len()],
             requests,
@@ -1164,6 +1175,7 @@ impl Matcher {
         Err(Box::new(Mismatch {
             call_index,
             hash: h,
+            interface: self.interface,
             closest,
         }))
     }

@@ -19,7 +19,7 @@ import { textCodec } from '../engine/host.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { causeCodes, languageModelSteps } from './scripted-language-model.js';
 import type { LanguageModelRetryAdvice, ScriptedLanguageModelReply } from './answer-types.js';
-import { WIRE_REPLY, isCassetteSource, wireReplaySteps, type WireCassetteSource } from './wire-cassette.js';
+import { WIRE_REPLY, installReplayFetch, isCassetteSource, wireReplaySteps, type WireCassetteSource } from './wire-cassette.js';
 
 /** A provider API `scriptedFetch` answers. */
 export type WireEndpoint = 'openai.responses' | 'openai.chat' | 'anthropic.messages' | 'gemini.generateContent';
@@ -379,3 +379,5 @@ export function scriptedFetch(steps: Iterable<ScriptedFetchInput> | WireCassette
   };
   return attach(fetch, script) as unknown as ScriptedFetch;
 }
+
+installReplayFetch((source) => scriptedFetch(source));

@@ -8,7 +8,7 @@
 import { callDoubles } from '../engine/channel.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { textCodec } from '../engine/host.js';
-import { Recording, errorOutcome, readCassette, toError } from './cassette.js';
+import { Recording, cassettePlan, errorOutcome, readCassette, toError } from './cassette.js';
 import type { Cassette, RedactionOptions } from './cassette-format.js';
 import type { RecordedHttpCall, ScriptedFetchInput, WireReply } from './scripted-fetch.js';
 
@@ -158,4 +158,55 @@ export function recordingFetch(realFetch: (input: Request | URL | string, init?:
     save: { value: (path: string) => recording.save(path) },
   });
   return fetch as unknown as RecordingFetch;
+}
+
+/** Options of {@link fetchCassette}: the recording's redaction, the replay's `match`, and the folder. */
+export interface FetchCassetteOptions extends RedactionOptions {
+  /** Folder of cassette files (default `cassettes`, relative to the working directory). */
+  dir?: string;
+  /** `true` records, `false` replays, whatever the environment says. */
+  record?: boolean;
+  /** How a replay answers: `'order'` (default) or `'request'`. */
+  match?: 'order' | 'request';
+}
+
+type AnyFetch = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * A `fetch` for a test, backed by `<dir>/<name>.cassette.json`, in the modes of the other
+ * `cassette` helpers (`UNDERSTUDY_CASSETTES`: `auto` replays an existing cassette and records a
+ * missing one, except under `CI`, where a missing one is a `CassetteMissingError`; `record`;
+ * `replay`; `off`): a `recordingFetch` of `realFetch()` saving to the file, or a
+ * `scriptedFetch({ cassette })` of it. `realFetch` is called only when the real API is used.
+ *
+ * @throws {CassetteMissingError} the cassette is missing and may not be recorded.
+ */
+export function fetchCassette(name: string, realFetch?: () => AnyFetch, options?: FetchCassetteOptions): AnyFetch;
+/** The same, named after the running test (node:test, or vitest with `@understudy/agents/vitest`). */
+export function fetchCassette(realFetch?: () => AnyFetch, options?: FetchCassetteOptions): AnyFetch;
+export function fetchCassette(first?: string | (() => AnyFetch), second?: (() => AnyFetch) | FetchCassetteOptions, third?: FetchCassetteOptions): AnyFetch {
+  const named = typeof first === 'string';
+  let factory = named ? second : first;
+  let options = (named ? third : second) as FetchCassetteOptions | undefined;
+  // The real fetch may be left out (the global one): `fetchCassette('name', { … })`, `fetchCassette({ … })`.
+  if (typeof factory === 'object' && factory !== null && options === undefined) {
+    options = factory;
+    factory = undefined;
+  }
+  factory ??= () => globalThis.fetch;
+  if (typeof factory !== 'function') throw new TypeError(`fetchCassette: realFetch must be a function that returns the real fetch, got ${describeValue(factory)}.`);
+  const known = ['dir', 'record', 'redactKeys', 'redact', 'allowSecrets', 'match'] as const;
+  const { plan, path, realModel, options: checked } = named ? cassettePlan<AnyFetch, FetchCassetteOptions>(first as string, factory, options, known) : cassettePlan<AnyFetch, FetchCassetteOptions>(factory, options, undefined, known);
+  options = checked;
+  if (plan === 'off') return realModel();
+  if (plan === 'record') return recordingFetch(realModel(), { redactKeys: options.redactKeys, redact: options.redact, allowSecrets: options.allowSecrets, path });
+  // Imported lazily: scripted-fetch.ts imports this module.
+  return replayFetch({ cassette: path, match: options.match });
+}
+
+let replayFetch: (source: WireCassetteSource) => AnyFetch;
+
+/** @internal `scriptedFetch`, given to {@link fetchCassette} by the module that defines it. */
+export function installReplayFetch(replay: typeof replayFetch): void {
+  replayFetch = replay;
 }

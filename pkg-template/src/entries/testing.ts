@@ -72,5 +72,5 @@ export { scriptedFetch, fetchResponder } from '../doubles/scripted-fetch.js';
 export type { ScriptedFetch, ScriptedFetchInput, ScriptedFetchOptions, ScriptedFetchRetryAdvice, RecordedHttpCall, WireRequest, WireMessagePart, WireEndpoint } from '../doubles/scripted-fetch.js';
 export { providerServer } from '../doubles/provider-server.js';
 export type { ProviderServer, ProviderServerOptions, RecordingProviderServer, UpstreamSource } from '../doubles/provider-server.js';
-export { recordingFetch } from '../doubles/wire-cassette.js';
-export type { RecordingFetch, RecordingFetchOptions, WireCassetteSource } from '../doubles/wire-cassette.js';
+export { recordingFetch, fetchCassette } from '../doubles/wire-cassette.js';
+export type { RecordingFetch, RecordingFetchOptions, WireCassetteSource, FetchCassetteOptions } from '../doubles/wire-cassette.js';

@@ -584,6 +584,11 @@ mod tests {
         };
         assert_eq!(m.pick(&live(r#"{"n":1,"model":"b"}"#), 0).unwrap(), 1);
         let miss = m.pick(&live(r#"{"model":"c","n":1}"#), 1).unwrap_err();
+        assert!(
+            miss.to_string()
+                .starts_with("No recorded request matches HTTP request #2"),
+            "{miss}"
+        );
         let (step, d) = miss.closest.unwrap();
         assert_eq!((step, d.pointer.as_str()), (0, "/body/model"));
         assert_eq!(m.pick(&live(r#"{"model":"a","n":1}"#), 1).unwrap(), 0);
