@@ -233,8 +233,10 @@ test('the testing entry exports every reference name, plus only the cassette API
     'assertToolsAccepted',
     'assertToolsOffered',
     'cassette',
+    'fetchCassette',
     'fetchResponder',
     'providerServer',
+    'recordingFetch',
     'recordingModel',
     'scriptedFetch',
   ]);

@@ -143,17 +143,30 @@ fn is_tagged(v: &Value) -> bool {
 /// The normalized form of a model request: what is stored and hashed. What redaction took out
 /// is added to `taken`.
 pub fn normalize_request(mut request: Value, redaction: &Redaction, taken: &mut Taken) -> Value {
-    if let Value::Object(map) = &mut request {
-        for k in RUNTIME_KEYS {
-            map.shift_remove(k);
-        }
-    }
-    drop_non_json(&mut request);
+    strip_request(&mut request);
     redaction.apply(&mut request, taken);
     // Keys sorted, so equal requests have one text whatever order they were built in. (Values
     // come from `serde_json::from_str`, whose recursion limit bounds this recursive sort.)
     request.sort_all_objects();
     request
+}
+
+/// [`normalize_request`] without the redaction: what a live request is first compared as
+/// (a request with nothing to redact equals its recorded form as it is).
+pub fn normalize_unredacted(mut request: Value) -> Value {
+    strip_request(&mut request);
+    request.sort_all_objects();
+    request
+}
+
+/// Takes out what never takes part in matching: the runtime members and non-JSON values.
+fn strip_request(request: &mut Value) {
+    if let Value::Object(map) = request {
+        for k in RUNTIME_KEYS {
+            map.shift_remove(k);
+        }
+    }
+    drop_non_json(request);
 }
 
 /// FNV-1a 64 of the JSON text (no whitespace) of a normalized request, whose keys are sorted,
@@ -581,7 +594,7 @@ pub fn load(doc: Value, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteE
 /// refused at `/interface`.
 pub fn load_for(
     interface: Interface,
-    doc: Value,
+    mut doc: Value,
     host: Rc<dyn PatternHost>,
 ) -> Result<Cassette, CassetteError> {
     let root = doc
@@ -730,9 +743,14 @@ pub fn load_for(
         }
         Some(v) => Some(ModelIdentity::read(v)?),
     };
+    // Checked above: moved out, not copied (a long loop's cassette holds every request whole).
+    let steps = match doc.get_mut("steps").map(Value::take) {
+        Some(Value::Array(steps)) => steps,
+        _ => Vec::new(),
+    };
     Ok(Cassette {
         redaction,
-        steps: steps.clone(),
+        steps,
         interface,
         model,
     })
@@ -1127,6 +1145,25 @@ pub struct Matcher {
 }
 
 impl Matcher {
+    /// [`Matcher::new`], taking the requests out of the steps instead of copying them (a long
+    /// loop's cassette holds every request whole): for a replay that reads only the answers after.
+    pub fn taking(cassette: &mut Cassette) -> Matcher {
+        let mut requests: Vec<Value> = cassette
+            .steps
+            .iter_mut()
+            .map(|s| s.get_mut("request").map(Value::take).unwrap_or(Value::Null))
+            .collect();
+        for r in requests.iter_mut() {
+            r.sort_all_objects();
+        }
+        Matcher {
+            interface: cassette.interface,
+            hashes: requests.iter().map(hash).collect(),
+            used: vec![false; requests.len()],
+            requests,
+        }
+    }
+
     pub fn new(cassette: &Cassette) -> Matcher {
         // Sorted and hashed again here, so a hand-edited request still matches what it says.
         let requests: Vec<Value> = cassette
@@ -1145,6 +1182,16 @@ impl Matcher {
             used: vec![false; requests.len()],
             requests,
         }
+    }
+
+    /// The first unused step whose request equals `live` as it is (normalized, unredacted),
+    /// taken; `None` when no step does (then [`Matcher::pick`] decides, on the redacted form).
+    pub fn pick_exact(&mut self, live: &Value) -> Option<usize> {
+        let h = hash(live);
+        let i = (0..self.hashes.len())
+            .find(|&i| !self.used[i] && self.hashes[i] == h && self.requests[i] == *live)?;
+        self.used[i] = true;
+        Some(i)
     }
 
     /// The first unused step whose normalized request equals `live` (already normalized), or
@@ -1543,6 +1590,42 @@ mod tests {
                 hash(&live)
             )
         );
+    }
+
+    #[test]
+    fn an_unredacted_request_matches_as_it_is_and_one_with_a_secret_only_once_redacted() {
+        let r = redaction();
+        let key = "sk-proj-Abc123Def456Ghi789Jkl012Mno345";
+        let step = |input: &str| {
+            record_step(
+                json!({ "input": input, "b": 1, "a": 2 }),
+                false,
+                Outcome::Response(json!({ "output": [] })),
+                &r,
+            )
+        };
+        let cassette = load(build(vec![step("plain"), step(&format!("key {key}"))], &r)).unwrap();
+        let mut m = Matcher::new(&cassette);
+        let with_secret = json!({ "input": format!("key {key}"), "a": 2, "b": 1 });
+        assert_eq!(
+            m.pick_exact(&normalize_unredacted(with_secret.clone())),
+            None,
+            "the secret is redacted in the recording"
+        );
+        assert_eq!(
+            m.pick_exact(&normalize_unredacted(
+                json!({ "a": 2, "b": 1, "input": "plain", "signal": {} })
+            )),
+            Some(0)
+        );
+        assert_eq!(
+            m.pick_exact(&normalize_unredacted(
+                json!({ "a": 2, "b": 1, "input": "plain" })
+            )),
+            None,
+            "each step once"
+        );
+        assert_eq!(m.pick(&normalize_request(with_secret, &r), 1).unwrap(), 1);
     }
 
     /// A language model's stream parts: texts joined by id, tool calls kept, the finish part's

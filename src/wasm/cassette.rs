@@ -286,7 +286,8 @@ impl CassetteRecorder {
 #[wasm_bindgen]
 pub struct CassetteReplay {
     cassette: Cassette,
-    matcher: Matcher,
+    /// Made at the first pick: a replay in order never needs it.
+    matcher: Option<Matcher>,
     /// An HTTP cassette: steps are replies, live requests are read as `wire::tape` stores them.
     http: bool,
     _live: super::Live,
@@ -307,10 +308,9 @@ impl CassetteReplay {
         })?;
         let cassette =
             rules::load_for(interface_of(interface), doc, js_patterns()).map_err(raise)?;
-        let matcher = Matcher::new(&cassette);
         Ok(CassetteReplay {
+            matcher: None,
             cassette,
-            matcher,
             http: interface_of(interface) == rules::Interface::Http,
             _live: super::Live::new(),
         })
@@ -351,12 +351,45 @@ impl CassetteReplay {
     /// `CassetteMismatchError` with the closest step's first differing field otherwise.
     pub fn pick(&mut self, request: &str, call_index: u32) -> Result<u32, JsValue> {
         let request = json(request, "The request")?;
-        let live = if self.http {
-            crate::doubles::wire::tape::live_request(&request, &self.cassette.redaction)
+        let request = if self.http {
+            crate::doubles::wire::tape::live_request(&request)
         } else {
-            rules::normalize_request(request, &self.cassette.redaction, &mut Taken::default())
+            request
         };
-        self.matcher
+        self.pick_value(request, call_index)
+    }
+
+    /// [`CassetteReplay::pick`] for an HTTP request: `method`, `url`, and the body's text in
+    /// the input buffer (read once, not escaped inside another text).
+    #[wasm_bindgen(js_name = pickHttp)]
+    pub fn pick_http(
+        &mut self,
+        method: &str,
+        url: &str,
+        len: usize,
+        call_index: u32,
+    ) -> Result<u32, JsValue> {
+        let request = super::with_input(len, |body| {
+            crate::doubles::wire::tape::stored_request(method, url, body)
+        })?;
+        self.pick_value(request, call_index)
+    }
+
+    /// The step for `request`, in the form a step's request is stored in (not yet normalized).
+    fn pick_value(&mut self, request: Value, call_index: u32) -> Result<u32, JsValue> {
+        // The steps' requests are read only here, so the matcher takes them over.
+        let matcher = match &mut self.matcher {
+            Some(m) => m,
+            none => none.insert(Matcher::taking(&mut self.cassette)),
+        };
+        // A request with nothing to redact matches as it is: the redaction's walk (every
+        // string through the patterns) is paid only when that fails.
+        if let Some(i) = matcher.pick_exact(&rules::normalize_unredacted(request.clone())) {
+            return Ok(i as u32);
+        }
+        let live =
+            rules::normalize_request(request, &self.cassette.redaction, &mut Taken::default());
+        matcher
             .pick(&live, call_index as usize)
             .map(|i| i as u32)
             .map_err(|m| raise(*m))

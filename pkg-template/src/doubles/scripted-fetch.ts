@@ -19,7 +19,7 @@ import { textCodec } from '../engine/host.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { causeCodes, languageModelSteps } from './scripted-language-model.js';
 import type { LanguageModelRetryAdvice, ScriptedLanguageModelReply } from './answer-types.js';
-import { WIRE_REPLY, installReplayFetch, isCassetteSource, wireReplaySteps, type WireCassetteSource } from './wire-cassette.js';
+import { TAKES_INCOMING, WIRE_REPLY, installReplayFetch, isCassetteSource, wireReplaySteps, type WireCassetteSource } from './wire-cassette.js';
 
 /** A provider API `scriptedFetch` answers. */
 export type WireEndpoint = 'openai.responses' | 'openai.chat' | 'anthropic.messages' | 'gemini.generateContent';
@@ -246,7 +246,9 @@ export class WireScript {
     if (step.type === 'error') return this.#error(route, step, record);
     let answer: unknown;
     try {
-      answer = step.type === 'responder' ? await step.respond!(recorded(record)) : step.response;
+      if (step.type !== 'responder') answer = step.response;
+      else if (TAKES_INCOMING in step.respond!) answer = await (step.respond as unknown as (incoming: WireIncoming, index: number) => unknown)(incoming, record.index);
+      else answer = await step.respond!(recorded(record));
     } catch (error) {
       // A replay's miss is the double's failure (a 500 no client retries, thrown again by
       // assertComplete()); a recorded network failure is thrown as it happened.

@@ -5,12 +5,12 @@
  * engine owns the document, what is kept of a request and a response, redaction and matching
  * (src/doubles/wire/tape.rs); this module moves `Request` and `Response` bodies.
  */
-import { callDoubles } from '../engine/channel.js';
+import { callDoubles, doublesInputText } from '../engine/channel.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { textCodec } from '../engine/host.js';
 import { Recording, cassettePlan, errorOutcome, readCassette, toError } from './cassette.js';
 import type { Cassette, RedactionOptions } from './cassette-format.js';
-import type { RecordedHttpCall, ScriptedFetchInput, WireReply } from './scripted-fetch.js';
+import type { ScriptedFetchInput, WireReply } from './scripted-fetch.js';
 
 /** A cassette to replay over HTTP: a file (Node) or a cassette object, in recorded order or by request. */
 export interface WireCassetteSource {
@@ -22,6 +22,15 @@ export interface WireCassetteSource {
 
 /** @internal A responder's answer that is already the reply on the wire. */
 export const WIRE_REPLY = Symbol('understudy.wire-reply');
+
+/**
+ * @internal Marks a responder that reads the request as it came (`WireIncoming`), not its
+ * record: a replay needs no parsed body or neutral form, which a long tool loop would pay for
+ * on every turn.
+ */
+export const TAKES_INCOMING = Symbol('understudy.takes-incoming');
+
+type Incoming = { method: string; url: string; body: string };
 
 type ReplayStep = { kind: 'reply' | 'error'; reply?: WireReply; error?: { name: string; message: string } };
 
@@ -45,15 +54,9 @@ export function wireReplaySteps(source: WireCassetteSource, surface: string): Sc
     if (step.kind === 'error') throw toError(step.error);
     return { [WIRE_REPLY]: step.reply } as never;
   };
-  return steps.map((step) => ({
-    type: 'responder' as const,
-    respond: byRequest
-      ? (call: RecordedHttpCall) => {
-          const live = JSON.stringify({ method: call.method, url: call.url, body: typeof call.body === 'string' ? call.body : JSON.stringify(call.body) });
-          return answer(steps[callDoubles(() => replay.pick(live, call.index))]);
-        }
-      : () => answer(step),
-  }));
+  const byPick = (incoming: Incoming, index: number) => answer(steps[callDoubles(() => replay.pickHttp(incoming.method, incoming.url, doublesInputText(incoming.body), index))]);
+  const marked = (respond: (incoming: Incoming, index: number) => unknown) => Object.assign(respond, { [TAKES_INCOMING]: true }) as never;
+  return steps.map((step) => ({ type: 'responder' as const, respond: marked(byRequest ? byPick : () => answer(step)) }));
 }
 
 /** Options of {@link recordingFetch}: the other recordings' redaction, and a file. */
