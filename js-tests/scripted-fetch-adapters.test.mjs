@@ -187,3 +187,20 @@ test('another process, recorded and replayed: serve --upstream --record, then se
   assert.deepEqual(await runApp(replay.url, 'sk-other'), live);
   await stop(replay.server);
 });
+
+test('serve refuses a mix of sources and half a record mode, naming what goes together', async () => {
+  const cases = [
+    [['--script', 'a.mjs', '--cassette', 'b.json'], /Give one of --script, --cassette and --upstream, not --script and --cassette/],
+    [['--upstream', 'https://api.openai.com'], /--upstream and --record go together/],
+    [['--script', 'a.mjs', '--match', 'request'], /--match goes with --cassette/],
+    [[], /Give the script: --script/],
+  ];
+  for (const [args, message] of cases) {
+    const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 2, err);
+    assert.match(err, message);
+  }
+});

@@ -359,7 +359,10 @@ export function attach<T extends object>(target: T, script: WireScript): T {
  * @throws {TypeError} an option of the wrong type or name.
  * @throws {InvalidScriptedModelStepError} a malformed step (at once).
  * @throws {InvalidCassetteError} a cassette that is not one (at once).
- * @throws {CassetteMismatchError} with `match: 'request'`, from the call that matches no recorded request.
+ *
+ * With `match: 'request'`, a request no recorded one matches is answered with the provider's
+ * 500 carrying the `CassetteMismatchError` (its `pointer` names the first differing field), and
+ * `assertComplete()` throws that error.
  */
 export function scriptedFetch(steps: Iterable<ScriptedFetchInput> | WireCassetteSource = [], options?: ScriptedFetchOptions): ScriptedFetch {
   const script = new WireScript(steps, fetchOptions('scriptedFetch', options), 'scriptedFetch');

@@ -185,9 +185,13 @@ type AnyFetch = (input: Request | URL | string, init?: RequestInit) => Promise<R
  * @throws {CassetteMissingError} the cassette is missing and may not be recorded.
  */
 export function fetchCassette(name: string, realFetch?: () => AnyFetch, options?: FetchCassetteOptions): AnyFetch;
+/** The same, recording through the global `fetch`. */
+export function fetchCassette(name: string, options: FetchCassetteOptions): AnyFetch;
 /** The same, named after the running test (node:test, or vitest with `@understudy/agents/vitest`). */
 export function fetchCassette(realFetch?: () => AnyFetch, options?: FetchCassetteOptions): AnyFetch;
-export function fetchCassette(first?: string | (() => AnyFetch), second?: (() => AnyFetch) | FetchCassetteOptions, third?: FetchCassetteOptions): AnyFetch {
+/** The same, named after the running test, recording through the global `fetch`. */
+export function fetchCassette(options: FetchCassetteOptions): AnyFetch;
+export function fetchCassette(first?: string | (() => AnyFetch) | FetchCassetteOptions, second?: (() => AnyFetch) | FetchCassetteOptions, third?: FetchCassetteOptions): AnyFetch {
   const named = typeof first === 'string';
   let factory = named ? second : first;
   let options = (named ? third : second) as FetchCassetteOptions | undefined;
@@ -203,7 +207,7 @@ export function fetchCassette(first?: string | (() => AnyFetch), second?: (() =>
   options = checked;
   if (plan === 'off') return realModel();
   if (plan === 'record') return recordingFetch(realModel(), { redactKeys: options.redactKeys, redact: options.redact, allowSecrets: options.allowSecrets, path });
-  // Imported lazily: scripted-fetch.ts imports this module.
+  // Installed by scripted-fetch.ts, which imports this module.
   return replayFetch({ cassette: path, match: options.match });
 }
 
