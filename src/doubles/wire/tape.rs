@@ -87,7 +87,8 @@ pub fn parse_events(text: &str) -> Vec<Json> {
     let mut events = Vec::new();
     let (mut data, mut event, mut id): (Option<String>, Option<String>, Option<String>) =
         (None, None, None);
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    // A closing blank line: a stream cut off before its last one still holds that event.
+    let text = text.replace("\r\n", "\n").replace('\r', "\n") + "\n\n";
     for line in text.split('\n') {
         if line.is_empty() {
             if let Some(d) = data.take() {
@@ -118,15 +119,6 @@ pub fn parse_events(text: &str) -> Vec<Json> {
             "id" => id = Some(value.to_owned()),
             _ => {}
         }
-    }
-    // A stream cut off before its last blank line still holds that event.
-    if let Some(d) = data {
-        let mut e = Map::new();
-        if let Some(name) = event {
-            e.insert("event".into(), name.into());
-        }
-        e.insert("data".into(), value_of(&d));
-        events.push(Json::Object(e));
     }
     events
 }
@@ -478,8 +470,11 @@ mod tests {
             .any(|(k, v)| k == "content-type" && v.starts_with("text/event-stream")));
         // A stream cut off before its last blank line keeps its last event.
         assert_eq!(
-            parse_events("data: {\"a\":1}\n\ndata: {\"b\""),
-            vec![json!({ "data": { "a": 1 } }), json!({ "data": "{\"b\"" })]
+            parse_events("data: {\"a\":1}\n\nid: 7\ndata: {\"b\""),
+            vec![
+                json!({ "data": { "a": 1 } }),
+                json!({ "id": "7", "data": "{\"b\"" })
+            ]
         );
     }
 
