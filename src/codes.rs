@@ -40,6 +40,14 @@ pub fn lists() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
                 .collect(),
         ),
         (
+            "SchemaProviderMode",
+            "A provider in one request mode (`'openai:strict'`, `'anthropic:standard'`, …): which schema rules apply.",
+            crate::schema::book::Mode::ALL
+                .iter()
+                .map(|r| r.as_str())
+                .collect(),
+        ),
+        (
             "SchemaChangeKind",
             "How a provider conversion changed a keyword (`SchemaChange.kind`).",
             crate::schema::provider::ChangeKind::ALL
@@ -136,6 +144,7 @@ pub fn typescript() -> String {
         out.pop();
         out.push_str(";\n");
     }
+    out.push_str("\n/** A provider as an option names it: alone (each tool's `strict`, else the provider's default mode, decides) or with its mode. */\nexport type SchemaProviderName = SchemaProvider | SchemaProviderMode;\n");
     out.push_str(
         "\n/** What `standardCall` (engine/standard-call.ts) found in a `~standard.validate` result; the engine's `schema::standard::Outcome`. */\n\
          export const StandardOutcome = {\n",
@@ -170,7 +179,7 @@ pub fn engine_types_typescript() -> String {
     let mut out = String::from(
         "// Generated from the engine's types (ts-rs) by\n\
          // `UNDERSTUDY_WRITE_CODES=1 cargo test --lib codes`; a test fails when it is stale.\n\
-         import type {\n  InvalidCassetteReason,\n  InvalidScriptedModelStepReason,\n  InvalidScriptedSandboxStepReason,\n  ParseFixKind,\n  RequestLimit,\n  SchemaChangeKind,\n  SchemaProvider,\n  StrictSchemaErrorReason,\n  StructuredParseErrorReason,\n  ToolCheckLoss,\n  ToolCheckStatus,\n} from './codes.js';\n\
+         import type {\n  InvalidCassetteReason,\n  InvalidScriptedModelStepReason,\n  InvalidScriptedSandboxStepReason,\n  ParseFixKind,\n  RequestLimit,\n  SchemaChangeKind,\n  SchemaProvider,\n  SchemaProviderMode,\n  SchemaProviderName,\n  StrictSchemaErrorReason,\n  StructuredParseErrorReason,\n  ToolCheckLoss,\n  ToolCheckStatus,\n} from './codes.js';\n\
          import type {\n  PendingRealtimeExpectation,\n  PendingRealtimeFailure,\n  RealtimeTransportMethod,\n  RealtimeTransportStatus,\n  RecordedRealtimeTransportCall,\n} from './realtime-types.js';\n",
     );
     // What the engine answers.
@@ -179,6 +188,8 @@ pub fn engine_types_typescript() -> String {
     declare::<crate::schema::provider::Change>(&mut out);
     declare::<crate::schema::provider::Breach>(&mut out);
     declare::<crate::schema::tools::ToolResult>(&mut out);
+    declare::<crate::schema::tools::AsSent>(&mut out);
+    declare::<crate::schema::tools::OutputResult>(&mut out);
     declare::<crate::schema::tools::Skipped>(&mut out);
     declare::<crate::schema::tools::ProviderLimits>(&mut out);
     declare::<crate::schema::tools::Report>(&mut out);

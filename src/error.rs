@@ -47,6 +47,8 @@ crate::code_enum! {
         UnsupportedValue = "unsupported_value",
         /// A request over a provider's limits (`strictTools` with a provider).
         RequestLimit = "request_limit",
+        /// A tool name the provider refuses (characters or length).
+        InvalidName = "invalid_name",
     }
 }
 

@@ -1,6 +1,7 @@
 //! The schema half of the engine: strict normalization, local validation and the rules of the
 //! Standard Schema bridge.
 
+pub mod book;
 #[cfg(feature = "validator")]
 pub mod ecma_regex;
 pub mod json;

@@ -889,10 +889,18 @@ impl<'a> Walk<'a> {
         for key in ["multipleOf", "uniqueItems"] {
             self.describe(out, key, pointer, integer, described);
         }
+        // Gemini's formats by type (its Schema's documentation; E16 for strings): a string
+        // takes `enum` and `date-time`, an integer `int32` and `int64`, a number `float` and
+        // `double`.
+        let own_formats: &[&str] = match out.get("type").and_then(Json::as_str) {
+            Some("integer") => &["int32", "int64", "enum"],
+            Some("number") => &["float", "double", "enum"],
+            _ => &["date-time", "enum"],
+        };
         if out
             .get("format")
             .and_then(Json::as_str)
-            .is_some_and(|f| f != "date-time" && f != "enum")
+            .is_some_and(|f| !own_formats.contains(&f))
         {
             self.describe(out, "format", pointer, integer, described);
         }

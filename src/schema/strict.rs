@@ -1805,14 +1805,22 @@ mod tests {
 /// mode cannot represent at all fails with that refusal; one the conversion would change fails
 /// with `not_strict` at the first node that would change. Messages name the tool.
 pub fn check_as_sent(schema: &Doc, tool: &str) -> Result<()> {
-    let named = |e: StrictError| StrictError {
-        message: format!(
-            "Tool \"{tool}\": OpenAI strict mode refuses its parameters: {}",
-            e.message
-        ),
+    as_sent_refusal(schema).map_err(|e| StrictError {
+        message: if e.reason == StrictReason::NotStrict {
+            format!("Tool \"{tool}\": OpenAI strict mode refuses its parameters as sent (\"Invalid schema for function\"): {}", e.message)
+        } else {
+            format!(
+                "Tool \"{tool}\": OpenAI strict mode refuses its parameters: {}",
+                e.message
+            )
+        },
         ..e
-    };
-    let strict = prepare(schema, schema.root(), Mode::Convert).map_err(named)?;
+    })
+}
+
+/// [`check_as_sent`] without the tool: the refusal's message says only why.
+pub fn as_sent_refusal(schema: &Doc) -> Result<()> {
+    let strict = prepare(schema, schema.root(), Mode::Convert)?;
     let as_sent: serde_json::Value =
         serde_json::from_str(&crate::schema::json::to_string(schema, schema.root()))
             .unwrap_or_default();
@@ -1852,10 +1860,13 @@ pub fn check_as_sent(schema: &Doc, tool: &str) -> Result<()> {
             Err(StrictError {
                 reason: StrictReason::NotStrict,
                 pointer: d.pointer.clone(),
-                keyword: d.pointer.rsplit('/').next().filter(|k| !k.is_empty()).map(str::to_owned),
-                message: format!(
-                    "Tool \"{tool}\": OpenAI strict mode refuses its parameters as sent (\"Invalid schema for function\"): {why}"
-                ),
+                keyword: d
+                    .pointer
+                    .rsplit('/')
+                    .next()
+                    .filter(|k| !k.is_empty())
+                    .map(str::to_owned),
+                message: why,
             })
         }
     }

@@ -12,10 +12,10 @@ use serde::Serialize;
 use serde_json::Value as Json;
 
 use crate::error::{StrictError, StrictReason};
+use crate::schema::book::{self, Mode, Role, Target};
 use crate::schema::json::pointer_push;
 use crate::schema::pointer::place;
-use crate::schema::provider::{self, Breach, Change, ChangeKind, Provider};
-use crate::schema::strict::{self, Mode};
+use crate::schema::provider::{Breach, Change, ChangeKind, Provider};
 
 crate::code_enum! {
     /// What a provider does with one schema of a tool (`ToolCheckResult.status`).
@@ -59,7 +59,7 @@ crate::code_enum! {
 /// The reason of a refused row that no schema rule gave: the tool could not be read.
 const UNREADABLE: &str = "unreadable";
 
-/// One schema of one tool, for one provider.
+/// One schema of one tool, for one provider in one mode.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(
@@ -70,14 +70,25 @@ const UNREADABLE: &str = "unreadable";
 pub struct ToolResult {
     /// The tool's name.
     pub tool: String,
-    /// `input` (the parameters) or `output` (an MCP tool's `outputSchema`).
-    #[cfg_attr(test, ts(type = "'input' | 'output'"))]
+    /// `input`: the parameters (an MCP tool's `outputSchema` is checked apart, in `outputs`).
+    #[cfg_attr(test, ts(type = "'input'"))]
     pub schema: &'static str,
+    /// The provider as the options named it (`openai`, `anthropic:strict`, …): the report's
+    /// column.
+    #[cfg_attr(test, ts(type = "SchemaProviderName"))]
+    pub target: &'static str,
     #[cfg_attr(test, ts(type = "SchemaProvider"))]
     pub provider: Provider,
+    /// The request mode the row is for: the one named, or (for a provider named alone) the one
+    /// the tool declares with `strict`, else the provider's default.
+    #[cfg_attr(test, ts(type = "SchemaProviderMode"))]
+    pub mode: Mode,
     /// `accepted` (sent as it is), `converted` (see `changes` and `loss`) or `refused`.
     #[cfg_attr(test, ts(type = "ToolCheckStatus"))]
     pub status: ToolStatus,
+    /// With `accepted`: keywords the mode takes but does not hold the model to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignored: Option<Vec<Change>>,
     /// With `converted`: what the conversion changed, at JSON Pointers of your schema.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<Vec<Change>>,
@@ -89,6 +100,10 @@ pub struct ToolResult {
     /// order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lost: Option<Vec<Change>>,
+    /// With `converted` (and `refused`): what the provider answers to the schema sent as it
+    /// is, unconverted (the 400 the HTTP double gives).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub as_sent: Option<AsSent>,
     /// With `refused`: the reason code (a `StrictSchemaErrorReason`, or `unreadable` for a
     /// tool whose schema could not be read).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -108,6 +123,55 @@ pub struct ToolResult {
     pub fix: Option<String>,
 }
 
+/// What a provider answers to a schema sent as it is (`ToolCheckResult.asSent`): the refusal
+/// the HTTP double gives too.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "ToolCheckAsSent", optional_fields)
+)]
+pub struct AsSent {
+    #[cfg_attr(test, ts(type = "StrictSchemaErrorReason"))]
+    pub reason: StrictReason,
+    pub pointer: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<String>,
+    pub message: String,
+}
+
+impl From<StrictError> for AsSent {
+    fn from(e: StrictError) -> AsSent {
+        AsSent {
+            reason: e.reason,
+            pointer: e.pointer,
+            keyword: e.keyword,
+            message: e.message,
+        }
+    }
+}
+
+/// An MCP tool's `outputSchema`, checked against what MCP clients require of it: an object
+/// schema (`type: "object"`). No provider receives it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(
+    test,
+    derive(ts_rs::TS),
+    ts(rename = "ToolOutputCheck", optional_fields)
+)]
+pub struct OutputResult {
+    pub tool: String,
+    /// `accepted` or `refused`.
+    #[cfg_attr(test, ts(type = "ToolCheckStatus"))]
+    pub status: ToolStatus,
+    /// With `refused`: why, naming the tool.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// With `refused`: the JSON Pointer at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+}
+
 /// A tool the check leaves alone (a hosted or provider-defined tool: no schema of yours).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "SkippedTool"))]
@@ -123,8 +187,9 @@ pub struct Skipped {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ToolCheckLimits"))]
 pub struct ProviderLimits {
-    #[cfg_attr(test, ts(type = "SchemaProvider"))]
-    pub provider: Provider,
+    /// The provider as the options named it (the report's column).
+    #[cfg_attr(test, ts(type = "SchemaProviderName"))]
+    pub provider: &'static str,
     pub breaches: Vec<Breach>,
 }
 
@@ -132,37 +197,48 @@ pub struct ProviderLimits {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS), ts(rename = "ToolCheckReport"))]
 pub struct Report {
-    /// The providers checked, in the order given.
-    #[cfg_attr(test, ts(type = "SchemaProvider[]"))]
-    pub providers: Vec<Provider>,
+    /// The providers checked, as named (a provider, or a provider with its mode), in the order
+    /// given: the report's columns.
+    #[cfg_attr(test, ts(type = "SchemaProviderName[]"))]
+    pub providers: Vec<&'static str>,
     /// The names of the tools checked, in the set's order.
     pub tools: Vec<String>,
-    /// One row per tool, schema and provider, in that order.
+    /// One row per tool and provider, in that order.
     pub results: Vec<ToolResult>,
+    /// One row per tool with an MCP `outputSchema`.
+    pub outputs: Vec<OutputResult>,
     /// Per provider, the request limits the whole set breaks (tools as they would be sent).
     pub limits: Vec<ProviderLimits>,
     pub skipped: Vec<Skipped>,
 }
 
-/// A tool as the facade read it: `{ name, type?, input?, output?, error? }` (`error`: why its
-/// schema could not be read, such as a Standard Schema without JSON Schema).
-fn read_tool(
-    i: usize,
-    tool: &Json,
-) -> (
-    String,
-    Option<String>,
-    Option<&Json>,
-    Option<&Json>,
-    Option<String>,
-) {
-    let name = match tool.get("name").and_then(Json::as_str) {
-        Some(n) if !n.is_empty() => n.to_string(),
-        _ => format!("tools[{i}]"),
-    };
-    let kind = tool.get("type").and_then(Json::as_str).map(str::to_string);
-    let error = tool.get("error").and_then(Json::as_str).map(str::to_string);
-    (name, kind, tool.get("input"), tool.get("output"), error)
+/// A tool as the facade read it: `{ name, type?, strict?, input?, output?, error? }`
+/// (`error`: why its schema could not be read, such as a Standard Schema without JSON Schema).
+struct ReadTool<'a> {
+    name: String,
+    /// Whether the tool had a name of its own (else `tools[i]`).
+    named: bool,
+    kind: Option<String>,
+    strict: Option<bool>,
+    input: Option<&'a Json>,
+    output: Option<&'a Json>,
+    error: Option<String>,
+}
+
+fn read_tool(i: usize, tool: &Json) -> ReadTool<'_> {
+    let given = tool.get("name").and_then(Json::as_str);
+    ReadTool {
+        name: match given {
+            Some(n) if !n.is_empty() => n.to_string(),
+            _ => format!("tools[{i}]"),
+        },
+        named: given.is_some(),
+        kind: tool.get("type").and_then(Json::as_str).map(str::to_string),
+        strict: tool.get("strict").and_then(Json::as_bool),
+        input: tool.get("input"),
+        output: tool.get("output"),
+        error: tool.get("error").and_then(Json::as_str).map(str::to_string),
+    }
 }
 
 /// Tool types whose schema is the user's: function tools (`@openai/agents`, the AI SDK's
@@ -171,81 +247,147 @@ fn is_function_type(kind: Option<&str>) -> bool {
     matches!(kind, None | Some("function" | "dynamic"))
 }
 
-/// Checks the tools of `request` (`{ tools: [...] }`, read by the facade) for `providers`.
-pub fn check_tools(request: &Json, providers: &[Provider]) -> Report {
+/// Checks the tools of `request` (`{ tools: [...] }`, read by the facade) for `targets`.
+pub fn check_tools(request: &Json, targets: &[Target]) -> Report {
     let tools = request
         .get("tools")
         .and_then(Json::as_array)
         .cloned()
         .unwrap_or_default();
     let mut report = Report {
-        providers: providers.to_vec(),
+        providers: targets.iter().map(|t| t.code()).collect(),
         tools: Vec::new(),
         results: Vec::new(),
+        outputs: Vec::new(),
         limits: Vec::new(),
         skipped: Vec::new(),
     };
-    // Per provider, the tools' parameters as they would be sent, for the request limits.
-    let mut sent: Vec<Vec<(String, Json)>> = vec![Vec::new(); providers.len()];
+    // Per target, the tools' parameters as they would be sent, with their mode, for the
+    // request limits.
+    let mut sent: Vec<Vec<(Mode, String, Json)>> = vec![Vec::new(); targets.len()];
     for (i, tool) in tools.iter().enumerate() {
-        let (name, kind, input, output, error) = read_tool(i, tool);
-        if !is_function_type(kind.as_deref()) {
-            let kind = kind.unwrap_or_default();
+        let t = read_tool(i, tool);
+        if !is_function_type(t.kind.as_deref()) {
+            let kind = t.kind.clone().unwrap_or_default();
             report.skipped.push(Skipped {
                 reason: format!(
-                    "`{name}` is a `{kind}` tool: the provider defines its schema, not you."
+                    "`{}` is a `{kind}` tool: the provider defines its schema, not you.",
+                    t.name
                 ),
-                tool: name,
+                tool: t.name.clone(),
                 kind,
             });
             continue;
         }
-        report.tools.push(name.clone());
-        let schemas = [("input", input), ("output", output)];
-        for (which, schema) in schemas {
-            if which == "output" && schema.is_none_or(Json::is_null) {
-                continue;
-            }
-            for (p, &provider) in providers.iter().enumerate() {
-                let row = match (&error, schema) {
-                    (Some(e), _) if which == "input" => unreadable(&name, provider, e.clone()),
-                    (_, None | Some(Json::Null)) => unreadable(
-                        &name,
-                        provider,
-                        format!(
-                            "Tool `{name}` has no input schema (`inputSchema` or `parameters`)."
-                        ),
+        report.tools.push(t.name.clone());
+        for (p, &target) in targets.iter().enumerate() {
+            let mode = target.mode_for(t.strict);
+            let row = match (&t.error, t.input) {
+                (Some(e), _) => unreadable(&t.name, target, mode, e.clone()),
+                (_, None | Some(Json::Null)) => unreadable(
+                    &t.name,
+                    target,
+                    mode,
+                    format!(
+                        "Tool `{}` has no input schema (`inputSchema` or `parameters`).",
+                        t.name
                     ),
-                    (_, Some(schema)) => {
-                        let (row, as_sent) = check_one(&name, which, schema, provider);
-                        if let (Some(as_sent), "input") = (as_sent, which) {
-                            sent[p].push((name.clone(), as_sent));
-                        }
-                        row
+                ),
+                (_, Some(schema)) => {
+                    let named = t.named.then_some(t.name.as_str());
+                    let (row, as_sent) = check_one(&t.name, named, schema, target, mode);
+                    if let Some(as_sent) = as_sent {
+                        sent[p].push((mode, t.name.clone(), as_sent));
                     }
-                };
-                report.results.push(row);
-            }
+                    row
+                }
+            };
+            report.results.push(row);
+        }
+        if let Some(output) = t.output.filter(|o| !o.is_null()) {
+            report.outputs.push(check_output(&t.name, output));
         }
     }
-    for (p, &provider) in providers.iter().enumerate() {
+    for (p, &target) in targets.iter().enumerate() {
+        let mut breaches = Vec::new();
+        for mode in Mode::ALL
+            .iter()
+            .filter(|m| m.provider() == target.provider())
+        {
+            let in_mode: Vec<(String, Json)> = sent[p]
+                .iter()
+                .filter(|(m, _, _)| m == mode)
+                .map(|(_, n, s)| (n.clone(), s.clone()))
+                .collect();
+            // A breach's `/tools/<k>` names the k-th tool in this mode: written back as the
+            // tool's place in the whole set.
+            for mut b in book::limits(*mode, &in_mode, None) {
+                if let Some((k, rest)) = b
+                    .pointer
+                    .strip_prefix("/tools/")
+                    .and_then(|r| r.split_once('/').or(Some((r, ""))))
+                {
+                    let place = k
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|k| in_mode.get(k))
+                        .and_then(|(n, _)| report.tools.iter().position(|t| t == n));
+                    if let Some(i) = place {
+                        let slash = if rest.is_empty() { "" } else { "/" };
+                        b.pointer = format!("/tools/{i}{slash}{rest}");
+                    }
+                }
+                breaches.push(b);
+            }
+        }
         report.limits.push(ProviderLimits {
-            provider,
-            breaches: provider::check_request(provider, &sent[p], None),
+            provider: target.code(),
+            breaches,
         });
     }
     report
 }
 
-fn row(tool: &str, schema: &'static str, provider: Provider, status: ToolStatus) -> ToolResult {
+/// An MCP `outputSchema` against what MCP clients require: an object whose `type` is
+/// `"object"` (the official SDK refuses the whole listing otherwise).
+fn check_output(tool: &str, schema: &Json) -> OutputResult {
+    let fault = match schema.get("type") {
+        _ if !schema.is_object() => Some(("", "is not an object".to_string())),
+        Some(Json::String(t)) if t == "object" => None,
+        Some(t) => Some(("/type", format!("has `type` {}", compact(t)))),
+        None => Some(("", "has no `type`".to_string())),
+    };
+    match fault {
+        None => OutputResult {
+            tool: tool.to_string(),
+            status: ToolStatus::Accepted,
+            message: None,
+            pointer: None,
+        },
+        Some((pointer, what)) => OutputResult {
+            tool: tool.to_string(),
+            status: ToolStatus::Refused,
+            message: Some(format!(
+                "The output schema of tool `{tool}` {what}; MCP clients require `type: \"object\"` (the official SDK then rejects the server's whole tools/list). No provider receives it."
+            )),
+            pointer: Some(pointer.to_string()),
+        },
+    }
+}
+
+fn row(tool: &str, target: Target, mode: Mode, status: ToolStatus) -> ToolResult {
     ToolResult {
         tool: tool.to_string(),
-        schema,
-        provider,
+        schema: "input",
+        target: target.code(),
+        provider: mode.provider(),
+        mode,
         status,
+        ignored: None,
         changes: None,
         loss: None,
         lost: None,
+        as_sent: None,
         reason: None,
         pointer: None,
         keyword: None,
@@ -254,30 +396,59 @@ fn row(tool: &str, schema: &'static str, provider: Provider, status: ToolStatus)
     }
 }
 
-fn unreadable(tool: &str, provider: Provider, message: String) -> ToolResult {
+fn unreadable(tool: &str, target: Target, mode: Mode, message: String) -> ToolResult {
     ToolResult {
         reason: Some(UNREADABLE.to_string()),
         pointer: Some(String::new()),
         message: Some(message),
         fix: Some("Give the tool a JSON Schema, or a schema library's schema that converts to one (Zod 4, Valibot with @valibot/to-json-schema, ArkType).".to_string()),
-        ..row(tool, "input", provider, ToolStatus::Refused)
+        ..row(tool, target, mode, ToolStatus::Refused)
     }
 }
 
-/// One schema for one provider: its row, and the schema as it would be sent (unless refused).
+/// One tool's parameters for one mode: its row, and the schema as it would be sent (unless
+/// refused). `name` is the tool's own name, checked against the provider's rule (a tool read
+/// without one is named by its place and not checked).
 fn check_one(
     tool: &str,
-    which: &'static str,
+    name: Option<&str>,
     schema: &Json,
-    provider: Provider,
+    target: Target,
+    mode: Mode,
 ) -> (ToolResult, Option<Json>) {
-    let converted = convert(schema, provider);
-    match converted {
-        Err(e) => (refused(tool, which, provider, e), None),
-        Ok((sent, changes)) if changes.is_empty() => {
-            (row(tool, which, provider, ToolStatus::Accepted), Some(sent))
+    if let Some(Err(words)) = name.map(|n| book::check_name(mode.provider(), n)) {
+        let e = StrictError {
+            reason: StrictReason::InvalidName,
+            pointer: String::new(),
+            keyword: None,
+            message: format!("its name is refused: {words}"),
+        };
+        return (refused(tool, target, mode, e, None, false), None);
+    }
+    let as_sent = match book::judge(mode, Role::Tool, schema) {
+        Ok(taken) => {
+            let ignored = (!taken.ignored.is_empty()).then_some(taken.ignored);
+            let r = ToolResult {
+                ignored,
+                ..row(tool, target, mode, ToolStatus::Accepted)
+            };
+            return (r, Some(schema.clone()));
         }
-        Ok((sent, mut changes)) => {
+        Err(e) => e,
+    };
+    match book::convert(mode, Role::Tool, schema, None) {
+        Err(e) => {
+            // A strict mode's fix offers `strict: false` only where the standard mode takes
+            // the tool as it is.
+            let standard_takes =
+                mode.is_strict() && book::judge(mode.counterpart(), Role::Tool, schema).is_ok();
+            (
+                refused(tool, target, mode, e, Some(as_sent), standard_takes),
+                None,
+            )
+        }
+        Ok(converted) => {
+            let mut changes = converted.changes;
             // In document order whatever the order of the keys as given (an MCP client may
             // put the keywords it knows first).
             changes.sort_by(|a, b| (&a.pointer, &a.keyword).cmp(&(&b.pointer, &b.keyword)));
@@ -290,123 +461,17 @@ fn check_one(
                 loss: Some(loss_of(&changes, schema)),
                 lost: Some(lost),
                 changes: Some(changes),
-                ..row(tool, which, provider, ToolStatus::Converted)
+                as_sent: Some(as_sent.into()),
+                ..row(tool, target, mode, ToolStatus::Converted)
             };
-            (r, Some(sent))
+            (r, Some(converted.schema))
         }
     }
-}
-
-/// The schema converted for `provider`, and what the conversion changed.
-fn convert(schema: &Json, provider: Provider) -> Result<(Json, Vec<Change>), StrictError> {
-    if let Err(e) = crate::schema::types::check(schema) {
-        return Err(StrictError {
-            reason: StrictReason::NonSchemaNode,
-            pointer: e.pointer.clone(),
-            keyword: Some("type".to_string()),
-            message: e.to_string(),
-        });
-    }
-    if provider == Provider::OpenAi {
-        let text = serde_json::to_string(schema).unwrap_or_default();
-        let doc = crate::schema::json::parse(&text).map_err(|_| strict::depth_error_unlocated())?;
-        let strict = strict::prepare(&doc, doc.root(), Mode::Convert)?;
-        let sent: Json =
-            serde_json::from_str(&crate::schema::json::to_string(&strict.doc, strict.root))
-                .unwrap_or_default();
-        openai_refusals(schema, "")?;
-        let mut changes = Vec::new();
-        diff(schema, &sent, "", &mut changes);
-        return Ok((sent, changes));
-    }
-    let converted = provider::convert_given(schema.clone(), provider, None)?;
-    Ok((converted.schema, converted.changes))
-}
-
-/// The formats OpenAI's strict mode takes (anything else: "'uri' is not a valid format").
-const OPENAI_FORMATS: [&str; 9] = [
-    "date-time",
-    "time",
-    "date",
-    "duration",
-    "email",
-    "hostname",
-    "ipv4",
-    "ipv6",
-    "uuid",
-];
-
-/// What OpenAI's strict mode refuses that the reference's conversion passes on as it is (the
-/// API answers 400): a `format` outside its nine, an open object (`additionalProperties` other
-/// than `false`). Walks the subschemas of `schema` in document order.
-fn openai_refusals(schema: &Json, pointer: &str) -> Result<(), StrictError> {
-    let Json::Object(node) = schema else {
-        return Ok(());
-    };
-    if let Some(Json::String(format)) = node.get("format") {
-        if !OPENAI_FORMATS.contains(&format.as_str()) {
-            return Err(StrictError {
-                reason: StrictReason::UnsupportedValue,
-                pointer: pointer.to_string(),
-                keyword: Some("format".to_string()),
-                message: format!("strict mode takes `format` only as one of {}; '{format}' is not a valid format.", OPENAI_FORMATS.join(", ")),
-            });
-        }
-    }
-    if let Some(open) = node
-        .get("additionalProperties")
-        .filter(|v| **v != Json::Bool(false))
-    {
-        return Err(StrictError {
-            reason: StrictReason::OpenObject,
-            pointer: pointer_push(pointer, "additionalProperties"),
-            keyword: Some("additionalProperties".to_string()),
-            message: format!(
-                "strict mode needs `additionalProperties: false` on every object; this one has {}.",
-                compact(open)
-            ),
-        });
-    }
-    for (key, value) in node {
-        let here = pointer_push(pointer, key);
-        match (key.as_str(), value) {
-            (
-                "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas",
-                Json::Object(map),
-            ) => {
-                for (name, sub) in map {
-                    openai_refusals(sub, &pointer_push(&here, name))?;
-                }
-            }
-            ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Json::Array(list)) => {
-                for (i, sub) in list.iter().enumerate() {
-                    openai_refusals(sub, &pointer_push(&here, &i.to_string()))?;
-                }
-            }
-            (
-                "items"
-                | "additionalProperties"
-                | "not"
-                | "if"
-                | "then"
-                | "else"
-                | "contains"
-                | "propertyNames"
-                | "unevaluatedProperties"
-                | "unevaluatedItems",
-                Json::Object(_),
-            ) => {
-                openai_refusals(value, &here)?;
-            }
-            _ => {}
-        }
-    }
-    Ok(())
 }
 
 /// What OpenAI's strict conversion changed, node by node: keywords it added, left out or
 /// rewrote (the reference's conversion lists nothing itself).
-fn diff(original: &Json, strict: &Json, pointer: &str, out: &mut Vec<Change>) {
+pub(crate) fn diff(original: &Json, strict: &Json, pointer: &str, out: &mut Vec<Change>) {
     let (Json::Object(a), Json::Object(b)) = (original, strict) else {
         if original != strict {
             out.push(openai_change(
@@ -534,7 +599,7 @@ fn openai_change(pointer: &str, keyword: &str, kind: ChangeKind, detail: String)
 }
 
 /// A value in a few characters, for a change's detail.
-fn compact(value: &Json) -> String {
+pub(crate) fn compact(value: &Json) -> String {
     let text = serde_json::to_string(value).unwrap_or_default();
     if text.chars().count() <= 60 {
         return text;
@@ -561,6 +626,17 @@ const ANNOTATIONS: [&str; 14] = [
     "format",
 ];
 
+/// Keywords whose leaving out loses nothing once references are inlined: what they named is
+/// there in full.
+const LOSSLESS: [&str; 6] = [
+    "$schema",
+    "$id",
+    "$defs",
+    "definitions",
+    "$anchor",
+    "$comment",
+];
+
 /// What one change of `original` loses at the provider. Leaving out `additionalProperties:
 /// false` (Gemini's OpenAPI schema has no such field) loses nothing: the provider's object holds
 /// the properties it lists, and an open map is another change (refused, or dropped as a schema).
@@ -574,6 +650,9 @@ fn change_loss(c: &Change, original: &Json) -> ToolLoss {
     match c.kind {
         ChangeKind::Described => ToolLoss::Validation,
         ChangeKind::Dropped if c.keyword == "additionalProperties" && closed() => ToolLoss::None,
+        // Bookkeeping a provider never reads: inlined references make their definitions and
+        // identifiers unneeded, an unused definition was never sent.
+        ChangeKind::Dropped if LOSSLESS.contains(&c.keyword.as_str()) => ToolLoss::None,
         ChangeKind::Dropped if ANNOTATIONS.contains(&c.keyword.as_str()) => ToolLoss::Annotations,
         ChangeKind::Dropped => ToolLoss::Validation,
         _ => ToolLoss::None,
@@ -594,47 +673,74 @@ pub fn loss_of(changes: &[Change], original: &Json) -> ToolLoss {
         .unwrap_or(ToolLoss::None)
 }
 
-/// A refused row, with what to change.
-fn refused(tool: &str, which: &'static str, provider: Provider, e: StrictError) -> ToolResult {
+/// A refused row, with what to change. `as_sent` is the refusal of the schema as it is, where
+/// the conversion's refusal (`e`) is another.
+fn refused(
+    tool: &str,
+    target: Target,
+    mode: Mode,
+    e: StrictError,
+    as_sent: Option<StrictError>,
+    standard_takes: bool,
+) -> ToolResult {
     let where_ = place(&e.pointer);
-    let what = if which == "output" {
-        "output schema"
-    } else {
-        "input schema"
-    };
+    let (pointer_of, reason_of) = (&e.pointer.clone(), e.reason);
     ToolResult {
-        fix: Some(fix_for(e.reason, e.keyword.as_deref(), provider).to_string()),
+        fix: Some(fix_for(
+            e.reason,
+            e.keyword.as_deref(),
+            mode,
+            standard_takes,
+        )),
         message: Some(format!(
-            "{} refuses the {what} of tool `{tool}` at {where_}: {}",
-            provider.name(),
+            "{} refuses the input schema of tool `{tool}` at {where_}: {}",
+            mode.provider().name(),
             e.message
         )),
         reason: Some(e.reason.as_str().to_string()),
         pointer: Some(e.pointer),
         keyword: e.keyword,
-        ..row(tool, which, provider, ToolStatus::Refused)
+        as_sent: as_sent
+            .filter(|a| a.pointer != *pointer_of || a.reason != reason_of)
+            .map(AsSent::from),
+        ..row(tool, target, mode, ToolStatus::Refused)
     }
 }
 
-/// What to change for a refusal of `reason`.
-fn fix_for(reason: StrictReason, keyword: Option<&str>, provider: Provider) -> &'static str {
-    if keyword == Some("format") {
-        return "Drop `format` and say it in `description` (the answer can still be checked locally), use one of the formats the provider takes, or send the tool with `strict: false`.";
-    }
-    match (reason, provider) {
-        (StrictReason::Recursive, _) => "Unroll the recursion to the depth you need (a `children` of a fixed number of levels), or take the nested part as a JSON string the tool parses.",
-        (StrictReason::RootNotObject, _) => "Put the value under one property of an object (`{ type: 'object', properties: { value: … }, required: ['value'] }`), or convert with `wrapRoot: 'value'`.",
-        (StrictReason::OpenObject | StrictReason::TypelessOpenObject, _) => "Replace the open map (`additionalProperties` with a schema, or no `properties`) by an array of `{ key, value }` objects, or by the properties you expect.",
-        (StrictReason::UnsupportedKeyword, Provider::OpenAi) => "Rewrite the keyword strict mode cannot take (`allOf` merged, `oneOf` as `anyOf`, `if`/`then`/`else` as an `anyOf` of the cases), or send the tool with `strict: false`.",
-        (StrictReason::UnsupportedKeyword, _) => "Rewrite the keyword the provider cannot take (`not`, `if`/`then`/`else`, `patternProperties`, `dependentSchemas`…) as an `anyOf` of the cases, or check it in the tool itself.",
-        (StrictReason::UnsupportedValue, _) => "Use values the provider takes there (strings, numbers, booleans or null in an `enum`).",
-        (StrictReason::AmbiguousAnyOf | StrictReason::UnknownNullability, _) => "Make the optional properties of the `anyOf` branches required (nullable where they may be missing), so an answer maps back unambiguously.",
-        (StrictReason::RefSibling | StrictReason::AnyOfSibling, _) => "Move the keywords beside `$ref` / `anyOf` into the referenced schema or into each branch.",
-        (StrictReason::UnresolvedRef | StrictReason::NonStringRef | StrictReason::DefsNotObject, _) => "Make every `$ref` point inside the schema (`#/$defs/…`) and `$defs` an object of schemas.",
-        (StrictReason::Depth | StrictReason::TooLarge, _) => "Flatten the schema: fewer levels of nesting and fewer nodes.",
-        (StrictReason::NonSchemaNode | StrictReason::NotJson | StrictReason::NestedId | StrictReason::InvalidAnyOf, _) => "Fix the schema itself: every position a schema (an object or a boolean), valid `type` names, JSON values only.",
-        (StrictReason::NotStrict | StrictReason::RequestLimit, _) => "Convert the schema for the provider before the request (`providerSchemas`), or split the tool set across requests.",
-    }
+/// What to change for a refusal of `reason` in `mode`; `standard_takes`: the provider's
+/// standard mode takes the tool as it is (a strict mode's fix then offers `strict: false`).
+fn fix_for(
+    reason: StrictReason,
+    keyword: Option<&str>,
+    mode: Mode,
+    standard_takes: bool,
+) -> String {
+    let or_standard = if standard_takes {
+        " Or send the tool with `strict: false`: the provider's standard mode takes it as it is."
+    } else {
+        ""
+    };
+    let fix: &str = if keyword == Some("format") {
+        "Drop `format` and say it in `description` (the answer can still be checked locally), or use one of the formats the provider takes."
+    } else {
+        match (reason, mode.provider()) {
+            (StrictReason::InvalidName, _) => "Rename the tool: letters, digits, `_` and `-` only, at most 64 characters, a letter or `_` first (what every provider takes).",
+            (StrictReason::Recursive, _) => "Unroll the recursion to the depth you need (a `children` of a fixed number of levels), or take the nested part as a JSON string the tool parses.",
+            (StrictReason::RootNotObject, _) => "Put the value under one property of an object (`{ type: 'object', properties: { value: … }, required: ['value'] }`), or convert with `wrapRoot: 'value'`.",
+            (StrictReason::UnsupportedKeyword, Provider::Anthropic) if keyword.is_some_and(|k| matches!(k, "anyOf" | "oneOf" | "allOf")) => "Move the union below the root: one object whose properties are the union of the branches' (a `kind` property naming the branch), or one property holding the union.",
+            (StrictReason::OpenObject | StrictReason::TypelessOpenObject, _) => "Replace the open map (`additionalProperties` with a schema, or no `properties`) by an array of `{ key, value }` objects, or by the properties you expect.",
+            (StrictReason::UnsupportedKeyword, Provider::OpenAi) => "Rewrite the keyword strict mode cannot take (`allOf` merged, `oneOf` as `anyOf`, `if`/`then`/`else` as an `anyOf` of the cases).",
+            (StrictReason::UnsupportedKeyword, _) => "Rewrite the keyword the provider cannot take (`not`, `if`/`then`/`else`, `patternProperties`, `dependentSchemas`…) as an `anyOf` of the cases, or check it in the tool itself.",
+            (StrictReason::UnsupportedValue, _) => "Use values the provider takes there (strings, numbers, booleans or null in an `enum`).",
+            (StrictReason::AmbiguousAnyOf | StrictReason::UnknownNullability, _) => "Make the optional properties of the `anyOf` branches required (nullable where they may be missing), so an answer maps back unambiguously.",
+            (StrictReason::RefSibling | StrictReason::AnyOfSibling, _) => "Move the keywords beside `$ref` / `anyOf` into the referenced schema or into each branch.",
+            (StrictReason::UnresolvedRef | StrictReason::NonStringRef | StrictReason::DefsNotObject, _) => "Make every `$ref` point inside the schema (`#/$defs/…`) and `$defs` an object of schemas.",
+            (StrictReason::Depth | StrictReason::TooLarge, _) => "Flatten the schema: fewer levels of nesting and fewer nodes.",
+            (StrictReason::NonSchemaNode | StrictReason::NotJson | StrictReason::NestedId | StrictReason::InvalidAnyOf, _) => "Fix the schema itself: every position a schema (an object or a boolean), valid `type` names, JSON values only.",
+            (StrictReason::NotStrict | StrictReason::RequestLimit, _) => "Convert the schema for the provider before the request (`providerSchemas`), or split the tool set across requests.",
+        }
+    };
+    format!("{fix}{or_standard}")
 }
 
 /// Whether `row` fails under `policy`.
@@ -654,18 +760,27 @@ fn fails(row: &ToolResult, policy: ToolPolicy) -> bool {
 }
 
 /// The verdict over a report: `None` when it passes `policy`, else a message listing every
-/// failing row (provider, tool, pointer and what to change) and every request-limit breach.
-pub fn verdict(report: &Report, policy: ToolPolicy) -> Option<String> {
+/// failing row (provider and mode, tool, pointer and what to change) and every request-limit
+/// breach; with `outputs`, refused MCP output schemas fail too.
+pub fn verdict(report: &Report, policy: ToolPolicy, outputs: bool) -> Option<String> {
     let mut lines = Vec::new();
-    // The tools with a failing row, each once.
+    // The tools with a failing row, and the providers that fail, each once.
     let mut failing: Vec<&str> = Vec::new();
+    let mut columns: Vec<&str> = Vec::new();
+    let fail_in = |column: &'static str, columns: &mut Vec<&str>| {
+        if !columns.contains(&column) {
+            columns.push(column);
+        }
+    };
     for r in report.results.iter().filter(|r| fails(r, policy)) {
         if !failing.contains(&r.tool.as_str()) {
             failing.push(&r.tool);
         }
+        fail_in(r.target, &mut columns);
         match r.status {
             ToolStatus::Refused => lines.push(format!(
-                "- {} Fix: {}",
+                "- [{}] {} Fix: {}",
+                r.mode.as_str(),
                 r.message.as_deref().unwrap_or_default(),
                 r.fix.as_deref().unwrap_or_default()
             )),
@@ -684,10 +799,10 @@ pub fn verdict(report: &Report, policy: ToolPolicy) -> Option<String> {
                     })
                     .collect();
                 lines.push(format!(
-                    "- {} converts `{}` ({}) with loss: {}",
-                    r.provider.name(),
+                    "- [{}] {} converts `{}` with loss: {}",
+                    r.mode.as_str(),
+                    r.mode.name(),
                     r.tool,
-                    r.schema,
                     lost.join(", ")
                 ));
             }
@@ -695,12 +810,28 @@ pub fn verdict(report: &Report, policy: ToolPolicy) -> Option<String> {
     }
     for limits in &report.limits {
         for b in &limits.breaches {
+            fail_in(limits.provider, &mut columns);
             let tool = tool_of_pointer(&report.tools, &b.pointer);
             lines.push(format!(
-                "- {} request limit `{}`{tool}: {}",
-                limits.provider.name(),
+                "- [{}] request limit `{}`{tool}: {}",
+                limits.provider,
                 b.limit.as_str(),
                 b.message
+            ));
+        }
+    }
+    if outputs {
+        for o in report
+            .outputs
+            .iter()
+            .filter(|o| o.status == ToolStatus::Refused)
+        {
+            if !failing.contains(&o.tool.as_str()) {
+                failing.push(&o.tool);
+            }
+            lines.push(format!(
+                "- [output] {}",
+                o.message.as_deref().unwrap_or_default()
             ));
         }
     }
@@ -708,17 +839,16 @@ pub fn verdict(report: &Report, policy: ToolPolicy) -> Option<String> {
         return None;
     }
     let tools = report.tools.len();
+    let whom = if columns.is_empty() {
+        "MCP clients (output schemas)".to_string()
+    } else {
+        columns.join(", ")
+    };
     Some(format!(
-        "{} of {tools} tool{} fail{} the check for {}:\n{}",
+        "{} of {tools} tool{} fail{} the check for {whom}:\n{}",
         failing.len(),
         if tools == 1 { "" } else { "s" },
         if failing.len() == 1 { "s" } else { "" },
-        report
-            .providers
-            .iter()
-            .map(|p| p.name())
-            .collect::<Vec<_>>()
-            .join(", "),
         lines.join("\n")
     ))
 }

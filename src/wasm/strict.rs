@@ -5,6 +5,7 @@
 use wasm_bindgen::prelude::*;
 
 use super::{encoding_error, js, parse_schema, raise, raise_with, user_error, with_input, Live};
+use crate::schema::book::{self, Mode as BookMode, Role, Target};
 use crate::schema::json;
 use crate::schema::provider::{self, Provider};
 use crate::schema::strict::{self, Mode, Prepared};
@@ -13,17 +14,6 @@ use crate::schema::strict::{self, Mode, Prepared};
 fn prepare_text(schema: &str, mode: Mode) -> Result<Prepared, JsValue> {
     let doc = parse_schema(schema)?;
     strict::prepare(&doc, doc.root(), mode).map_err(raise)
-}
-
-/// `strictTools`: throws `StrictSchemaError` unless the function tool `tool`'s parameters (in
-/// the input buffer, `len` bytes) are their own strict form ([`strict::check_as_sent`]).
-#[wasm_bindgen(js_name = strictToolCheck)]
-pub fn strict_tool_check(len: usize, tool: &JsValue) -> Result<(), JsValue> {
-    let tool = js::string_of(tool);
-    with_input(len, |schema| {
-        let doc = parse_schema(schema)?;
-        strict::check_as_sent(&doc, &tool).map_err(raise)
-    })?
 }
 
 /// `toStrictJsonSchema`: the strict copy of the schema in the input buffer (`len` bytes), as
@@ -170,13 +160,41 @@ fn schema_value(text: &str) -> Result<serde_json::Value, JsValue> {
     serde_json::from_str(text).map_err(|_| raise(strict::depth_error_unlocated()))
 }
 
+/// A provider as an option names it: `openai`, `anthropic`, `gemini`, or one of them with its
+/// mode (`openai:standard`, …); anything else is a `UserError` naming the choices.
+fn target_of(code: &JsValue, surface: &str) -> Result<Target, JsValue> {
+    code.as_string()
+        .as_deref()
+        .and_then(Target::from_code)
+        .ok_or_else(|| {
+            let choices: Vec<String> = Target::codes().iter().map(|c| format!("'{c}'")).collect();
+            user_error(format!(
+                "{surface}: provider must be one of {}, got {}.",
+                choices.join(", "),
+                js::string_of(code)
+            ))
+        })
+}
+
+/// The mode a conversion targets: a provider named alone converts for its strict form
+/// (OpenAI's and Anthropic's strict modes, Gemini's OpenAPI schema), which every mode of it
+/// takes; a mode named converts for that mode.
+fn conversion_mode(target: Target) -> BookMode {
+    match target {
+        Target::Provider(Provider::OpenAi) => BookMode::OpenAiStrict,
+        Target::Provider(Provider::Anthropic) => BookMode::AnthropicStrict,
+        Target::Provider(Provider::Gemini) => BookMode::GeminiOpenApi,
+        Target::Mode(m) => m,
+    }
+}
+
 /// Checks a provider code (`toStrictJsonSchema`'s `provider` option, `strictTools`) and
-/// answers whether it is OpenAI's (the reference's conversion).
+/// answers whether its conversion is OpenAI's strict one (the reference's).
 #[wasm_bindgen(js_name = providerIsOpenAi)]
 pub fn provider_is_openai(code: &JsValue, surface: &str, wrap: &JsValue) -> Result<bool, JsValue> {
-    let provider = provider_of(code, surface)?;
-    wrap_of(wrap, provider, surface)?;
-    Ok(provider == Provider::OpenAi)
+    let target = target_of(code, surface)?;
+    wrap_of(wrap, target.provider(), surface)?;
+    Ok(conversion_mode(target) == BookMode::OpenAiStrict)
 }
 
 /// The `wrapRoot` option: a property name, for a provider whose profile wraps a root it refuses
@@ -212,10 +230,11 @@ pub fn provider_convert(
     } else {
         "toStrictJsonSchema"
     };
-    let provider = provider_of(code, surface)?;
-    let wrap = wrap_of(wrap, provider, surface)?;
+    let target = target_of(code, surface)?;
+    let wrap = wrap_of(wrap, target.provider(), surface)?;
+    let mode = conversion_mode(target);
     with_input(len, |text| {
-        if provider == Provider::OpenAi {
+        if mode == BookMode::OpenAiStrict {
             let prepared = prepare_text(text, Mode::Convert)?;
             return Ok(json::to_string(&prepared.doc, prepared.root));
         }
@@ -223,7 +242,7 @@ pub fn provider_convert(
         // Never an invalid schema passed on (OpenAI's conversion stays the reference's).
         crate::schema::types::check(&schema).map_err(raise)?;
         let converted =
-            provider::convert_given(schema, provider, wrap.as_deref()).map_err(raise)?;
+            book::convert(mode, Role::Output, &schema, wrap.as_deref()).map_err(raise)?;
         Ok(if changes {
             serde_json::to_string(&converted)
         } else {
@@ -250,15 +269,50 @@ pub fn provider_restore_numbers(len: usize) -> Result<String, JsValue> {
     })?
 }
 
-/// `strictTools` for a provider other than OpenAI: throws `StrictSchemaError` unless the
-/// parameters in the input buffer are their own form for it ([`provider::check_as_sent`]).
-#[wasm_bindgen(js_name = providerToolCheck)]
-pub fn provider_tool_check(len: usize, tool: &JsValue, code: &JsValue) -> Result<(), JsValue> {
-    let provider = provider_of(code, "strictTools")?;
+/// `strictTools`: throws `StrictSchemaError` unless the provider `code` names takes the
+/// function tool `tool` (its name, and its parameters in the input buffer) as sent, in the mode
+/// the tool declares with `strict` (a boolean, or `undefined` for the provider's default)
+/// ([`book::judge`]). OpenAI's strict mode keeps [`strict::check_as_sent`]'s messages.
+#[wasm_bindgen(js_name = toolCheckAsSent)]
+pub fn tool_check_as_sent(
+    len: usize,
+    tool: &JsValue,
+    code: &JsValue,
+    declared: &JsValue,
+) -> Result<(), JsValue> {
+    let target = target_of(code, "strictTools")?;
+    let mode = target.mode_for(declared.as_bool());
     let tool = js::string_of(tool);
+    if let Err(words) = book::check_name(mode.provider(), &tool) {
+        return Err(raise(crate::error::StrictError {
+            reason: crate::error::StrictReason::InvalidName,
+            pointer: String::new(),
+            keyword: None,
+            message: format!(
+                "Tool \"{tool}\": {} refuses its name: {words}",
+                mode.provider().name()
+            ),
+        }));
+    }
     with_input(len, |text| {
+        if mode == BookMode::OpenAiStrict {
+            let doc = parse_schema(text)?;
+            strict::check_as_sent(&doc, &tool).map_err(raise)?;
+        }
         let schema = schema_value(text)?;
-        provider::check_as_sent(&schema, provider, &tool).map_err(raise)
+        book::judge(mode, Role::Tool, &schema)
+            .map(|_| ())
+            .map_err(|e| {
+                let hint = if mode.is_strict() {
+                    format!(" Convert the parameters before the request (`providerSchemas('{}')` in an AI SDK app, `toStrictJsonSchema(schema, {{ provider: '{}' }})` otherwise), or declare the tool `strict: false`.", mode.as_str(), mode.as_str())
+                } else {
+                    String::new()
+                };
+                raise(crate::error::StrictError {
+                    message: format!("Tool \"{tool}\": {} (sent as it is).{hint}", e.message),
+                    ..e
+                })
+            })
     })?
 }
 
@@ -268,7 +322,7 @@ pub fn provider_tool_check(len: usize, tool: &JsValue, code: &JsValue) -> Result
 /// the pointer of the first breach, every breach in the message) and nothing is returned.
 #[wasm_bindgen(js_name = providerRequestCheck)]
 pub fn provider_request_check(len: usize, code: &JsValue, assert: bool) -> Result<String, JsValue> {
-    let provider = provider_of(
+    let target = target_of(
         code,
         if assert {
             "strictTools"
@@ -278,7 +332,9 @@ pub fn provider_request_check(len: usize, code: &JsValue, assert: bool) -> Resul
     )?;
     with_input(len, |text| {
         let request = schema_value(text)?;
-        let tools: Vec<(String, serde_json::Value)> = request
+        // Each tool in the mode it declares; a mode's limits count its own tools (and the
+        // output, which is always strict where a schema is enforced).
+        let tools: Vec<(BookMode, String, serde_json::Value)> = request
             .get("tools")
             .and_then(serde_json::Value::as_array)
             .map(|tools| {
@@ -289,7 +345,9 @@ pub fn provider_request_check(len: usize, code: &JsValue, assert: bool) -> Resul
                             .get("name")
                             .and_then(serde_json::Value::as_str)
                             .unwrap_or_default();
+                        let strict = t.get("strict").and_then(serde_json::Value::as_bool);
                         (
+                            target.mode_for(strict),
                             name.to_string(),
                             t.get("parameters").cloned().unwrap_or_default(),
                         )
@@ -297,7 +355,22 @@ pub fn provider_request_check(len: usize, code: &JsValue, assert: bool) -> Resul
                     .collect()
             })
             .unwrap_or_default();
-        let breaches = provider::check_request(provider, &tools, request.get("output"));
+        let strict_mode = BookMode::declared(target.provider(), Some(true));
+        let mut breaches = Vec::new();
+        for mode in BookMode::ALL
+            .iter()
+            .filter(|m| m.provider() == target.provider())
+        {
+            let in_mode: Vec<(String, serde_json::Value)> = tools
+                .iter()
+                .filter(|(m, _, _)| m == mode)
+                .map(|(_, n, p)| (n.clone(), p.clone()))
+                .collect();
+            let output = request.get("output").filter(|_| *mode == strict_mode);
+            if !in_mode.is_empty() || output.is_some() {
+                breaches.extend(book::limits(*mode, &in_mode, output));
+            }
+        }
         if let (true, Some(first)) = (assert, breaches.first()) {
             let message: Vec<String> = breaches
                 .iter()
@@ -357,15 +430,20 @@ pub fn check_tools(
     providers: &JsValue,
     policy: &str,
     surface: &str,
+    outputs: bool,
 ) -> Result<String, JsValue> {
     use crate::schema::tools::{self, ToolPolicy};
     let providers = if providers.is_undefined() {
-        vec![Provider::OpenAi, Provider::Anthropic, Provider::Gemini]
+        vec![
+            Target::Provider(Provider::OpenAi),
+            Target::Provider(Provider::Anthropic),
+            Target::Provider(Provider::Gemini),
+        ]
     } else {
         let list = providers_of(providers, surface)?;
         if list.is_empty() {
             return Err(user_error(format!(
-                "{surface}: name at least one provider ('openai', 'anthropic', 'gemini')."
+                "{surface}: name at least one provider ('openai', 'anthropic', 'gemini', or one with its mode such as 'openai:standard')."
             )));
         }
         list
@@ -378,13 +456,13 @@ pub fn check_tools(
     with_input(len, |text| {
         let request = schema_value(text)?;
         let report = tools::check_tools(&request, &providers);
-        let failure = tools::verdict(&report, policy);
+        let failure = tools::verdict(&report, policy, outputs);
         Ok(serde_json::json!({ "report": report, "failure": failure }).to_string())
     })?
 }
 
 /// A provider code or an array of them, each checked, duplicates removed.
-fn providers_of(value: &JsValue, surface: &str) -> Result<Vec<Provider>, JsValue> {
+fn providers_of(value: &JsValue, surface: &str) -> Result<Vec<Target>, JsValue> {
     let items: Vec<JsValue> = if js_sys::Array::is_array(value) {
         js_sys::Array::from(value).iter().collect()
     } else {
@@ -392,7 +470,7 @@ fn providers_of(value: &JsValue, surface: &str) -> Result<Vec<Provider>, JsValue
     };
     let mut out = Vec::new();
     for item in &items {
-        let p = provider_of(item, surface)?;
+        let p = target_of(item, surface)?;
         if !out.contains(&p) {
             out.push(p);
         }

@@ -7,7 +7,7 @@
  */
 import { nodeBuiltin } from '../engine/host.js';
 import { describeValue } from '../engine/args.js';
-import type { SchemaProvider } from '../engine/codes.js';
+import type { SchemaProviderName } from '../engine/codes.js';
 import { toolCheck, type ToolSetLike } from '../schema/tools.js';
 
 /** One function call a model returned. */
@@ -320,7 +320,7 @@ export function assertToolsOffered(model: object, names: readonly string[], opti
  * the provider, the JSON Pointer and what to change.
  * @throws {UserError} a value that is not a tool set, or an unknown provider.
  */
-export function assertToolsAccepted(tools: ToolSetLike, providers?: SchemaProvider | readonly SchemaProvider[]): void {
+export function assertToolsAccepted(tools: ToolSetLike, providers?: SchemaProviderName | readonly SchemaProviderName[]): void {
   const { report, failure } = toolCheck(tools, providers, 'refusals', 'assertToolsAccepted');
   if (failure !== null) throw assertionError(failure, report.results.filter((r) => r.status === 'refused'), [], 'assertToolsAccepted');
 }

@@ -1,7 +1,7 @@
 // The cassette document, the replay and redaction options and the environment's names, shared
 // by `cassette.ts`, `scripted-model.ts` (`ScriptedModel.fromCassette`) and the language-model
 // cassettes without one importing another's code back, and free of `@openai/agents` types.
-import type { SchemaProvider } from '../engine/codes.js';
+import type { SchemaProviderName } from '../engine/codes.js';
 
 /** A cassette document (format `understudy-cassette`, version 1). */
 export interface Cassette {
@@ -44,7 +44,7 @@ export interface ReplayOptions {
   /** `'order'` (default): steps in recorded order. `'request'`: the step whose normalized request equals the live one. */
   match?: 'order' | 'request';
   /** Check every request's function tools as `new ScriptedModel(steps, { strictTools })` does (`true`, a provider, or several). */
-  strictTools?: boolean | SchemaProvider | readonly SchemaProvider[];
+  strictTools?: boolean | SchemaProviderName | readonly SchemaProviderName[];
 }
 
 /** Another spelling of `UNDERSTUDY_CASSETTES=record` (`1` or `true`). */

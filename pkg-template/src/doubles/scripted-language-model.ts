@@ -12,7 +12,7 @@
  */
 import { callDoubles, doublesInputText as input, encodeValue } from '../engine/channel.js';
 import { checkProviderCode } from '../schema/providers.js';
-import type { SchemaProvider } from '../engine/codes.js';
+import type { SchemaProviderName } from '../engine/codes.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { frozenSnapshot } from '../engine/snapshot.js';
 import { aiSdkProvider } from '../engine/host.js';
@@ -49,7 +49,7 @@ export interface ScriptedLanguageModelOptions {
    * otherwise the call fails with `StrictSchemaError` naming the tool (it is recorded, no step is
    * taken).
    */
-  strictTools?: boolean | SchemaProvider | readonly SchemaProvider[];
+  strictTools?: boolean | SchemaProviderName | readonly SchemaProviderName[];
   /**
    * A scripted call to a tool the call did not offer (a misspelled name, a tool `activeTools`
    * left out) fails the call with `InvalidScriptedModelStepError` naming the offered tools, as
@@ -273,7 +273,7 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
   readonly supportedUrls: Record<string, RegExp[]> = {};
   readonly #script: Handle;
   readonly #records: CallRecord[] = [];
-  readonly #strictTools: readonly SchemaProvider[];
+  readonly #strictTools: readonly SchemaProviderName[];
   readonly #allowUnoffered: boolean;
   readonly #deltaSize: number | undefined;
   readonly #chunkDelayInMs: number;
@@ -407,7 +407,11 @@ export class ScriptedLanguageModel<V extends 'v3' | 'v4' = 'v3' | 'v4'> {
   #checkTools(options: AnyCallOptions): void {
     const tools = (Array.isArray(options.tools) ? options.tools : []).filter((tool) => tool?.type === 'function');
     const format = options.responseFormat as { type?: string; schema?: unknown } | undefined;
-    checkTools(tools.map((tool) => ({ name: String(tool.name), parameters: tool.inputSchema })), format?.type === 'json' ? format.schema : undefined, this.#strictTools);
+    checkTools(
+      tools.map((tool) => ({ name: String(tool.name), parameters: tool.inputSchema, strict: typeof (tool as { strict?: unknown }).strict === 'boolean' ? (tool as { strict: boolean }).strict : undefined })),
+      format?.type === 'json' ? format.schema : undefined,
+      this.#strictTools,
+    );
   }
 
   /**

@@ -18,9 +18,8 @@ import type {
   StreamEvent,
 } from '@openai/agents-core';
 import { callDoubles } from '../engine/channel.js';
-import { checkProviderCode, checkProviderTools } from '../schema/providers.js';
-import { checkStrictTool } from '../schema/strict.js';
-import type { SchemaProvider } from '../engine/codes.js';
+import { checkProviderCode, checkProviderTools, type RequestTool } from '../schema/providers.js';
+import type { SchemaProviderName } from '../engine/codes.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { frozenSnapshot, snapshotLike } from '../engine/snapshot.js';
 import { prepareModelSteps } from './model-steps.js';
@@ -183,35 +182,29 @@ export interface ScriptedModelOptions {
    * (`'openai'`, `'anthropic'`, `'gemini'`) or several check as each would, the request's limits
    * included (Anthropic's 20 strict tools, say). Default `false`: the exact drop-in.
    */
-  strictTools?: boolean | SchemaProvider | readonly SchemaProvider[];
+  strictTools?: boolean | SchemaProviderName | readonly SchemaProviderName[];
 }
-
-/** Parameters objects that passed the OpenAI `strictTools` check (a schema object is checked once). */
-const strictChecked = new WeakSet<object>();
 
 /**
  * @internal The providers a `strictTools` value names (the engine checks each code); `surface`
  * names the constructor in the message.
  */
-export function strictProviders(value: unknown, surface: string): SchemaProvider[] {
+export function strictProviders(value: unknown, surface: string): SchemaProviderName[] {
   if (value === undefined || value === false) return [];
   if (value === true) return ['openai'];
-  if (typeof value === 'string') return [value as SchemaProvider];
+  if (typeof value === 'string') return [value as SchemaProviderName];
   if (Array.isArray(value)) return [...value];
   throw new TypeError(`${surface}: options.strictTools must be a boolean, a provider or an array of providers, got ${describeValue(value)}.`);
 }
 
 /**
- * @internal `strictTools`: each function tool's parameters (`ScriptedModel`'s request tools, the
- * AI SDK's `inputSchema`) as each provider would take them, with the output schema for the
- * request's limits.
+ * @internal `strictTools`: each function tool (its name and parameters as sent, in the mode its
+ * `strict` declares) as each provider would take it, with the output schema for the request's
+ * limits. The rules are the engine's rule book.
  */
-export function checkTools(tools: readonly { name: string; parameters: unknown }[], output: unknown, providers: readonly SchemaProvider[]): void {
-  for (const provider of providers) {
-    if (provider !== 'openai') {
-      checkProviderTools(provider, tools, output);
-      continue;
-    }
+export function checkTools(tools: readonly RequestTool[], output: unknown, providers: readonly SchemaProviderName[]): void {
+  for (const provider of providers) checkProviderTools(provider, tools, output);
+}
     for (const { name, parameters } of tools) {
       if (typeof parameters === 'object' && parameters !== null && strictChecked.has(parameters)) continue;
       checkStrictTool(name, parameters);
@@ -237,7 +230,7 @@ export class ScriptedModel implements Model {
   readonly #script: Handle;
   /** The call log: frozen records, handed out as fresh snapshots. */
   readonly #records: RecordedModelCall[] = [];
-  readonly #strictTools: readonly SchemaProvider[];
+  readonly #strictTools: readonly SchemaProviderName[];
 
   constructor(inputs: Iterable<ScriptedModelInput> = [], options?: ScriptedModelOptions) {
     const { strictTools } = expectKnownOptions('new ScriptedModel', options, ['strictTools']);
@@ -377,7 +370,7 @@ export class ScriptedModel implements Model {
       const all: unknown = request?.tools;
       const tools = Array.isArray(all) ? all.filter((tool) => tool?.type === 'function') : [];
       const output = (request?.outputType as any)?.type === 'json_schema' ? (request.outputType as any).schema : undefined;
-      checkTools(tools.map((tool) => ({ name: String(tool.name), parameters: tool.parameters })), output, this.#strictTools);
+      checkTools(tools.map((tool) => ({ name: String(tool.name), parameters: tool.parameters, strict: typeof tool.strict === 'boolean' ? tool.strict : undefined })), output, this.#strictTools);
     }
     const step = callDoubles(() => this.#script.take(streamed)) as PreparedStep;
     return { call: record, step };

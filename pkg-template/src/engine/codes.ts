@@ -23,7 +23,8 @@ export type StrictSchemaErrorReason =
   | 'recursive'
   | 'root_not_object'
   | 'unsupported_value'
-  | 'request_limit';
+  | 'request_limit'
+  | 'invalid_name';
 
 /** Stable codes of `StructuredParseError.reason`. */
 export type StructuredParseErrorReason =
@@ -77,6 +78,15 @@ export type SchemaProvider =
   | 'openai'
   | 'anthropic'
   | 'gemini';
+
+/** A provider in one request mode (`'openai:strict'`, `'anthropic:standard'`, …): which schema rules apply. */
+export type SchemaProviderMode =
+  | 'openai:strict'
+  | 'openai:standard'
+  | 'anthropic:standard'
+  | 'anthropic:strict'
+  | 'gemini:openapi'
+  | 'gemini:json';
 
 /** How a provider conversion changed a keyword (`SchemaChange.kind`). */
 export type SchemaChangeKind =
@@ -155,6 +165,9 @@ export type InvalidCassetteReason =
   | 'invalid_pattern'
   | 'missing'
   | 'credential';
+
+/** A provider as an option names it: alone (each tool's `strict`, else the provider's default mode, decides) or with its mode. */
+export type SchemaProviderName = SchemaProvider | SchemaProviderMode;
 
 /** What `standardCall` (engine/standard-call.ts) found in a `~standard.validate` result; the engine's `schema::standard::Outcome`. */
 export const StandardOutcome = {

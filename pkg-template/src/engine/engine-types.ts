@@ -8,6 +8,8 @@ import type {
   RequestLimit,
   SchemaChangeKind,
   SchemaProvider,
+  SchemaProviderMode,
+  SchemaProviderName,
   StrictSchemaErrorReason,
   StructuredParseErrorReason,
   ToolCheckLoss,
@@ -110,7 +112,7 @@ max: number,
 message: string, };
 
 /**
- * One schema of one tool, for one provider.
+ * One schema of one tool, for one provider in one mode.
  */
 export type ToolCheckResult = { 
 /**
@@ -118,13 +120,27 @@ export type ToolCheckResult = {
  */
 tool: string, 
 /**
- * `input` (the parameters) or `output` (an MCP tool's `outputSchema`).
+ * `input`: the parameters (an MCP tool's `outputSchema` is checked apart, in `outputs`).
  */
-schema: 'input' | 'output', provider: SchemaProvider, 
+schema: 'input', 
+/**
+ * The provider as the options named it (`openai`, `anthropic:strict`, …): the report's
+ * column.
+ */
+target: SchemaProviderName, provider: SchemaProvider, 
+/**
+ * The request mode the row is for: the one named, or (for a provider named alone) the one
+ * the tool declares with `strict`, else the provider's default.
+ */
+mode: SchemaProviderMode, 
 /**
  * `accepted` (sent as it is), `converted` (see `changes` and `loss`) or `refused`.
  */
 status: ToolCheckStatus, 
+/**
+ * With `accepted`: keywords the mode takes but does not hold the model to.
+ */
+ignored?: Array<SchemaChange>, 
 /**
  * With `converted`: what the conversion changed, at JSON Pointers of your schema.
  */
@@ -138,6 +154,11 @@ loss?: ToolCheckLoss,
  * order.
  */
 lost?: Array<SchemaChange>, 
+/**
+ * With `converted` (and `refused`): what the provider answers to the schema sent as it
+ * is, unconverted (the 400 the HTTP double gives).
+ */
+asSent?: ToolCheckAsSent, 
 /**
  * With `refused`: the reason code (a `StrictSchemaErrorReason`, or `unreadable` for a
  * tool whose schema could not be read).
@@ -161,6 +182,30 @@ message?: string,
 fix?: string, };
 
 /**
+ * What a provider answers to a schema sent as it is (`ToolCheckResult.asSent`): the refusal
+ * the HTTP double gives too.
+ */
+export type ToolCheckAsSent = { reason: StrictSchemaErrorReason, pointer: string, keyword?: string, message: string, };
+
+/**
+ * An MCP tool's `outputSchema`, checked against what MCP clients require of it: an object
+ * schema (`type: "object"`). No provider receives it.
+ */
+export type ToolOutputCheck = { tool: string, 
+/**
+ * `accepted` or `refused`.
+ */
+status: ToolCheckStatus, 
+/**
+ * With `refused`: why, naming the tool.
+ */
+message?: string, 
+/**
+ * With `refused`: the JSON Pointer at fault.
+ */
+pointer?: string, };
+
+/**
  * A tool the check leaves alone (a hosted or provider-defined tool: no schema of yours).
  */
 export type SkippedTool = { tool: string, 
@@ -172,24 +217,33 @@ type: string, reason: string, };
 /**
  * The breaches of one provider's request limits by the whole set.
  */
-export type ToolCheckLimits = { provider: SchemaProvider, breaches: Array<RequestLimitBreach>, };
+export type ToolCheckLimits = { 
+/**
+ * The provider as the options named it (the report's column).
+ */
+provider: SchemaProviderName, breaches: Array<RequestLimitBreach>, };
 
 /**
  * `checkTools`' report.
  */
 export type ToolCheckReport = { 
 /**
- * The providers checked, in the order given.
+ * The providers checked, as named (a provider, or a provider with its mode), in the order
+ * given: the report's columns.
  */
-providers: SchemaProvider[], 
+providers: SchemaProviderName[], 
 /**
  * The names of the tools checked, in the set's order.
  */
 tools: Array<string>, 
 /**
- * One row per tool, schema and provider, in that order.
+ * One row per tool and provider, in that order.
  */
 results: Array<ToolCheckResult>, 
+/**
+ * One row per tool with an MCP `outputSchema`.
+ */
+outputs: Array<ToolOutputCheck>, 
 /**
  * Per provider, the request limits the whole set breaks (tools as they would be sent).
  */

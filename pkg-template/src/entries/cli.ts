@@ -5,12 +5,12 @@
  * arguments, prints and chooses the exit code: 0 passes, 1 fails the check, 2 a usage or
  * connection error. `serve` runs `providerServer` from a script module until SIGTERM.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { providerServer } from '../doubles/provider-server.js';
 import { parseArgs } from 'node:util';
-import type { SchemaProvider, ToolCheckPolicy } from '../engine/codes.js';
+import type { SchemaProviderName, ToolCheckPolicy } from '../engine/codes.js';
 import type { ToolCheckReport, ToolCheckResult } from '../engine/engine-types.js';
 import { toolCheck } from '../schema/tools.js';
 import { McpReadError, readMcpTools, splitCommand } from '../schema/mcp-tools.js';
@@ -60,11 +60,15 @@ export async function main(argv: readonly string[], out: Out = { log: (t) => pro
   try {
     const [command, ...rest] = argv;
     if (command === undefined) {
-      out.error(USAGE);
+      out.error(HELP);
       return 2;
     }
-    if (command === '-h' || command === '--help') {
-      out.log(USAGE);
+    if (command === '-h' || command === '--help' || command === 'help') {
+      out.log(HELP);
+      return 0;
+    }
+    if (command === '-v' || command === '--version') {
+      out.log(version());
       return 0;
     }
     if (command === 'serve') return await serveCommand(rest, out);
@@ -86,7 +90,7 @@ export async function main(argv: readonly string[], out: Out = { log: (t) => pro
 }
 
 async function checkToolsCommand(argv: readonly string[], out: Out): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -94,6 +98,8 @@ async function checkToolsCommand(argv: readonly string[], out: Out): Promise<num
       allowPositionals: false,
       options: {
         mcp: { type: 'string' },
+        env: { type: 'string', multiple: true },
+        outputs: { type: 'boolean' },
         'mcp-url': { type: 'string' },
         file: { type: 'string' },
         provider: { type: 'string' },
@@ -115,7 +121,14 @@ async function checkToolsCommand(argv: readonly string[], out: Out): Promise<num
   if (sources.length !== 1) throw new UsageError(sources.length === 0 ? 'Give the tools: --mcp "<command>", --mcp-url <url> or --file <path>.' : `Give one source of tools, not ${sources.map((s) => `--${s}`).join(' and ')}.`);
   if (values['allow-converted'] && values['fail-on-loss']) throw new UsageError('--allow-converted and --fail-on-loss contradict each other: give one.');
   const policy: ToolCheckPolicy = values['allow-converted'] ? 'refusals' : values['fail-on-loss'] ? 'any-loss' : 'validation';
-  const providers = values.provider === undefined ? undefined : (String(values.provider).split(',').map((p) => p.trim()).filter((p) => p !== '') as SchemaProvider[]);
+  const providers = values.provider === undefined ? undefined : (String(values.provider).split(',').map((p) => p.trim()).filter((p) => p !== '') as SchemaProviderName[]);
+  const env: Record<string, string> = {};
+  for (const pair of (values.env as string[] | undefined) ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--env takes KEY=VALUE, got ${JSON.stringify(pair)}.`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  if (Object.keys(env).length > 0 && values.mcp === undefined) throw new UsageError('--env goes with --mcp (a server this command starts).');
   const seconds = values.timeout === undefined ? 30 : Number(values.timeout);
   if (!(seconds > 0)) throw new UsageError(`--timeout must be a number of seconds above 0, got ${JSON.stringify(values.timeout)}.`);
 
@@ -135,11 +148,12 @@ async function checkToolsCommand(argv: readonly string[], out: Out): Promise<num
   } else {
     const source = values.mcp !== undefined ? commandSource(String(values.mcp)) : { url: String(values['mcp-url']) };
     tools = await readMcpTools(source, {
+      env,
       timeoutMs: seconds * 1000,
       onWaiting: (s) => out.error(`understudy: waiting for the MCP server (${s} s)…`),
     });
   }
-  const { report, failure } = toolCheck(tools, providers, policy, 'check-tools');
+  const { report, failure } = toolCheck(tools, providers, policy, 'check-tools', values.outputs === true);
   if (values.json) out.log(JSON.stringify({ ...report, failure }, null, 2));
   else out.log(table(report, failure));
   return failure === null ? 0 : 1;
@@ -208,34 +222,61 @@ function commandSource(line: string): { command: string; args: string[] } {
   return { command, args };
 }
 
-/** A cell of the table: the status in a few characters. */
-function cell(r: ToolCheckResult | undefined): string {
-  if (r === undefined) return '';
-  if (r.status === 'accepted') return '✓';
-  if (r.status === 'refused') return `✗ ${r.reason}`;
-  return r.loss === 'none' ? '~ converted' : `~ loses ${r.loss}`;
+/** The package's version, from its package.json (the nearest one named @understudy/agents above this file). */
+function version(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8'));
+      if (pkg.name === '@understudy/agents') return String(pkg.version);
+    }
+    dir = dirname(dir);
+  }
+  return 'unknown';
 }
 
-/** The report as a table (tool × provider), then a line for each cell that is not ✓. */
+/** A cell of the table: the status in a few characters, and the mode where a tool's own `strict` chose another. */
+function cell(r: ToolCheckResult | undefined, column: string): string {
+  if (r === undefined) return '';
+  const mode = column.includes(':') || r.mode === defaultMode(column) ? '' : ` (${r.mode.split(':')[1]})`;
+  if (r.status === 'accepted') return `✓${mode}`;
+  if (r.status === 'refused') return `✗ ${r.reason}${mode}`;
+  return (r.loss === 'none' ? '~ converted' : `~ loses ${r.loss}`) + mode;
+}
+
+/** The mode a provider named alone is checked in when a tool declares none. */
+function defaultMode(column: string): string {
+  return column.includes(':') ? column : { openai: 'openai:strict', anthropic: 'anthropic:standard', gemini: 'gemini:openapi' }[column] ?? column;
+}
+
+/** At most `n` characters, the rest as `…` (a long tool name must not break the table). */
+function clip(text: string, n: number): string {
+  const chars = [...text];
+  return chars.length <= n ? text : `${chars.slice(0, n - 1).join('')}…`;
+}
+
+/** The report as a table (tool × provider and mode), then a line for each cell that is not ✓. */
 function table(report: ToolCheckReport, failure: string | null): string {
-  const rows = report.tools.flatMap((tool) => {
-    const schemas = [...new Set(report.results.filter((r) => r.tool === tool).map((r) => r.schema))];
-    return schemas.map((schema) => ({ label: schema === 'output' ? `${tool} (output)` : tool, results: report.providers.map((p) => report.results.find((r) => r.tool === tool && r.schema === schema && r.provider === p)) }));
-  });
-  const header = ['tool', ...report.providers];
-  const lines = [header, ...rows.map((r) => [r.label, ...r.results.map(cell)])];
+  const rows = report.tools.map((tool) => ({ label: clip(tool, 40), results: report.providers.map((p) => report.results.find((r) => r.tool === tool && r.target === p)) }));
+  const header = ['tool', ...report.providers.map(defaultMode)];
+  const lines = [header, ...rows.map((r) => [r.label, ...r.results.map((x, i) => cell(x, report.providers[i]))])];
   const widths = header.map((_, i) => Math.max(...lines.map((l) => [...l[i]].length)));
   const text = lines.map((l) => l.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd());
   const details: string[] = [];
   for (const r of report.results) {
-    if (r.status === 'refused') details.push(`✗ ${r.message} Fix: ${r.fix}`);
+    if (r.status === 'refused') details.push(`✗ [${r.mode}] ${r.message} Fix: ${r.fix}`);
     else if (r.status === 'converted' && r.loss !== 'none') {
       const lost = (r.lost ?? []).map((c) => `${c.keyword} at ${c.pointer || '/'} ${c.kind}`);
-      details.push(`~ ${r.provider} converts ${r.tool}${r.schema === 'output' ? ' (output)' : ''}, losing ${r.loss}: ${lost.join(', ')}`);
+      details.push(`~ [${r.mode}] converts ${r.tool}, losing ${r.loss}: ${lost.join(', ')}`);
     }
   }
-  for (const l of report.limits) for (const b of l.breaches) details.push(`✗ ${l.provider}: ${b.message} (at ${b.pointer})`);
+  for (const l of report.limits) for (const b of l.breaches) details.push(`✗ [${l.provider}] ${b.message} (at ${b.pointer})`);
+  for (const o of report.outputs) if (o.status === 'refused') details.push(`! ${o.message}`);
   for (const s of report.skipped) details.push(`- skipped ${s.tool}: ${s.reason}`);
-  const summary = failure === null ? `${report.tools.length} tools: every one goes.` : `${failure.split('\n')[0].replace(/:$/, '')}.`;
+  const breaches = report.limits.reduce((n, l) => n + l.breaches.length, 0);
+  const outputs = report.outputs.filter((o) => o.status === 'refused').length;
+  const notes = [breaches > 0 ? `${breaches} request-limit breach${breaches === 1 ? '' : 'es'}` : '', outputs > 0 ? `${outputs} output schema${outputs === 1 ? '' : 's'} MCP clients reject` : ''].filter(Boolean);
+  const summary = (failure === null ? `${report.tools.length} tools: every one goes.` : `${failure.split('\n')[0].replace(/:$/, '')}.`) + (notes.length > 0 ? ` (${notes.join('; ')})` : '');
   return [...text, ...(details.length > 0 ? ['', ...details] : []), '', summary].join('\n');
 }

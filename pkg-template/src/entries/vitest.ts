@@ -9,7 +9,7 @@
 import { afterEach, beforeEach, expect } from 'vitest';
 // The root entry of the runtime vitest runs in (its export conditions): it loads the engine.
 import '@understudy/agents';
-import type { SchemaProvider } from '../engine/codes.js';
+import type { SchemaProviderName } from '../engine/codes.js';
 import type { ToolSetLike } from '../schema/tools.js';
 import { assertToolCalled, assertToolCalledTimes, assertToolsAccepted, assertToolsOffered, toolCallArguments } from '../doubles/assertions.js';
 import { setRunningTest } from '../doubles/test-names.js';
@@ -94,7 +94,7 @@ expect.extend({
   toHaveOfferedTools(model: object, names: readonly string[]) {
     return matcher(() => assertToolsOffered(model, names), `Expected the model not to be offered exactly ${JSON.stringify(names)}, but it was.`);
   },
-  toBeAcceptedBy(tools: ToolSetLike, providers?: SchemaProvider | readonly SchemaProvider[]) {
+  toBeAcceptedBy(tools: ToolSetLike, providers?: SchemaProviderName | readonly SchemaProviderName[]) {
     return matcher(() => assertToolsAccepted(tools, providers), `Expected a provider to refuse a tool of the set, but ${JSON.stringify(providers ?? ['openai', 'anthropic', 'gemini'])} accept every one.`);
   },
 });
@@ -118,6 +118,6 @@ declare module 'vitest' {
      * Every tool of the set (any form `checkTools` reads) goes to each of `providers` (default:
      * OpenAI, Anthropic, Gemini): none refused, the set within their request limits.
      */
-    toBeAcceptedBy(providers?: SchemaProvider | readonly SchemaProvider[]): T;
+    toBeAcceptedBy(providers?: SchemaProviderName | readonly SchemaProviderName[]): T;
   }
 }

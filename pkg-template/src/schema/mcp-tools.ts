@@ -19,12 +19,43 @@ export interface ReadMcpOptions {
   /** Called every `progressEveryMs` while the server has not answered, with the seconds waited. */
   onWaiting?: (seconds: number) => void;
   progressEveryMs?: number;
+  /**
+   * Environment variables for a server started over stdio, over the caller's own environment
+   * (which it inherits whole: `KEY=x understudy check-tools --mcp "…"` reaches the server).
+   */
+  env?: Record<string, string>;
 }
 
 interface McpClient {
   connect(transport: unknown): Promise<void>;
-  listTools(params?: { cursor?: string }): Promise<{ tools: unknown[]; nextCursor?: string }>;
+  request(request: { method: string; params?: object }, resultSchema: unknown): Promise<any>;
   close(): Promise<void>;
+}
+
+/**
+ * A result "schema" that takes any answer as it is, in the two forms the SDK's versions call
+ * (`parse`, `safeParse`): the listing is read without the client's all-or-nothing validation,
+ * so one malformed tool is a row of the report, not the end of the run.
+ */
+const AS_IT_IS = { parse: (data: unknown) => data, safeParse: (data: unknown) => ({ success: true, data }) };
+
+/** The caller's environment as strings (what a child process inherits), with `extra` over it. */
+function inherited(extra: Record<string, string> | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (typeof v === 'string') env[k] = v;
+  return { ...env, ...extra };
+}
+
+/** What a connection failure to `url` means, in words: refused, not found, or the client's own message. */
+function connectionFailure(error: unknown, url: string): string | undefined {
+  const codes: unknown[] = [];
+  for (let e: any = error, i = 0; e !== undefined && e !== null && i < 5; e = e.cause, i++) codes.push(e.code);
+  const text = String((error as Error)?.message ?? error);
+  if (codes.includes('ECONNREFUSED')) return `connection refused: nothing listens at ${url} (is the server running, on that port?)`;
+  if (codes.includes('ENOTFOUND')) return `the host of ${url} was not found`;
+  if (/\b404\b/.test(text)) return `404 Not Found at ${url}: is this a legacy SSE endpoint (often /sse)? check-tools speaks Streamable HTTP (often /mcp)`;
+  if (/\b(401|403)\b/.test(text)) return `${/\b401\b/.test(text) ? '401 Unauthorized' : '403 Forbidden'} at ${url}: the server wants credentials`;
+  return undefined;
 }
 
 /** The client SDK's modules; a clear error when the package is missing. */
@@ -103,7 +134,7 @@ export async function readMcpTools(source: McpSource, options: ReadMcpOptions = 
     }
     transport = new Http(url);
   } else {
-    transport = new Stdio({ command: source.command, args: source.args, stderr: 'pipe' });
+    transport = new Stdio({ command: source.command, args: source.args, stderr: 'pipe', env: inherited(options.env) });
     transport.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2000);
     });
@@ -125,6 +156,8 @@ export async function readMcpTools(source: McpSource, options: ReadMcpOptions = 
       const message = (error as Error)?.message ?? String(error);
       const code = (error as { code?: string })?.code;
       if (code === 'ENOENT') throw new McpReadError(`${what} did not start: ${source && 'command' in source ? source.command : ''} was not found.`);
+      const failure = 'url' in source ? connectionFailure(error, source.url) : undefined;
+      if (failure !== undefined) throw new McpReadError(`${what} could not be reached: ${failure}.`);
       throw new McpReadError(`${what} did not answer initialize: ${exited === undefined ? message : `it ${exited} (${message})`}.${tail()}`);
     } finally {
       started.clear();
@@ -134,7 +167,7 @@ export async function readMcpTools(source: McpSource, options: ReadMcpOptions = 
     do {
       const listed = deadline(timeoutMs, () => `${what} did not answer tools/list within ${timeoutMs / 1000} s.${tail()}`);
       try {
-        const page = await Promise.race([client.listTools(cursor === undefined ? undefined : { cursor }), listed.promise]);
+        const page = await Promise.race([client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, AS_IT_IS), listed.promise]);
         tools.push(...(Array.isArray(page?.tools) ? page.tools : []));
         cursor = typeof page?.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : undefined;
       } catch (error) {

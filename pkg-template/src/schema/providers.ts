@@ -2,7 +2,7 @@
  * A whole request against one provider's limits (src/schema/provider/), and the checks the
  * doubles' `strictTools` run per provider.
  */
-import type { SchemaProvider } from '../engine/codes.js';
+import type { SchemaProviderName } from '../engine/codes.js';
 import type { RequestLimitBreach } from '../engine/engine-types.js';
 import { call, encodeSchema, input } from '../engine/channel.js';
 import { toStrictJsonSchema } from './strict.js';
@@ -16,6 +16,8 @@ export interface RequestTool {
   /** The parameters as sent (`parameters` of an `@openai/agents` function tool, `inputSchema` of the AI SDK's). */
   parameters?: unknown;
   inputSchema?: unknown;
+  /** The tool's own `strict` declaration: with a provider named alone, it picks the mode (strict or standard). */
+  strict?: boolean;
 }
 
 /**
@@ -28,13 +30,13 @@ export interface RequestTool {
  * @throws {UnsupportedStandardSchemaError} a Standard Schema without JSON Schema conversion.
  * @throws {UserError} an unknown provider.
  */
-export function checkRequestLimits(provider: SchemaProvider, request: { tools?: readonly RequestTool[]; output?: unknown }): RequestLimitBreach[] {
+export function checkRequestLimits(provider: SchemaProviderName, request: { tools?: readonly RequestTool[]; output?: unknown }): RequestLimitBreach[] {
   return JSON.parse(call((e) => e.providerRequestCheck(input(requestText(request)), provider, false)));
 }
 
 /** @internal A request's tools and output schema as the engine's limit check reads them (a Standard Schema as its JSON Schema). */
 export function requestText(request: { tools?: readonly RequestTool[]; output?: unknown }): string {
-  const tools = Array.isArray(request?.tools) ? request.tools.map((t) => ({ name: t?.name, parameters: jsonSchemaOf(t?.parameters ?? t?.inputSchema) })) : [];
+  const tools = Array.isArray(request?.tools) ? request.tools.map((t) => ({ name: t?.name, parameters: jsonSchemaOf(t?.parameters ?? t?.inputSchema), ...(typeof t?.strict === 'boolean' ? { strict: t.strict } : {}) })) : [];
   return encodeSchema({ tools, output: jsonSchemaOf(request?.output) });
 }
 
@@ -43,13 +45,24 @@ export function checkProviderCode(provider: unknown, surface: string): void {
   call((e) => e.providerIsOpenAi(provider, surface, undefined));
 }
 
-/** @internal `strictTools` for a provider other than OpenAI: each tool's parameters as sent, then the request's limits. */
-export function checkProviderTools(provider: SchemaProvider, tools: readonly RequestTool[], output: unknown): void {
+/** Parameters objects a provider took as sent, per provider and declared mode (a schema object is checked once). */
+const takenAsSent = new Map<string, WeakSet<object>>();
+
+/** @internal `strictTools`: each tool's name and parameters as sent, in the mode it declares, then the request's limits. */
+export function checkProviderTools(provider: SchemaProviderName, tools: readonly RequestTool[], output: unknown): void {
   // Each schema read once (a Standard Schema converted once), for its own check and the request's.
-  const read = tools.map((tool) => ({ name: tool.name, parameters: jsonSchemaOf(tool.parameters) }));
+  const read = tools.map((tool) => ({ name: tool.name, parameters: jsonSchemaOf(tool.parameters), ...(typeof tool.strict === 'boolean' ? { strict: tool.strict } : {}) }));
   for (const tool of read) {
-    const text = encodeSchema(tool.parameters);
-    call((e) => e.providerToolCheck(input(text), tool.name, provider));
+    const key = `${provider}\n${tool.strict}\n${tool.name}`;
+    const schema = tool.parameters;
+    const seen = typeof schema === 'object' && schema !== null ? takenAsSent.get(key) : undefined;
+    if (seen?.has(schema as object)) continue;
+    const text = encodeSchema(schema);
+    call((e) => e.toolCheckAsSent(input(text), tool.name, provider, tool.strict));
+    if (typeof schema === 'object' && schema !== null) {
+      if (!takenAsSent.has(key)) takenAsSent.set(key, new WeakSet());
+      takenAsSent.get(key)!.add(schema);
+    }
   }
   call((e) => e.providerRequestCheck(input(encodeSchema({ tools: read, output: jsonSchemaOf(output) })), provider, true));
 }
@@ -65,7 +78,7 @@ export interface ProviderSchemasMiddleware {
 export interface OmittedTool {
   /** The tool's name. */
   toolName: string;
-  provider: SchemaProvider;
+  provider: SchemaProviderName;
   /** The refusal: a `StrictSchemaErrorReason`. */
   reason: string;
   /** The JSON Pointer of the node at fault in the tool's schema. */
@@ -100,7 +113,7 @@ export interface ProviderSchemasOptions {
  * take, when the call is made (`StrictSchemaError`, with the pointer and the provider in the
  * message), unless `refused: 'omit'` leaves that tool out.
  */
-export function providerSchemas(provider: SchemaProvider, options?: ProviderSchemasOptions): ProviderSchemasMiddleware {
+export function providerSchemas(provider: SchemaProviderName, options?: ProviderSchemasOptions): ProviderSchemasMiddleware {
   checkProviderCode(provider, 'providerSchemas');
   const opts = expectKnownOptions('providerSchemas', options, ['refused', 'onRefused']);
   if (opts.refused !== undefined && opts.refused !== 'throw' && opts.refused !== 'omit') {

@@ -3,7 +3,7 @@
  * prepared schema's `normalizeInput`, null stripping.
  */
 import type { SchemaChange } from '../engine/engine-types.js';
-import type { SchemaProvider } from '../engine/codes.js';
+import type { SchemaProviderName } from '../engine/codes.js';
 import { call, decode, encodeSchema, encodeValue, input, inputPair } from '../engine/channel.js';
 import { schemaText, type JsonSchema } from './argument.js';
 import type { StandardSchemaWithJSON } from './standard.js';
@@ -36,7 +36,7 @@ export interface StrictSchemaOptions {
    * `@openai/agents`), `'anthropic'` (structured outputs and strict tools) or `'gemini'`
    * (`responseSchema` and function `parameters`, the OpenAPI 3.0 subset).
    */
-  provider?: SchemaProvider;
+  provider?: SchemaProviderName;
   /**
    * A property name under which a root the provider refuses as a root is sent: Anthropic takes
    * only an object root, so `wrapRoot: 'value'` sends a string enum, an array or a union as
@@ -180,14 +180,4 @@ function reviveUndefined(value: unknown): unknown {
 export function assertStrictSchemaPreservesOpenObjects(schema: JsonSchema | StandardSchemaWithJSON): void {
   const text = schemaText(schema);
   call((e) => e.strictAssertOpenObjects(input(text)));
-}
-
-/**
- * @internal `ScriptedModel`'s `strictTools`: throws `StrictSchemaError` (the message names the
- * tool; `pointer` is into its parameters) unless `parameters` are their own strict form, which
- * is what OpenAI strict mode accepts as sent.
- */
-export function checkStrictTool(tool: string, parameters: unknown): void {
-  const text = schemaText(parameters);
-  call((e) => e.strictToolCheck(input(text), tool));
 }

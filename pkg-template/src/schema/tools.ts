@@ -3,7 +3,7 @@
  * facade reads the set in the form the user holds it, in one pass, and hands the engine each
  * tool's name, type and JSON Schemas.
  */
-import type { SchemaProvider, ToolCheckPolicy } from '../engine/codes.js';
+import type { SchemaProviderName, ToolCheckPolicy } from '../engine/codes.js';
 import type { ToolCheckReport } from '../engine/engine-types.js';
 import { call, encodeSchema, input } from '../engine/channel.js';
 import { UserError } from '../engine/errors.js';
@@ -21,14 +21,30 @@ export type ToolSetLike = readonly unknown[] | { readonly tools: readonly unknow
 
 /** Options of {@link checkTools}. */
 export interface CheckToolsOptions {
-  /** The providers to check for (default: `['openai', 'anthropic', 'gemini']`). */
-  providers?: SchemaProvider | readonly SchemaProvider[];
+  /**
+   * The providers to check for (default: `['openai', 'anthropic', 'gemini']`). A provider named
+   * alone is checked in the mode each tool declares with `strict` (`strict: false` on an
+   * `@openai/agents` or AI SDK tool: OpenAI's standard mode; `strict: true`: Anthropic's strict
+   * tools), else in its default mode: OpenAI strict (what the Responses API and
+   * `@openai/agents` send), Anthropic standard tools, Gemini's OpenAPI `parameters`. Name a
+   * mode to check in it whatever the tools declare: `'openai:strict'`, `'openai:standard'`,
+   * `'anthropic:standard'`, `'anthropic:strict'`, `'gemini:openapi'`, `'gemini:json'`
+   * (`parametersJsonSchema`).
+   */
+  providers?: SchemaProviderName | readonly SchemaProviderName[];
+  /**
+   * Whether a refused MCP `outputSchema` (one that is not an object schema, which MCP clients
+   * reject) fails the check (default `false`: such rows are reported in `outputs` only). No
+   * provider receives an output schema.
+   */
+  outputs?: boolean;
 }
 
 /** What the facade hands the engine for one tool. */
 interface ReadTool {
   name?: unknown;
   type?: unknown;
+  strict?: boolean;
   input?: unknown;
   output?: unknown;
   error?: string;
@@ -67,6 +83,7 @@ function readTool(tool: unknown, key?: string): ReadTool {
   }
   const t = tool as Record<string, unknown>;
   if (t.type !== undefined) read.type = t.type;
+  if (typeof t.strict === 'boolean') read.strict = t.strict;
   try {
     const given = t.parameters ?? t.inputSchema;
     if (given !== undefined) read.input = schemaOf(given);
@@ -90,25 +107,28 @@ function readToolSet(tools: unknown, surface: string): ReadTool[] {
 /** @internal The report of a tool set and its verdict under `policy` (`failure`: the message listing what fails, or `null`). */
 export function toolCheck(
   tools: unknown,
-  providers: SchemaProvider | readonly SchemaProvider[] | undefined,
+  providers: SchemaProviderName | readonly SchemaProviderName[] | undefined,
   policy: ToolCheckPolicy,
   surface: string,
+  outputs = false,
 ): { report: ToolCheckReport; failure: string | null } {
   const text = encodeSchema({ tools: readToolSet(tools, surface) });
-  return JSON.parse(call((e) => e.checkTools(input(text), providers, policy, surface)));
+  return JSON.parse(call((e) => e.checkTools(input(text), providers, policy, surface, outputs)));
 }
 
 /**
- * Checks every tool of a set for each provider before the request: per tool and provider,
- * `accepted` (sent as it is), `converted` (with the `changes` the provider's conversion makes
- * and what they `loss`e) or `refused` (`reason`, `pointer`, `message` and a `fix`); per
- * provider, the request limits the whole set breaks. OpenAI's column is its strict mode. A
- * tool that cannot be read is a refused row (`reason: 'unreadable'`); nothing is thrown for a
- * bad tool.
+ * Checks every tool of a set for each provider before the request: per tool and provider (each
+ * row says its `mode`), `accepted` (sent as it is; `ignored` lists keywords the mode takes but
+ * does not enforce), `converted` (with the `changes` the provider's conversion makes, what they
+ * `loss`e, and `asSent`: the provider's answer to the schema unconverted) or `refused`
+ * (`reason`, `pointer`, `message` and a `fix`); per provider, the request limits the whole set
+ * breaks; an MCP `outputSchema` apart, in `outputs`. The verdicts are the engine's provider
+ * rule book, the one the HTTP double answers from. A tool that cannot be read is a refused row
+ * (`reason: 'unreadable'`); nothing is thrown for a bad tool.
  *
  * @throws {UserError} a value that is not a tool set, or an unknown provider.
  */
 export function checkTools(tools: ToolSetLike, options?: CheckToolsOptions): ToolCheckReport {
-  const opts = expectKnownOptions('checkTools', options, ['providers']);
-  return toolCheck(tools, opts.providers, 'refusals', 'checkTools').report;
+  const opts = expectKnownOptions('checkTools', options, ['providers', 'outputs']);
+  return toolCheck(tools, opts.providers, 'refusals', 'checkTools', opts.outputs === true).report;
 }

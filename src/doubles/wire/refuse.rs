@@ -1,19 +1,17 @@
-//! Whether the provider would refuse a request's schemas, and with which 400: OpenAI checks a
-//! strict function tool's parameters and a strict `json_schema` output (on the Responses API
-//! a function tool that omits `strict` is strict); Anthropic checks every tool's root `type`,
-//! its strict tools and its structured output, and the request limits over them; Gemini checks
-//! every function declaration's `parameters` and `responseSchema` (its OpenAPI subset). The
-//! JSON Schema forms Gemini ignores keywords of (`parametersJsonSchema`, `responseJsonSchema`)
-//! are not checked but for being given twice, and a `format` Gemini may only ignore is let
-//! through: the double never refuses more than the provider does.
+//! Whether the provider would refuse a request's schemas, and with which 400. Every verdict is
+//! the rule book's ([`crate::schema::book`]) for the mode the request uses: a tool's own
+//! `strict` decides, else the endpoint's default (the Responses API reads an omitted `strict`
+//! as strict, Chat Completions as standard; Anthropic tools are standard unless `strict: true`;
+//! Gemini's `parameters` / `responseSchema` are its OpenAPI schema, `parametersJsonSchema` /
+//! `responseJsonSchema` its JSON Schema fields). Tool names are checked as each provider does.
+//! The double never refuses more than the rule book says the provider does.
 
 use serde_json::Value as Json;
 
 use super::errors::provider_error;
 use super::read::{output_schema, strict_tool};
 use super::{Endpoint, Reply};
-use crate::schema::provider::{self, ChangeKind, Provider};
-use crate::schema::strict;
+use crate::schema::book::{self, Mode, Role};
 
 /// One refused schema: where it is in the request, whose it is, and why.
 struct Refused {
@@ -23,6 +21,8 @@ struct Refused {
     tool: Option<String>,
     /// Why, with the pointer inside the schema.
     reason: String,
+    /// The whole message as the provider writes it (a refused name), not a schema's reason.
+    whole: bool,
 }
 
 fn items(v: Option<&Json>) -> &[Json] {
@@ -36,97 +36,41 @@ fn name_of(t: &Json, key: &str) -> String {
         .to_string()
 }
 
-/// Drops the engine's own naming prefix (`Tool "x": …`, `` Tool `x`: … ``) of a message.
-fn bare(message: &str) -> &str {
-    for open in ["Tool \"", "Tool `"] {
-        if let Some(rest) = message.strip_prefix(open) {
-            let close = if open.ends_with('"') { "\": " } else { "`: " };
-            if let Some((_, after)) = rest.split_once(close) {
-                return after;
-            }
-        }
-    }
-    message
+/// The rule book's verdict on `schema` in `mode`, as the 400's reason: the refusal's words
+/// and where in the schema.
+fn judged(mode: Mode, role: Role, schema: &Json) -> Option<String> {
+    let (words, pointer) = refusal_words(mode, role, schema)?;
+    let at = if pointer.is_empty() { "/" } else { &pointer };
+    Some(format!("{words} (at {at})"))
 }
 
-/// OpenAI strict mode on `schema`: `Some(reason)` where it refuses it as sent.
-fn openai(schema: &Json, label: &str) -> Option<String> {
-    let doc = crate::schema::json::parse(&schema.to_string()).ok()?;
-    strict::check_as_sent(&doc, label).err().map(|e| {
-        let message = bare(&e.message);
-        // The engine's message names strict mode; the provider's 400 already says what it is.
-        [
-            "OpenAI strict mode refuses its parameters as sent (\"Invalid schema for function\"): ",
-            "OpenAI strict mode refuses its parameters: ",
-        ]
-        .iter()
-        .find_map(|p| message.strip_prefix(p))
-        .unwrap_or(message)
-        .to_string()
+/// The rule book's refusal of `schema` in `mode`: its words without the mode's name, and its
+/// pointer.
+fn refusal_words(mode: Mode, role: Role, schema: &Json) -> Option<(String, String)> {
+    let e = book::judge(mode, role, schema).err()?;
+    let words = e
+        .message
+        .strip_prefix(mode.name())
+        .and_then(|m| m.strip_prefix(" refuses it: "))
+        .unwrap_or(&e.message)
+        .to_string();
+    Some((words, e.pointer))
+}
+
+/// A tool whose name the provider refuses, with the provider's message for the field.
+fn bad_name(endpoint: Endpoint, name: &str, param: String) -> Option<Refused> {
+    let words = book::check_name(endpoint.provider(), name).err()?;
+    let reason = match endpoint {
+        Endpoint::Responses | Endpoint::Chat => format!("Invalid '{param}': {words}"),
+        Endpoint::Messages => format!("{param}: {words}"),
+        Endpoint::Gemini => format!("* GenerateContentRequest.{param}: {words}"),
+    };
+    Some(Refused {
+        param,
+        tool: None,
+        reason,
+        whole: true,
     })
-}
-
-/// Gemini's type names may be written in capitals (`Type.OBJECT` of `@google/genai`): the
-/// profile reads them in lowercase.
-fn lowercase_types(schema: &Json) -> Json {
-    let mut copy = schema.clone();
-    let mut stack = vec![&mut copy];
-    while let Some(node) = stack.pop() {
-        match node {
-            Json::Object(map) => {
-                for (k, v) in map.iter_mut() {
-                    if k == "type" {
-                        if let Json::String(s) = v {
-                            *s = s.to_ascii_lowercase();
-                        }
-                    } else {
-                        stack.push(v);
-                    }
-                }
-            }
-            Json::Array(list) => stack.extend(list.iter_mut()),
-            _ => {}
-        }
-    }
-    copy
-}
-
-/// The keywords Gemini's OpenAPI schema takes beside JSON Schema's (a conversion would drop
-/// or rewrite them, the provider accepts them).
-const GEMINI_FIELDS: [&str; 5] = ["nullable", "propertyOrdering", "example", "title", "format"];
-
-/// Anthropic's or Gemini's profile on `schema`: `Some(reason)` where the provider refuses it
-/// as sent (a conversion would change more than annotations).
-fn profile(schema: &Json, provider: Provider) -> Option<String> {
-    let lowered;
-    let schema = if provider == Provider::Gemini {
-        lowered = lowercase_types(schema);
-        &lowered
-    } else {
-        schema
-    };
-    let converted = match provider::convert(schema, provider) {
-        Ok(c) => c,
-        Err(e) => return Some(bare(&e.message).to_string()),
-    };
-    let refused = converted.changes.iter().find(|c| {
-        let annotation = c.kind == ChangeKind::Dropped && c.keyword != "additionalProperties";
-        let gemini_own = provider == Provider::Gemini
-            && GEMINI_FIELDS.contains(&c.keyword.as_str())
-            && c.kind != ChangeKind::Narrowed;
-        !(annotation || gemini_own)
-    })?;
-    let at = if refused.pointer.is_empty() {
-        "/"
-    } else {
-        &refused.pointer
-    };
-    Some(format!(
-        "`{}` at {at} is not supported ({}: {}).",
-        refused.keyword,
-        refused.kind.as_str(),
-        refused.detail
-    ))
 }
 
 /// The provider's 400 for the first schema of `body` it would refuse, or `None`.
@@ -138,6 +82,7 @@ pub fn refusal(endpoint: Endpoint, body: &Json) -> Option<Reply> {
         Endpoint::Gemini => gemini(body),
     }?;
     let message = match (endpoint, &refused.tool) {
+        _ if refused.whole => refused.reason.clone(),
         (Endpoint::Responses | Endpoint::Chat, Some(tool)) => {
             format!("Invalid schema for function '{tool}': {}", refused.reason)
         }
@@ -165,30 +110,40 @@ pub fn refusal(endpoint: Endpoint, body: &Json) -> Option<Reply> {
     ))
 }
 
-/// The first strict OpenAI function tool of `body` that strict mode refuses as sent: the
-/// Responses API's tools, or Chat's (`tools[i].function`).
+/// The first OpenAI function tool of `body` the provider refuses, in the mode it declares
+/// (the endpoint's default where it declares none): the Responses API's tools, or Chat's
+/// (`tools[i].function`).
 fn openai_tools(endpoint: Endpoint, body: &Json) -> Option<Refused> {
     for (i, t) in items(body.get("tools")).iter().enumerate() {
         if t.get("type").and_then(Json::as_str) != Some("function") {
             continue;
         }
-        let (f, param) = match endpoint {
+        let (f, base) = match endpoint {
             Endpoint::Chat => match t.get("function") {
-                Some(f) => (f, format!("tools[{i}].function.parameters")),
+                Some(f) => (f, format!("tools[{i}].function")),
                 None => continue,
             },
-            _ => (t, format!("tools[{i}].parameters")),
+            _ => (t, format!("tools[{i}]")),
         };
-        if !strict_tool(endpoint, f) {
-            continue;
-        }
         let name = name_of(f, "/name");
-        let schema = f.get("parameters").unwrap_or(&Json::Null);
-        if let Some(reason) = openai(schema, &name) {
+        if let Some(refused) = bad_name(endpoint, &name, format!("{base}.name")) {
+            return Some(refused);
+        }
+        let mode = if strict_tool(endpoint, f) {
+            Mode::OpenAiStrict
+        } else {
+            Mode::OpenAiStandard
+        };
+        // A function without `parameters` takes no arguments: nothing to refuse.
+        let Some(schema) = f.get("parameters") else {
+            continue;
+        };
+        if let Some(reason) = judged(mode, Role::Tool, schema) {
             return Some(Refused {
-                param,
+                param: format!("{base}.parameters"),
                 tool: Some(name),
                 reason,
+                whole: false,
             });
         }
     }
@@ -203,18 +158,20 @@ fn responses(body: &Json) -> Option<Refused> {
     strict_output(format, format.get("schema"), "text.format.schema")
 }
 
-/// A strict `json_schema` output (`strict: true`), checked as OpenAI strict mode.
+/// A `json_schema` output: `strict: true` is Structured Outputs (OpenAI strict mode); without
+/// it the schema only guides the model and is not checked.
 fn strict_output(format: &Json, schema: Option<&Json>, param: &str) -> Option<Refused> {
     if format.get("type").and_then(Json::as_str) != Some("json_schema")
         || format.get("strict") != Some(&Json::Bool(true))
     {
         return None;
     }
-    let reason = openai(schema?, "response_format")?;
+    let reason = judged(Mode::OpenAiStrict, Role::Output, schema?)?;
     Some(Refused {
         param: param.into(),
         tool: None,
         reason,
+        whole: false,
     })
 }
 
@@ -238,82 +195,122 @@ fn anthropic(body: &Json) -> Option<Refused> {
             continue;
         }
         let name = name_of(t, "/name");
+        if let Some(refused) = bad_name(Endpoint::Messages, &name, format!("tools.{i}.custom.name"))
+        {
+            return Some(refused);
+        }
         let schema = t.get("input_schema").cloned().unwrap_or(Json::Null);
-        if schema.get("type").is_none() {
-            return Some(Refused {
-                param: format!("tools.{i}.custom.input_schema.type"),
-                tool: Some(name),
-                reason: "Field required".into(),
-            });
-        }
-        if t.get("strict") != Some(&Json::Bool(true)) {
-            continue;
-        }
-        if let Some(reason) = profile(&schema, Provider::Anthropic) {
+        let mode = if t.get("strict") == Some(&Json::Bool(true)) {
+            Mode::AnthropicStrict
+        } else {
+            Mode::AnthropicStandard
+        };
+        if let Some((words, pointer)) = refusal_words(mode, Role::Tool, &schema) {
+            // The root's rules are the API's own validation, worded on the field itself.
+            let root = words.starts_with("input_schema");
+            let reason = match () {
+                _ if words.starts_with("input_schema.type") => format!("tools.{i}.custom.{words}"),
+                _ if root => format!("tools.{i}.custom.input_schema: {words}"),
+                _ => format!(
+                    "{words} (at {})",
+                    if pointer.is_empty() { "/" } else { &pointer }
+                ),
+            };
             return Some(Refused {
                 param: format!("tools.{i}.custom.input_schema"),
                 tool: Some(name),
                 reason,
+                whole: root,
             });
         }
-        strict_tools.push((name, schema));
+        if mode == Mode::AnthropicStrict {
+            strict_tools.push((name, schema));
+        }
     }
     let output = output_schema(body);
     if let Some(schema) = output {
-        if let Some(reason) = profile(schema, Provider::Anthropic) {
+        if let Some(reason) = judged(Mode::AnthropicStrict, Role::Output, schema) {
             return Some(Refused {
-                param: "output_format.schema".into(),
+                param: "output_config.format.schema".into(),
                 tool: None,
                 reason,
+                whole: false,
             });
         }
     }
-    let breach = provider::check_request(Provider::Anthropic, &strict_tools, output)
+    let breach = book::limits(Mode::AnthropicStrict, &strict_tools, output)
         .into_iter()
         .next()?;
     Some(Refused {
         param: breach.pointer.trim_start_matches('/').replace('/', "."),
         tool: None,
         reason: breach.message,
+        whole: false,
     })
+}
+
+/// A field of a Gemini object in either proto3 spelling (lowerCamelCase or snake_case).
+fn field<'a>(v: &'a Json, camel: &str, snake: &str) -> Option<&'a Json> {
+    v.get(camel).or_else(|| v.get(snake))
 }
 
 fn gemini(body: &Json) -> Option<Refused> {
     for (i, t) in items(body.get("tools")).iter().enumerate() {
-        let declarations = t
-            .get("functionDeclarations")
-            .or_else(|| t.get("function_declarations"));
+        let declarations = field(t, "functionDeclarations", "function_declarations");
         for (j, d) in items(declarations).iter().enumerate() {
-            let Some(schema) = d.get("parameters") else {
-                continue;
+            let base = format!("tools[{i}].function_declarations[{j}]");
+            let name = name_of(d, "/name");
+            if let Some(refused) = bad_name(Endpoint::Gemini, &name, format!("{base}.name")) {
+                return Some(refused);
+            }
+            let openapi = d.get("parameters");
+            let json = field(d, "parametersJsonSchema", "parameters_json_schema");
+            let (schema, mode, param) = match (openapi, json) {
+                (Some(_), Some(_)) => {
+                    return Some(Refused {
+                        param: base,
+                        tool: Some(name),
+                        reason: "parameters and parameters_json_schema cannot both be set.".into(),
+                        whole: false,
+                    })
+                }
+                (Some(s), None) => (s, Mode::GeminiOpenApi, "parameters"),
+                (None, Some(s)) => (s, Mode::GeminiJson, "parameters_json_schema"),
+                (None, None) => continue,
             };
-            if let Some(reason) = profile(schema, Provider::Gemini) {
+            if let Some(reason) = judged(mode, Role::Tool, schema) {
                 return Some(Refused {
-                    param: format!("tools[{i}].function_declarations[{j}].parameters"),
-                    tool: Some(name_of(d, "/name")),
+                    param: format!("{base}.{param}"),
+                    tool: Some(name),
                     reason,
+                    whole: false,
                 });
             }
         }
     }
-    let config = body
-        .get("generationConfig")
-        .or_else(|| body.get("generation_config"))?;
+    let config = field(body, "generationConfig", "generation_config")?;
     let (openapi, json) = (
-        config.get("responseSchema"),
-        config.get("responseJsonSchema"),
+        field(config, "responseSchema", "response_schema"),
+        field(config, "responseJsonSchema", "response_json_schema"),
     );
-    if openapi.is_some() && json.is_some() {
-        return Some(Refused {
-            param: "generation_config".into(),
-            tool: None,
-            reason: "response_schema and response_json_schema cannot both be set.".into(),
-        });
-    }
-    let reason = profile(openapi?, Provider::Gemini)?;
+    let (schema, mode, param) = match (openapi, json) {
+        (Some(_), Some(_)) => {
+            return Some(Refused {
+                param: "generation_config".into(),
+                tool: None,
+                reason: "response_schema and response_json_schema cannot both be set.".into(),
+                whole: false,
+            })
+        }
+        (Some(s), None) => (s, Mode::GeminiOpenApi, "response_schema"),
+        (None, Some(s)) => (s, Mode::GeminiJson, "response_json_schema"),
+        (None, None) => return None,
+    };
+    let reason = judged(mode, Role::Output, schema)?;
     Some(Refused {
-        param: "generation_config.response_schema".into(),
+        param: format!("generation_config.{param}"),
         tool: None,
         reason,
+        whole: false,
     })
 }

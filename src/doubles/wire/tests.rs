@@ -324,7 +324,7 @@ fn a_schema_the_provider_refuses_is_its_400_naming_the_tool_pointer_and_reason()
     assert!(body_json(&untyped.refusal.unwrap())["error"]["message"]
         .as_str()
         .unwrap()
-        .contains("input_schema.type: tool 't': Field required"));
+        .contains("tools.0.custom.input_schema.type: Field required"));
     assert!(checked(
         "/v1/messages",
         json!({"output_format": {"type": "json_schema", "schema": bounded}})
@@ -377,6 +377,104 @@ fn a_schema_the_provider_refuses_is_its_400_naming_the_tool_pointer_and_reason()
     )
     .refusal
     .is_some());
+}
+
+/// The message of a refused request, or `None` when the double takes it.
+fn refusal_message(url: &str, body: Json) -> Option<String> {
+    refused(url, body).map(|r| {
+        body_json(&r)["error"]["message"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    })
+}
+
+#[test]
+fn each_request_is_judged_in_the_mode_it_uses_by_the_rule_book() {
+    let uri = json!({"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}, "required": ["url"], "additionalProperties": false});
+    // OpenAI strict: `format: "uri"` is a 400 (E1); the same tool with `strict: false` goes (E2).
+    let m = refusal_message(
+        "/v1/responses",
+        json!({"tools": [{"type": "function", "name": "fetch", "parameters": uri}]}),
+    )
+    .unwrap();
+    assert!(
+        m.contains("Invalid schema for function 'fetch'")
+            && m.contains("'uri' is not a valid format"),
+        "{m}"
+    );
+    assert!(refused("/v1/responses", json!({"tools": [{"type": "function", "name": "fetch", "strict": false, "parameters": uri}]})).is_none());
+    // Chat's standard mode takes an open map; `propertyNames` is refused even there (E5).
+    let map = json!({"type": "object", "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}});
+    assert!(refused(
+        "/v1/chat/completions",
+        json!({"tools": [{"type": "function", "function": {"name": "w", "parameters": map}}]})
+    )
+    .is_none());
+    let names = json!({"type": "object", "properties": {"m": {"type": "object", "propertyNames": {"pattern": "^a"}}}});
+    let m = refusal_message(
+        "/v1/chat/completions",
+        json!({"tools": [{"type": "function", "function": {"name": "w", "parameters": names}}]}),
+    )
+    .unwrap();
+    assert!(m.contains("'propertyNames' is not permitted"), "{m}");
+    // A name OpenAI refuses, in its own words.
+    let m = refusal_message("/v1/chat/completions", json!({"tools": [{"type": "function", "function": {"name": "files.read", "parameters": map}}]})).unwrap();
+    assert_eq!(m, "Invalid 'tools[0].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.");
+
+    // Anthropic standard tools: open maps and bounds go (E9); a root that is not an object or
+    // is a union does not (E11, E12).
+    let bounded = json!({"type": "object", "properties": {"s": {"type": "string", "minLength": 2}, "m": {"type": "object", "additionalProperties": {"type": "number"}}}});
+    assert!(refused(
+        "/v1/messages",
+        json!({"tools": [{"name": "t", "input_schema": bounded}]})
+    )
+    .is_none());
+    let m = refusal_message("/v1/messages", json!({"tools": [{"name": "t", "input_schema": {"type": "array", "items": {"type": "string"}}}]})).unwrap();
+    assert_eq!(
+        m,
+        "tools.0.custom.input_schema.type: Input should be 'object'"
+    );
+    let m = refusal_message("/v1/messages", json!({"tools": [{"name": "t", "input_schema": {"type": "object", "anyOf": [{"properties": {"a": {"type": "string"}}}]}}]})).unwrap();
+    assert_eq!(m, "tools.0.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level");
+    let m = refusal_message(
+        "/v1/messages",
+        json!({"tools": [{"name": "a b", "input_schema": bounded}]}),
+    )
+    .unwrap();
+    assert_eq!(
+        m,
+        "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"
+    );
+    // Anthropic strict: a local `$ref` goes (its docs), `minLength` does not.
+    let referred = json!({"type": "object", "properties": {"at": {"$ref": "#/$defs/p"}}, "required": ["at"], "additionalProperties": false, "$defs": {"p": {"type": "object", "properties": {"c": {"type": "string"}}, "required": ["c"], "additionalProperties": false}}});
+    assert!(refused(
+        "/v1/messages",
+        json!({"tools": [{"name": "t", "strict": true, "input_schema": referred}]})
+    )
+    .is_none());
+    let strict_bounded = json!({"type": "object", "properties": {"s": {"type": "string", "minLength": 2}}, "required": ["s"], "additionalProperties": false});
+    let m = refusal_message(
+        "/v1/messages",
+        json!({"tools": [{"name": "t", "strict": true, "input_schema": strict_bounded}]}),
+    )
+    .unwrap();
+    assert!(
+        m.contains("minLength") && m.contains("/properties/s"),
+        "{m}"
+    );
+
+    // Gemini: proto3 JSON takes snake_case field names (google-genai sends
+    // `property_ordering`, E21); a name starting with a digit is refused (E18).
+    let snake = json!({"generation_config": {"response_schema": {"type": "OBJECT", "properties": {"a": {"type": "STRING"}, "b": {"type": "INTEGER"}}, "property_ordering": ["a", "b"], "required": ["a", "b"]}}});
+    assert!(refused("/v1beta/models/g:generateContent", snake).is_none());
+    let m = refusal_message("/v1beta/models/g:generateContent", json!({"tools": [{"function_declarations": [{"name": "1password", "parameters": {"type": "OBJECT", "properties": {}}}]}]})).unwrap();
+    assert!(
+        m.contains("Invalid function name. Must start with a letter or an underscore"),
+        "{m}"
+    );
+    // `parameters_json_schema`: JSON Schema, unknown keywords ignored.
+    assert!(refused("/v1beta/models/g:generateContent", json!({"tools": [{"function_declarations": [{"name": "f", "parameters_json_schema": bounded}]}]})).is_none());
 }
 
 #[test]
