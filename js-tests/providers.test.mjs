@@ -77,7 +77,7 @@ test('refusals are StrictSchemaErrors with reason, pointer and the provider in t
   assert.throws(() => gemini.normalizeInput({ meta: { k: 1 } }), ProviderOutputValidationError);
   assert.throws(() => toStrictJsonSchema({ type: 'object', properties: { p: { enum: [{ a: 1 }] } } }, { provider: 'anthropic' }), (e) => e.reason === 'unsupported_value');
   assert.throws(() => toStrictJsonSchema({ type: 'string' }, { provider: 'anthropic' }), (e) => e.reason === 'root_not_object');
-  assert.throws(() => toStrictJsonSchema({ type: 'object' }, { provider: 'mistral' }), (e) => e instanceof UserError && /provider must be one of 'openai', 'anthropic', 'gemini', got mistral/.test(e.message));
+  assert.throws(() => toStrictJsonSchema({ type: 'object' }, { provider: 'mistral' }), (e) => e instanceof UserError && /provider must be one of 'openai', 'anthropic', 'gemini', 'openai:strict', .*, got mistral/.test(e.message));
   assert.throws(() => toStrictJsonSchema({ type: 'object' }, { providr: 'gemini' }), { name: 'TypeError', message: /unknown option `providr`/ });
 });
 
@@ -124,10 +124,14 @@ test('realistic schemas (Zod 4, Valibot, ArkType, hand-written MCP tools) conver
 test('checkRequestLimits reports every breach of a whole request', () => {
   const small = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false };
   const tools = Array.from({ length: 21 }, (_, i) => ({ name: `t${i}`, parameters: small }));
-  assert.deepEqual(checkRequestLimits('anthropic', { tools }).map((b) => [b.limit, b.pointer, b.count, b.max]), [['strict_tools', '/tools/20', 21, 20]]);
-  assert.deepEqual(checkRequestLimits('anthropic', { tools: tools.slice(0, 3) }), []);
+  assert.deepEqual(checkRequestLimits('anthropic:strict', { tools }).map((b) => [b.limit, b.pointer, b.count, b.max]), [['strict_tools', '/tools/20', 21, 20]]);
+  // Anthropic's limits are strict tool use's: standard tools (the default) have none, tools
+  // that declare `strict: true` count.
+  assert.deepEqual(checkRequestLimits('anthropic', { tools }), []);
+  assert.equal(checkRequestLimits('anthropic', { tools: tools.map((t) => ({ ...t, strict: true })) }).length, 1);
+  assert.deepEqual(checkRequestLimits('anthropic:strict', { tools: tools.slice(0, 3) }), []);
   const optional = { type: 'object', properties: Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`p${i}`, { type: 'string' }])) };
-  const [breach] = checkRequestLimits('anthropic', { tools: [{ name: 'wide', inputSchema: optional }] });
+  const [breach] = checkRequestLimits('anthropic:strict', { tools: [{ name: 'wide', inputSchema: optional }] });
   assert.equal(breach.limit, 'optional_parameters');
   assert.equal(breach.pointer, '/tools/0/parameters/properties/p24');
   assert.throws(() => checkRequestLimits('nobody', {}), UserError);
@@ -140,7 +144,7 @@ test('strictTools with a provider fails the unit test the way the provider would
   assert.equal(ok.finalOutput, 'done', 'OpenAI strict mode takes the bounds');
   await assert.rejects(
     runner.run(new Agent({ name: 'a', model: new ScriptedModel([[assistantMessage('done')]], { strictTools: 'anthropic' }), tools: [rate] }), 'go'),
-    (e) => e instanceof StrictSchemaError && e.reason === 'not_strict' && e.keyword === 'minimum' && /Tool `rate`: its parameters are not in Anthropic's form/.test(e.message),
+    (e) => e instanceof StrictSchemaError && e.reason === 'not_strict' && e.keyword === 'minimum' && /^Tool "rate": Anthropic strict mode refuses it: `minimum` at `\/properties\/stars` is not supported/.test(e.message),
   );
   const many = Array.from({ length: 21 }, (_, i) => tool({ name: `t${i}`, description: 'x', parameters: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false }, strict: true, execute: async () => 'ok' }));
   await assert.rejects(
@@ -181,7 +185,7 @@ test('cassette replay takes a provider for strictTools too', async () => {
   const runner = new Runner({ tracingDisabled: true });
   for (const match of ['order', 'request']) {
     const model = ScriptedModel.fromCassette(empty, { match, strictTools: 'gemini' });
-    await assert.rejects(runner.run(new Agent({ name: 'a', model, tools: [rate] }), 'go'), (e) => e instanceof StrictSchemaError && e.reason === 'not_strict' && /Gemini's form/.test(e.message), match);
+    await assert.rejects(runner.run(new Agent({ name: 'a', model, tools: [rate] }), 'go'), (e) => e instanceof StrictSchemaError && e.reason === 'not_strict' && /Gemini \(OpenAPI schema\) refuses it/.test(e.message), match);
   }
 });
 

@@ -454,13 +454,13 @@ pub const OPENAI_FORMATS: [&str; 9] = [
 /// `format` one of [`OPENAI_FORMATS`] (E1), and no object open (E7: the reference's conversion
 /// passes an open map on as it is, the API refuses it).
 fn openai_strict(schema: &Json) -> Result<(), StrictError> {
-    openai_strict_extra(schema)?;
     let text = schema.to_string();
     let doc = crate::schema::json::parse(&text).map_err(|_| strict::depth_error_unlocated())?;
     strict::as_sent_refusal(&doc).map_err(|e| StrictError {
         message: format!("{} refuses it: {}", Mode::OpenAiStrict.name(), e.message),
         ..e
-    })
+    })?;
+    openai_strict_extra(schema)
 }
 
 /// What OpenAI's strict mode refuses that the reference's conversion passes on: a `format`
@@ -710,11 +710,12 @@ pub fn convert(
     let converted = match mode {
         Mode::OpenAiStrict => {
             root_rules(mode, role, &pruned)?;
-            openai_strict_extra(&pruned)?;
             let text = pruned.to_string();
             let doc =
                 crate::schema::json::parse(&text).map_err(|_| strict::depth_error_unlocated())?;
+            // The reference's refusals first, then what it passes on that the API refuses.
             let prepared = strict::prepare(&doc, doc.root(), strict::Mode::Convert)?;
+            openai_strict_extra(&pruned)?;
             let sent: Json = serde_json::from_str(&crate::schema::json::to_string(
                 &prepared.doc,
                 prepared.root,

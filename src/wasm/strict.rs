@@ -309,7 +309,10 @@ pub fn tool_check_as_sent(
                     String::new()
                 };
                 raise(crate::error::StrictError {
-                    message: format!("Tool \"{tool}\": {} (sent as it is).{hint}", e.message),
+                    message: format!(
+                        "Tool \"{tool}\": {}.{hint}",
+                        e.message.trim_end_matches('.')
+                    ),
                     ..e
                 })
             })

@@ -205,13 +205,6 @@ export function strictProviders(value: unknown, surface: string): SchemaProvider
 export function checkTools(tools: readonly RequestTool[], output: unknown, providers: readonly SchemaProviderName[]): void {
   for (const provider of providers) checkProviderTools(provider, tools, output);
 }
-    for (const { name, parameters } of tools) {
-      if (typeof parameters === 'object' && parameters !== null && strictChecked.has(parameters)) continue;
-      checkStrictTool(name, parameters);
-      if (typeof parameters === 'object' && parameters !== null) strictChecked.add(parameters);
-    }
-  }
-}
 
 /**
  * @internal Scripted inputs as steps: the engine classifies them all (the first invalid one

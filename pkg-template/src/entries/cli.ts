@@ -15,15 +15,32 @@ import type { ToolCheckReport, ToolCheckResult } from '../engine/engine-types.js
 import { toolCheck } from '../schema/tools.js';
 import { McpReadError, readMcpTools, splitCommand } from '../schema/mcp-tools.js';
 
+const HELP = `Usage: understudy <command> [options]
+
+Commands:
+  check-tools   check every tool of an MCP server or a JSON file for each provider and mode
+  serve         serve OpenAI, Anthropic and Gemini's HTTP APIs from a script or a cassette
+
+Run \`understudy <command> --help\` for a command's options, \`understudy --version\` for the version.`;
+
 const USAGE = `Usage: understudy check-tools (--mcp "<command>" | --mcp-url <url> | --file <tools.json>) [options]
 
 Checks every tool of an MCP server or a JSON file (a tools/list result or a tools array) for
-each provider: accepted as it is (✓), converted (~, with what the conversion loses) or refused (✗).
+each provider and request mode: accepted as it is (✓), converted (~, with what the conversion
+loses) or refused (✗).
 
-  --mcp "<command>"      start an MCP server over stdio, e.g. --mcp "node server.js"
+  --mcp "<command>"      start an MCP server over stdio, e.g. --mcp "node server.js"; it gets
+                         your environment (KEY=x understudy check-tools --mcp "…" works)
+  --env KEY=VALUE        one more variable for the --mcp server (repeat for several)
   --mcp-url <url>        an MCP server over Streamable HTTP, e.g. http://localhost:3000/mcp
   --file <path>          a JSON file: a tools/list result ({ tools: [...] }) or a tools array
-  --provider <list>      openai,anthropic,gemini (the default: all three)
+  --provider <list>      the columns, each a provider or a provider with its mode (default:
+                         openai,anthropic,gemini). A provider alone is checked in the mode each
+                         tool declares with \`strict\`, else in its default: openai:strict,
+                         anthropic:standard, gemini:openapi. The modes: openai:strict,
+                         openai:standard, anthropic:standard, anthropic:strict,
+                         gemini:openapi, gemini:json
+  --outputs              also fail on output schemas MCP clients reject (reported either way)
   --json                 print the report as JSON
   --allow-converted      pass conversions that lose validation (only refusals fail)
   --fail-on-loss         fail conversions that lose anything, annotations included
