@@ -334,7 +334,9 @@ test('modelResponder derives a step from the call; modelStream passes the SDK\'s
 
 test('strictTools checks each call\'s tool schemas with the provider profiles', async () => {
   const loose = tool({ description: 'd', inputSchema: jsonSchema({ type: 'object', properties: { q: { type: 'string', minLength: 3 } } }), execute: async () => 'ok' });
-  const model = scriptedLanguageModel([[assistantMessage('x')]], { strictTools: 'anthropic' });
+  // Anthropic's standard tools take `minLength`; its strict mode does not.
+  assert.equal((await generateText({ model: scriptedLanguageModel([[assistantMessage('x')]], { strictTools: 'anthropic' }), prompt: 'x', tools: { search: loose } })).text, 'x');
+  const model = scriptedLanguageModel([[assistantMessage('x')]], { strictTools: 'anthropic:strict' });
   await assert.rejects(generateText({ model, prompt: 'x', tools: { search: loose }, maxRetries: 0 }), (e) => e instanceof StrictSchemaError || e.cause instanceof StrictSchemaError);
   assert.equal(model.calls.length, 1);
   assert.equal(model.remainingSteps, 1, 'no step was taken');

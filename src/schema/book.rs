@@ -182,7 +182,7 @@ fn root_type(schema: &Json) -> Option<String> {
 
 /// The rules on a tool's root every mode of `mode`'s provider shares. Anthropic: `type` is
 /// required and is `"object"`, and no `anyOf`/`oneOf`/`allOf` sits at the top level (E11,
-/// E12). OpenAI: the parameters are an object schema (E22). Gemini's OpenAPI schema needs a
+/// E12). OpenAI: the parameters (and an output) are an object schema (E22). Gemini's OpenAPI schema needs a
 /// `type` on every node, its profile says so.
 fn root_rules(mode: Mode, role: Role, schema: &Json) -> Result<(), StrictError> {
     if !schema.is_object() {
@@ -235,9 +235,8 @@ fn root_rules(mode: Mode, role: Role, schema: &Json) -> Result<(), StrictError> 
                 ));
             }
         }
-        Provider::OpenAi
-            if role == Role::Tool && root_type(schema).as_deref() != Some("object") =>
-        {
+        // A structured output's root is an object too (the Structured Outputs guide).
+        Provider::OpenAi if root_type(schema).as_deref() != Some("object") => {
             let got = root_type(schema).unwrap_or_else(|| "None".into());
             return Err(refusal(
                 mode,
@@ -761,6 +760,7 @@ pub fn convert(
             c
         }
         Mode::GeminiJson => {
+            root_rules(mode, role, &pruned)?;
             gemini_json(&pruned)?;
             Converted {
                 schema: pruned.into_owned(),

@@ -303,11 +303,19 @@ pub fn tool_check_as_sent(
         book::judge(mode, Role::Tool, &schema)
             .map(|_| ())
             .map_err(|e| {
-                let hint = if mode.is_strict() {
-                    format!(" Convert the parameters before the request (`providerSchemas('{}')` in an AI SDK app, `toStrictJsonSchema(schema, {{ provider: '{}' }})` otherwise), or declare the tool `strict: false`.", mode.as_str(), mode.as_str())
-                } else {
-                    String::new()
-                };
+                // `strict: false` is offered only where the standard mode takes the tool.
+                let loosen = mode.is_strict()
+                    && book::judge(mode.counterpart(), Role::Tool, &schema).is_ok();
+                let hint = format!(
+                    " Convert the parameters before the request: providerSchemas('{}') in an AI SDK app, toStrictJsonSchema(schema, {{ provider: '{}' }}) otherwise{}.",
+                    target.code(),
+                    target.code(),
+                    if loosen {
+                        "; or declare the tool `strict: false`, which the provider's standard mode takes as it is"
+                    } else {
+                        ""
+                    }
+                );
                 raise(crate::error::StrictError {
                     message: format!(
                         "Tool \"{tool}\": {}.{hint}",

@@ -100,24 +100,33 @@ expect.extend({
 });
 
 /**
- * The matchers' types, for `expect(model).toHaveCalledTool(…)`: vitest's `Matchers` is the
- * interface it merges into every assertion (its documented way to type custom matchers).
+ * The matchers' types, for `expect(model).toHaveCalledTool(…)`. vitest's `Matchers` interface
+ * changed its type parameters between majors (`Matchers<T>` up to 4, `Matchers<R, T>` from 5),
+ * and an augmentation must repeat them exactly, so one declaration cannot serve both. Every
+ * vitest assertion is built from Chai's `Assertion` (`VitestAssertion<Chai.Assertion, …>`),
+ * whose methods it passes through as they are, and as promises under `.resolves` / `.rejects`:
+ * declared there, the matchers return what vitest's own do, in vitest 3, 4 and 5.
  */
-declare module 'vitest' {
-  interface Matchers<T = any> {
-    /**
-     * The model (or an AI SDK result's steps) called tool `name`; with `args`, with arguments
-     * equal to them by vitest's equality (asymmetric matchers work).
-     */
-    toHaveCalledTool(name: string, args?: unknown): T;
-    /** The model (or an AI SDK result's steps) called tool `name` exactly `times` times. */
-    toHaveCalledToolTimes(name: string, times: number): T;
-    /** The function tools offered to the model, over all its calls, are exactly `names`. */
-    toHaveOfferedTools(names: readonly string[]): T;
-    /**
-     * Every tool of the set (any form `checkTools` reads) goes to each of `providers` (default:
-     * OpenAI, Anthropic, Gemini): none refused, the set within their request limits.
-     */
-    toBeAcceptedBy(providers?: SchemaProviderName | readonly SchemaProviderName[]): T;
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Chai {
+    interface Assertion {
+      /**
+       * The model (or an AI SDK result's steps) called tool `name`; with `args`, with arguments
+       * equal to them by vitest's equality (asymmetric matchers work).
+       */
+      toHaveCalledTool(name: string, args?: unknown): void;
+      /** The model (or an AI SDK result's steps) called tool `name` exactly `times` times. */
+      toHaveCalledToolTimes(name: string, times: number): void;
+      /** The function tools offered to the model, over all its calls, are exactly `names`. */
+      toHaveOfferedTools(names: readonly string[]): void;
+      /**
+       * Every tool of the set (any form `checkTools` reads) goes to each of `providers`
+       * (default: `'openai'`, `'anthropic'`, `'gemini'`, each in the mode its tools declare,
+       * else its default; or a mode named, `'anthropic:strict'`): none refused, the set within
+       * their request limits.
+       */
+      toBeAcceptedBy(providers?: SchemaProviderName | readonly SchemaProviderName[]): void;
+    }
   }
 }
