@@ -19,7 +19,7 @@ test('the matchers, typed as vitest types its own', async () => {
   expect([{ name: 'b', inputSchema: { type: 'object', additionalProperties: { type: 'string' } } }]).not.toBeAcceptedBy('openai:strict');
   const later: Promise<void> = expect(Promise.resolve(tools)).resolves.toBeAcceptedBy('gemini');
   await later;
-  const model = new ScriptedModel([[functionCall('lookup', { id: 1 })]]);
+  const model = new ScriptedModel([[functionCall('lookup', { id: 1 }, { callId: 'c1' })]]);
   await model.getResponse({ input: 'x', modelSettings: {}, tools: [], handoffs: [], outputType: 'text', tracing: false } as never);
   expect(model).toHaveCalledTool('lookup', { id: expect.any(Number) });
   expect(model).toHaveCalledToolTimes('lookup', 1);
@@ -43,7 +43,7 @@ before(() => {
         'vitest.config.mjs': "export default { test: { setupFiles: ['@understudy/agents/vitest'], include: ['test/**/*.test.ts'] } };\n",
         'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] }, include: ['test/**/*.ts'] }),
       },
-      [`vitest@${major}`, 'typescript@5', '@types/node@20', '@openai/agents@0.20.0', 'zod@4', ...(major === '5' ? ['node@22'] : [])],
+      [`vitest@${major}`, 'typescript@5', `@types/node@${major === '5' ? 22 : 20}`, '@openai/agents@0.20.0', 'zod@4', ...(major === '5' ? ['node@22'] : [])],
     );
   }
 });
