@@ -49,7 +49,8 @@ for (const streamed of [false, true]) {
 test("providerSchemas: 'throw' stays the default; a tool the call's toolChoice names throws even with 'omit'", async () => {
   const log = [];
   const run = (middleware, extra = {}) => generateText({ model: wrapLanguageModel({ model: scriptedLanguageModel([textStep('x')]), middleware }), prompt: 'go', tools: tools(log), ...extra });
-  await assert.rejects(run(providerSchemas('anthropic')), (e) => e instanceof StrictSchemaError && e.reason === 'recursive');
+  // The refusal names the tool, in its fields and its message.
+  await assert.rejects(run(providerSchemas('anthropic')), (e) => e instanceof StrictSchemaError && e.reason === 'recursive' && e.toolName === 'tree' && /^Tool `tree`: Anthropic cannot take this schema/.test(e.message));
   await assert.rejects(run(providerSchemas('anthropic', { refused: 'omit' }), { toolChoice: { type: 'tool', toolName: 'tree' } }), StrictSchemaError);
   // Nothing refused: no metadata added.
   const clean = await generateText({ model: wrapLanguageModel({ model: scriptedLanguageModel([textStep('x')]), middleware: providerSchemas('gemini', { refused: 'omit' }) }), prompt: 'go', tools: { weather: tools(log).weather } });
@@ -95,7 +96,7 @@ test('coerceToolInput: each rule, both ways', () => {
 test('coerceToolInput refuses what it cannot read without guessing, with the pointer', () => {
   // One candidate (the value itself): its pointer is where it stopped fitting.
   const refuses = (schema, value, reason, pointer) =>
-    assert.throws(() => coerceToolInput(schema, value), (e) => e instanceof StructuredParseError && e.reason === reason && e.candidates.length === 1 && e.candidates[0].pointer === pointer, JSON.stringify(value));
+    assert.throws(() => coerceToolInput(schema, value), (e) => e instanceof StructuredParseError && e.reason === reason && e.candidates.length === 1 && e.candidates[0].pointer === pointer && e.pointer === pointer, JSON.stringify(value));
   refuses({ type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, { n: 'ten' }, 'type_mismatch', '/n');
   refuses({ type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, { n: '1.5' }, 'type_mismatch', '/n');
   refuses({ enum: ['foo', 'FOO'] }, 'Foo', 'ambiguous', '');

@@ -71,6 +71,9 @@ pub struct StrictError {
     /// The keyword at fault, where there is one (`allOf`, `$ref`, `anyOf`, …).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub keyword: Option<String>,
+    /// The tool whose schema it is, where a tool set was converted (`providerSchemas`).
+    #[serde(skip_serializing_if = "Option::is_none", rename = "toolName")]
+    pub tool_name: Option<String>,
     /// The message (`Display`); it crosses once, as the error's own.
     #[serde(skip)]
     pub message: String,
@@ -307,6 +310,7 @@ mod tests {
             pointer: "/properties/a".into(),
             keyword: None,
             message: "no".into(),
+            tool_name: None,
         };
         assert_eq!(
             data(&strict),
@@ -349,6 +353,7 @@ mod tests {
             pointer: String::new(),
             keyword: None,
             message: "no".into(),
+            tool_name: None,
         };
         assert!(!error_data(&strict).contains("null"));
         let mismatch = crate::doubles::cassette::Mismatch {

@@ -90,6 +90,10 @@ pub struct ParseFailure {
     pub message: String,
     /// Every candidate considered, with why it was refused.
     pub candidates: Vec<Refusal>,
+    /// The JSON Pointer in the value where the first candidate failed, when one was read
+    /// (`coerceToolInput`'s one input: where it is wrong).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
 }
 
 impl crate::error::Raise for ParseFailure {
@@ -332,6 +336,7 @@ fn failure(
     ParseFailure {
         reason,
         message: message.into(),
+        pointer: candidates.first().map(|c| c.pointer.clone()),
         candidates,
     }
 }

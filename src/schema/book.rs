@@ -169,6 +169,7 @@ fn refusal(
         pointer: pointer.to_string(),
         keyword: keyword.map(str::to_string),
         message: format!("{} refuses it: {}", mode.name(), what.into()),
+        tool_name: None,
     }
 }
 
@@ -552,6 +553,7 @@ fn profile_verdict(mode: Mode, schema: &Json) -> Result<(), StrictError> {
             c.kind.as_str(),
             c.detail
         ),
+        tool_name: None,
     })
 }
 

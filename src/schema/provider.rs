@@ -224,6 +224,7 @@ fn fault(
             "{} cannot take this schema: {what} (at {at}).",
             provider.name()
         ),
+        tool_name: None,
     }
 }
 
@@ -432,6 +433,7 @@ impl<'a> Walk<'a> {
                 pointer: pointer.to_string(),
                 keyword: None,
                 message: DEPTH_MESSAGE.to_string(),
+                tool_name: None,
             });
         }
         self.nodes += 1;
@@ -1487,8 +1489,7 @@ pub fn check_as_sent(schema: &Json, provider: Provider, tool: &str) -> Result<()
                 c.detail,
                 provider.as_str(),
                 provider.as_str()
-            ),
-        });
+            ), tool_name: None, });
     }
     Ok(())
 }

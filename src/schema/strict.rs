@@ -139,6 +139,7 @@ impl Fault {
             pointer,
             keyword: self.keyword,
             message: self.message,
+            tool_name: None,
         }
     }
 }
@@ -151,6 +152,7 @@ pub fn depth_error_unlocated() -> StrictError {
         pointer: String::new(),
         keyword: None,
         message: DEPTH_MESSAGE.into(),
+        tool_name: None,
     }
 }
 
@@ -1867,6 +1869,7 @@ pub fn as_sent_refusal(schema: &Doc) -> Result<()> {
                     .filter(|k| !k.is_empty())
                     .map(str::to_owned),
                 message: why,
+                tool_name: None,
             })
         }
     }

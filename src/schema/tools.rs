@@ -422,6 +422,7 @@ fn check_one(
             pointer: String::new(),
             keyword: None,
             message: format!("its name is refused: {words}"),
+            tool_name: None,
         };
         return (refused(tool, target, mode, e, None, false), None);
     }

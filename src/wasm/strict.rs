@@ -224,7 +224,18 @@ pub fn provider_convert(
     code: &JsValue,
     changes: bool,
     wrap: &JsValue,
+    tool: &JsValue,
 ) -> Result<String, JsValue> {
+    // A tool's schema (`providerSchemas`): a refusal names the tool in its message and fields.
+    let tool = tool.as_string();
+    let named = |e: crate::error::StrictError| match &tool {
+        Some(name) => raise(crate::error::StrictError {
+            message: format!("Tool `{name}`: {}", e.message),
+            tool_name: Some(name.clone()),
+            ..e
+        }),
+        None => raise(e),
+    };
     let surface = if changes {
         "prepareStrictJsonSchema"
     } else {
@@ -235,14 +246,15 @@ pub fn provider_convert(
     let mode = conversion_mode(target);
     with_input(len, |text| {
         if mode == BookMode::OpenAiStrict {
-            let prepared = prepare_text(text, Mode::Convert)?;
+            let doc = parse_schema(text)?;
+            let prepared = strict::prepare(&doc, doc.root(), Mode::Convert).map_err(named)?;
             return Ok(json::to_string(&prepared.doc, prepared.root));
         }
         let schema = schema_value(text)?;
         // Never an invalid schema passed on (OpenAI's conversion stays the reference's).
         crate::schema::types::check(&schema).map_err(raise)?;
         let converted =
-            book::convert(mode, Role::Output, &schema, wrap.as_deref()).map_err(raise)?;
+            book::convert(mode, Role::Output, &schema, wrap.as_deref()).map_err(named)?;
         Ok(if changes {
             serde_json::to_string(&converted)
         } else {
@@ -292,6 +304,7 @@ pub fn tool_check_as_sent(
                 "Tool \"{tool}\": {} refuses its name: {words}",
                 mode.provider().name()
             ),
+            tool_name: None,
         }));
     }
     with_input(len, |text| {
@@ -392,6 +405,7 @@ pub fn provider_request_check(len: usize, code: &JsValue, assert: bool) -> Resul
                 pointer: first.pointer.clone(),
                 keyword: None,
                 message: message.join(" "),
+                tool_name: None,
             }));
         }
         Ok(serde_json::to_string(&breaches).unwrap_or_default())

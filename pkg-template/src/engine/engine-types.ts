@@ -303,7 +303,11 @@ pointer: string,
 /**
  * The keyword at fault, where there is one (`allOf`, `$ref`, `anyOf`, …).
  */
-keyword?: string, };
+keyword?: string, 
+/**
+ * The tool whose schema it is, where a tool set was converted (`providerSchemas`).
+ */
+toolName?: string, };
 
 /**
  * A JSON Schema that cannot be compiled for validation.
@@ -334,7 +338,12 @@ export type StructuredParseErrorFields = { reason: StructuredParseErrorReason,
 /**
  * Every candidate considered, with why it was refused.
  */
-candidates: Array<RefusedCandidate>, };
+candidates: Array<RefusedCandidate>, 
+/**
+ * The JSON Pointer in the value where the first candidate failed, when one was read
+ * (`coerceToolInput`'s one input: where it is wrong).
+ */
+pointer?: string, };
 
 /**
  * A value that fails the original schema of a provider conversion

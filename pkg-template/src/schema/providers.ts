@@ -5,7 +5,7 @@
 import type { SchemaProviderName } from '../engine/codes.js';
 import type { RequestLimitBreach } from '../engine/engine-types.js';
 import { call, encodeSchema, input } from '../engine/channel.js';
-import { toStrictJsonSchema } from './strict.js';
+import { toStrictJsonSchema, toolSchemaFor } from './strict.js';
 import { jsonSchemaOf, type JsonSchema } from './argument.js';
 import { StrictSchemaError, UserError } from '../engine/errors.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
@@ -124,11 +124,11 @@ export function providerSchemas(provider: SchemaProviderName, options?: Provider
   }
   const omit = opts.refused === 'omit';
   const converted = new WeakMap<object, unknown>();
-  const convert = (schema: unknown): unknown => {
+  const convert = (schema: unknown, toolName?: string): unknown => {
     if (typeof schema !== 'object' || schema === null) return schema;
     let out = converted.get(schema);
     if (out === undefined) {
-      out = toStrictJsonSchema(schema as JsonSchema, { provider });
+      out = toolName === undefined ? toStrictJsonSchema(schema as JsonSchema, { provider }) : toolSchemaFor(schema as JsonSchema, provider, toolName);
       converted.set(schema, out);
     }
     return out;
@@ -138,7 +138,7 @@ export function providerSchemas(provider: SchemaProviderName, options?: Provider
   const convertTool = (tool: Record<string, any>, omitted: OmittedTool[], chosen: string | undefined): Record<string, any> | undefined => {
     if (tool?.type !== 'function') return tool;
     try {
-      return { ...tool, inputSchema: convert(tool.inputSchema) };
+      return { ...tool, inputSchema: convert(tool.inputSchema, String(tool.name)) };
     } catch (error) {
       if (!omit || !(error instanceof StrictSchemaError) || tool.name === chosen) throw error;
       const left: OmittedTool = { toolName: String(tool.name), provider, reason: error.reason, pointer: error.pointer, message: error.message };

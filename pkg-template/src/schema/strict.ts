@@ -75,7 +75,13 @@ export function toStrictJsonSchema(schema: JsonSchema | StandardSchemaWithJSON, 
   }
   const { provider = 'openai', wrapRoot } = expectKnownOptions('toStrictJsonSchema', options, ['provider', 'wrapRoot']);
   const text = schemaText(schema);
-  return JSON.parse(call((e) => e.providerConvert(input(text), provider, false, wrapRoot)));
+  return JSON.parse(call((e) => e.providerConvert(input(text), provider, false, wrapRoot, undefined)));
+}
+
+/** @internal A tool's schema converted for `provider`, as {@link toStrictJsonSchema} does; a refusal names the tool (`toolName`, and in its message). */
+export function toolSchemaFor(schema: JsonSchema | StandardSchemaWithJSON, provider: SchemaProviderName, toolName: string): unknown {
+  const text = schemaText(schema);
+  return JSON.parse(call((e) => e.providerConvert(input(text), provider, false, undefined, toolName)));
 }
 
 const releasePrepared = new FinalizationRegistry<PreparedHandle>((handle) => handle.free());
@@ -96,7 +102,7 @@ export function prepareStrictJsonSchema<T>(given: JsonSchema | StandardSchemaWit
   const { provider = 'openai', wrapRoot } = expectKnownOptions('prepareStrictJsonSchema', options, ['provider', 'wrapRoot']);
   const text = schemaText(given);
   if (!call((e) => e.providerIsOpenAi(provider, 'prepareStrictJsonSchema', wrapRoot))) {
-    const converted: ProviderConversion = JSON.parse(call((e) => e.providerConvert(input(text), provider, true, wrapRoot)));
+    const converted: ProviderConversion = JSON.parse(call((e) => e.providerConvert(input(text), provider, true, wrapRoot, undefined)));
     const { unwrap } = converted;
     const restore = converted.restore === undefined ? undefined : JSON.stringify(converted.restore);
     let validator: JsonSchemaValidator | undefined;
