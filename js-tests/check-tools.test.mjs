@@ -328,6 +328,12 @@ test('check-tools passes the environment on, reads a malformed listing tool by t
   assert.equal(version.stdout.trim(), JSON.parse(readFileSync(join(root, 'pkg-template', 'package.json'), 'utf8')).version);
   const help = await run(['--help']);
   assert.match(help.stdout, /check-tools[\s\S]*serve/);
+  // A long tool name is clipped in the table; the report keeps it whole.
+  const long = 'a_tool_whose_name_runs_on_and_on_far_past_any_sensible_column_width_for_a_table';
+  const clipped = await run(['check-tools', '--file', file('long.json', [{ name: long, inputSchema: { type: 'object', properties: {}, required: [], additionalProperties: false } }]), '--provider', 'anthropic']);
+  const row = clipped.stdout.split('\n')[1];
+  assert.match(row, /^a_tool_whose_name_runs_on_and_on_far_pa… +✓$/);
+  assert.ok([...row].length < 60, row);
 });
 
 test('check-tools waits for a slow server with progress, and times out on a silent one', async () => {
