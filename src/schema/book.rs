@@ -329,28 +329,33 @@ pub fn without_unused_defs(schema: &Json) -> (Cow<'_, Json>, Vec<Change>) {
     (Cow::Owned(Json::Object(out)), changes)
 }
 
-/// What `mode` does with `schema` sent as it is: takes it (with the keywords it ignores), or
-/// refuses it (the reason, the pointer in `schema`, and the message the provider gives, where
-/// known, in its words).
-pub fn judge(mode: Mode, role: Role, schema: &Json) -> Result<Taken, StrictError> {
-    // Gemini reads type names in any case (`Type.OBJECT`); its Schema's fields in either proto3
-    // spelling. Unconfirmed for the JSON Schema fields: read the same way, never stricter.
-    let respelled;
+/// `schema` as `mode` reads it, or its refusal when it is no valid schema. Gemini reads type
+/// names in any case (`Type.OBJECT`) and its Schema's fields in either proto3 spelling
+/// (unconfirmed for the JSON Schema fields: read the same way, never stricter).
+fn as_read(mode: Mode, schema: &Json) -> Result<Cow<'_, Json>, StrictError> {
     let schema = if mode.provider() == Provider::Gemini {
-        respelled = gemini_spelling(schema);
-        &respelled
+        Cow::Owned(gemini_spelling(schema))
     } else {
-        schema
+        Cow::Borrowed(schema)
     };
-    if let Err(e) = crate::schema::types::check(schema) {
-        return Err(refusal(
+    match crate::schema::types::check(&schema) {
+        Ok(()) => Ok(schema),
+        Err(e) => Err(refusal(
             mode,
             StrictReason::NonSchemaNode,
             &e.pointer,
             Some("type"),
             e.to_string(),
-        ));
+        )),
     }
+}
+
+/// What `mode` does with `schema` sent as it is: takes it (with the keywords it ignores), or
+/// refuses it (the reason, the pointer in `schema`, and the message the provider gives, where
+/// known, in its words).
+pub fn judge(mode: Mode, role: Role, schema: &Json) -> Result<Taken, StrictError> {
+    let schema = as_read(mode, schema)?;
+    let schema = schema.as_ref();
     root_rules(mode, role, schema)?;
     let (schema, _) = without_unused_defs(schema);
     let schema = schema.as_ref();
@@ -691,23 +696,8 @@ pub fn convert(
     schema: &Json,
     wrap: Option<&str>,
 ) -> Result<Converted, StrictError> {
-    let respelled;
-    let schema = if mode == Mode::GeminiOpenApi {
-        respelled = gemini_spelling(schema);
-        &respelled
-    } else {
-        schema
-    };
-    if let Err(e) = crate::schema::types::check(schema) {
-        return Err(refusal(
-            mode,
-            StrictReason::NonSchemaNode,
-            &e.pointer,
-            Some("type"),
-            e.to_string(),
-        ));
-    }
-    let (pruned, mut changes) = without_unused_defs(schema);
+    let schema = as_read(mode, schema)?;
+    let (pruned, mut changes) = without_unused_defs(schema.as_ref());
     let converted = match mode {
         Mode::OpenAiStrict => {
             root_rules(mode, role, &pruned)?;
