@@ -5,7 +5,7 @@
 // the `serve` command and a child app using `openai` with OPENAI_BASE_URL.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -188,12 +188,24 @@ test('another process, recorded and replayed: serve --upstream --record, then se
   await stop(replay.server);
 });
 
+/** A script module for `serve`, in a scratch folder inside the project (so it resolves the package). */
+function scriptFile(name, text) {
+  const dir = join(fileURLToPath(new URL('..', import.meta.url)), 'node_modules', '.understudy-serve-scripts');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, name), text);
+  return join(dir, name);
+}
+
 test('serve refuses a mix of sources and half a record mode, naming what goes together', async () => {
   const cases = [
     [['--script', 'a.mjs', '--cassette', 'b.json'], /Give one of --script, --cassette and --upstream, not --script and --cassette/],
     [['--upstream', 'https://api.openai.com'], /--upstream and --record go together/],
     [['--script', 'a.mjs', '--match', 'request'], /--match goes with --cassette/],
     [[], /Give the script: --script/],
+    // A script with a syntax error: where it is; an answer's parts given as the steps
+    // themselves (the likeliest first mistake): the double's message, not a stack trace.
+    [['--script', scriptFile('broken.mjs', "export default [\n  textStep('a'),\n  oops oops\n];\n")], /Cannot load .*broken\.mjs:3:8: Unexpected identifier 'oops'/],
+    [['--script', scriptFile('unwrapped.mjs', `import { toolCall } from '@understudy/agents/ai-sdk/testing';\nexport default [toolCall('lookup', { id: 1 })];\n`)], /unwrapped\.mjs holds a script the server cannot take: .*give each answer as an array of its parts/],
   ];
   for (const [args, message] of cases) {
     const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

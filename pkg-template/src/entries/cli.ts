@@ -5,6 +5,7 @@
  * arguments, prints and chooses the exit code: 0 passes, 1 fails the check, 2 a usage or
  * connection error. `serve` runs `providerServer` from a script module until SIGTERM.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -212,13 +213,44 @@ async function serveCommand(argv: readonly string[], out: Out): Promise<number> 
   try {
     module = await import(pathToFileURL(resolve(String(values.script))).href);
   } catch (error) {
-    throw new UsageError(`Cannot load ${values.script}: ${(error as Error).message}`);
+    const where = error instanceof SyntaxError ? syntaxErrorPlace(resolve(String(values.script))) : undefined;
+    throw new UsageError(`Cannot load ${where ?? values.script}: ${(error as Error).message}`);
   }
   let steps = module.default ?? module.steps;
   if (typeof steps === 'function') steps = await (steps as () => unknown)();
   if (steps === undefined) throw new UsageError(`${values.script} exports no steps: export default [ ... ] (or a function returning them).`);
-  const server = await providerServer(steps as never, { ...module.options, ...listen });
+  let server: { url: string; close(): Promise<void> };
+  try {
+    server = await providerServer(steps as never, { ...module.options, ...listen });
+  } catch (error) {
+    // A script the double refuses (a step it cannot take, an unknown option): the double's
+    // own message, as a usage error of the command.
+    if (error instanceof TypeError || typeof (error as { reason?: unknown })?.reason === 'string') {
+      throw new UsageError(`${values.script} holds a script the server cannot take: ${(error as Error).message}`);
+    }
+    throw error;
+  }
   return serveUntilSignal(server, String(values.script), out);
+}
+
+/**
+ * Where a module's syntax error is, as `file:line:column`: Node's dynamic `import()` does not
+ * say, its `--check` does (the first line of its report is `file:line`, the caret marks the
+ * column). `undefined` when it cannot tell.
+ */
+function syntaxErrorPlace(file: string): string | undefined {
+  let report = '';
+  try {
+    execFileSync(process.execPath, ['--check', file], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+    return undefined;
+  } catch (error) {
+    report = String((error as { stderr?: unknown }).stderr ?? '');
+  }
+  const lines = report.split('\n');
+  const at = lines.findIndex((l) => /:\d+$/.test(l));
+  if (at < 0) return undefined;
+  const caret = lines[at + 2]?.indexOf('^') ?? -1;
+  return `${lines[at]}${caret >= 0 ? `:${caret + 1}` : ''}`;
 }
 
 /** Prints the URL, then serves until SIGTERM or SIGINT. */
