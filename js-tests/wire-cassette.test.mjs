@@ -121,7 +121,18 @@ test('replay by request names the first differing field; a cassette that is not 
   const miss = await client(byRequest).responses.create({ model: 'gpt-5', input: 'third' }).catch((e) => e);
   assert.ok(miss instanceof OpenAI.InternalServerError, miss.constructor.name);
   assert.match(miss.message, /No recorded request matches HTTP request #2 .* differs at \/body\/input: recorded "first", live "third"/);
+  // It names what re-records at the HTTP level (the environment variable alone does nothing here).
+  assert.match(miss.message, /re-record the cassette where the real API is reachable: with recordingFetch .* `understudy serve --upstream <url> --record <file>`/);
   assert.throws(() => byRequest.assertComplete(), (e) => e instanceof CassetteMismatchError && e.pointer === '/body/input' && e.recorded === '"first"' && e.live === '"third"');
+  // The miss used no exchange: "first" is still there, and assertComplete still names the miss
+  // (not a step left over).
+  assert.equal(byRequest.remainingSteps, 1);
+  assert.equal((await client(byRequest).responses.create({ model: 'gpt-5', input: 'first' })).output_text, 'one');
+  assert.equal(byRequest.remainingSteps, 0);
+  const again = scriptedFetch({ cassette, match: 'request' });
+  await client(again).responses.create({ model: 'gpt-5', input: 'third' }).catch(() => undefined);
+  assert.equal(again.remainingSteps, 2);
+  assert.throws(() => again.assertComplete(), CassetteMismatchError);
 
   // In order: answers as recorded, whatever is asked; a call past the cassette is the double's 500.
   const inOrder = scriptedFetch({ cassette });

@@ -955,7 +955,12 @@ impl fmt::Display for Mismatch {
             ),
             None => f.write_str(" Every recorded step has been used."),
         }?;
-        f.write_str(" If the change is intended, re-record the cassette: run the test with UNDERSTUDY_CASSETTES=record.")
+        // What re-records at this level: the cassette helpers read the environment variable; a
+        // wire cassette given to scriptedFetch or serve is recorded by a recording double.
+        f.write_str(match self.interface {
+            Interface::Http => " If the change is intended, re-record the cassette where the real API is reachable: with recordingFetch (or fetchCassette under UNDERSTUDY_CASSETTES=record) in-process, providerServer({ upstream, path }) or `understudy serve --upstream <url> --record <file>` for another process.",
+            Interface::AgentsModel | Interface::LanguageModel => " If the change is intended, re-record the cassette: run the test with UNDERSTUDY_CASSETTES=record.",
+        })
     }
 }
 

@@ -212,8 +212,10 @@ export class WireScript {
   }
 
   assertComplete(): void {
-    callDoubles(() => this.#script.assertComplete());
+    // The first call the double could not answer says more than the steps it left (a replay's
+    // miss left its exchange unused).
     if (this.#failures.length > 0) throw this.#failures[0];
+    callDoubles(() => this.#script.assertComplete());
   }
 
   /**
@@ -252,7 +254,12 @@ export class WireScript {
     } catch (error) {
       // A replay's miss is the double's failure (a 500 no client retries, thrown again by
       // assertComplete()); a recorded network failure is thrown as it happened.
-      if (this.#replay && error instanceof CassetteMismatchError) return this.#failure(route, error);
+      if (this.#replay && error instanceof CassetteMismatchError) {
+        // Replaying by request, every step picks its exchange: the miss used none, so the
+        // step it took is given back.
+        this.enqueue([{ type: 'responder', respond: step.respond } as ScriptedFetchInput]);
+        return this.#failure(route, error);
+      }
       throw error;
     }
     if (typeof answer === 'object' && answer !== null && WIRE_REPLY in answer) return (answer as { [WIRE_REPLY]: WireReply })[WIRE_REPLY];
