@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import OpenAI from 'openai';
-import { scriptedFetch, providerServer, textStep } from '@understudy/agents/ai-sdk/testing';
+import { scriptedFetch, providerServer, textStep, toolCall } from '@understudy/agents/ai-sdk/testing';
 
 import { clients, expected, script } from './fixtures/client-scenarios.mjs';
 
@@ -44,6 +44,23 @@ test('a call past the script is the provider 500 the client raises with the doub
   assert.match(e.message, /scriptedFetch received unexpected non-streaming call #2; no scripted steps remain/);
   assert.equal(fetch.calls.length, 2, 'x-should-retry: false, so the client did not retry');
   assert.throws(() => fetch.assertComplete(), (x) => x.name === 'UnexpectedModelCallError');
+});
+
+test('to an HTTP user, messages speak of requests and the double by its name, not of the AI SDK', async () => {
+  const server = await providerServer([[toolCall('lookup', { id: 1 })]]);
+  try {
+    const client = new OpenAI({ apiKey: 'k', baseURL: `${server.url}/v1`, maxRetries: 0 });
+    const tools = [{ type: 'function', function: { name: 'search', parameters: { type: 'object', properties: {} } } }];
+    const e = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], tools }).catch((x) => x);
+    assert.ok(e instanceof OpenAI.InternalServerError, e.constructor.name);
+    assert.match(e.message, /providerServer/);
+    assert.match(e.message, /the `tools` the request sends; .*give providerServer the option `allowUnofferedTools: true` \(for `serve`, export `options = \{ allowUnofferedTools: true \}`/);
+    assert.doesNotMatch(e.message, /activeTools|scriptedFetch/);
+    const missing = await fetch(`${server.url}/v1/nowhere`, { method: 'POST', body: '{}' });
+    assert.match((await missing.json()).error.message, /^The understudy HTTP double has no provider endpoint at POST /);
+  } finally {
+    await server.close();
+  }
 });
 
 test('an unknown endpoint is a 404 naming the supported ones; a step in no wire form is refused when queued', async () => {

@@ -163,6 +163,20 @@ fn answer_items(answer: &Json) -> &[Json] {
 /// tools): the SDK would record a `NoSuchToolError` inside the step and the test could pass
 /// with the tool never run. `Err` names the tool and the offered ones.
 pub fn check_offered(answer: &Json, offered: &[String]) -> Result<(), String> {
+    check_offered_by(
+        answer,
+        offered,
+        crate::doubles::model::Surface::ScriptedLanguageModel,
+    )
+}
+
+/// [`check_offered`], the remedy in the words of `surface`'s users: the AI SDK's (`activeTools`,
+/// the model's option) or an HTTP client's (the request's `tools`, the double's option).
+pub fn check_offered_by(
+    answer: &Json,
+    offered: &[String],
+    surface: crate::doubles::model::Surface,
+) -> Result<(), String> {
     for (i, item) in answer_items(answer).iter().enumerate() {
         if item.get("type").and_then(Json::as_str) != Some("function_call") {
             continue;
@@ -183,8 +197,13 @@ pub fn check_offered(answer: &Json, offered: &[String]) -> Result<(), String> {
                     .join(", ")
             )
         };
+        let remedy = if surface.is_http() {
+            format!("Check the tool's name and the `tools` the request sends; to script a call to a tool the request does not offer, give {} the option `allowUnofferedTools: true` (for `serve`, export `options = {{ allowUnofferedTools: true }}` from the script).", surface.name())
+        } else {
+            "Check the tool's name and the step's `activeTools`; to script a call to a tool the app does not have, create the model with `allowUnofferedTools: true`.".to_string()
+        };
         return Err(format!(
-            "part {i} calls tool `{name}`, which this call did not offer ({list}). Check the tool's name and the step's `activeTools`; to script a call to a tool the app does not have, create the model with `allowUnofferedTools: true`."
+            "part {i} calls tool `{name}`, which this call did not offer ({list}). {remedy}"
         ));
     }
     Ok(())
@@ -664,6 +683,16 @@ mod tests {
         let complete =
             json!({"output": [{"type": "function_call", "name": "a", "arguments": "{}"}]});
         assert!(check_offered(&complete, &offered).is_err());
+        // To an HTTP user, in a request's words.
+        let http = check_offered_by(
+            &answer,
+            &offered,
+            crate::doubles::model::Surface::ProviderServer,
+        )
+        .unwrap_err();
+        assert!(http.contains("the `tools` the request sends"), "{http}");
+        assert!(http.contains("give providerServer the option"), "{http}");
+        assert!(!http.contains("activeTools"), "{http}");
     }
 
     #[test]

@@ -166,8 +166,10 @@ pub enum Surface {
     #[default]
     ScriptedModel,
     ScriptedLanguageModel,
-    /// `scriptedFetch` and `providerServer`: the AI SDK double's steps, at the HTTP level.
+    /// `scriptedFetch`: the AI SDK double's steps, at the HTTP level.
     ScriptedFetch,
+    /// `providerServer` (and the `serve` command): the same, for another process.
+    ProviderServer,
 }
 
 impl Surface {
@@ -176,15 +178,22 @@ impl Surface {
             Surface::ScriptedModel => "ScriptedModel",
             Surface::ScriptedLanguageModel => "scriptedLanguageModel",
             Surface::ScriptedFetch => "scriptedFetch",
+            Surface::ProviderServer => "providerServer",
         }
     }
 
+    /// The HTTP doubles, whose users hold requests and clients, not the AI SDK's calls.
+    pub fn is_http(self) -> bool {
+        matches!(self, Surface::ScriptedFetch | Surface::ProviderServer)
+    }
+
     /// The surface of a binding's code: 0 `ScriptedModel`, 1 `scriptedLanguageModel`, 2
-    /// `scriptedFetch`.
+    /// `scriptedFetch`, 3 `providerServer`.
     pub fn from_code(code: u8) -> Surface {
         match code {
             1 => Surface::ScriptedLanguageModel,
             2 => Surface::ScriptedFetch,
+            3 => Surface::ProviderServer,
             _ => Surface::ScriptedModel,
         }
     }

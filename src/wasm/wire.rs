@@ -90,19 +90,17 @@ pub fn wire_answer(
     call_index: u32,
     offered: Option<Vec<String>>,
     delta_size: Option<u32>,
+    surface: u8,
 ) -> Result<String, JsValue> {
+    let surface = Surface::from_code(surface);
     let given = read_input(len)?;
     let (route, streamed, model, include_usage) = route_of(&given["route"])?;
     let call = call_index as usize;
-    let invalid = |detail: String| {
-        raise(ModelError::invalid_answer_for_call(
-            Surface::ScriptedFetch,
-            call,
-            detail,
-        ))
-    };
+    let invalid =
+        |detail: String| raise(ModelError::invalid_answer_for_call(surface, call, detail));
     if let Some(offered) = offered {
-        crate::doubles::ai_sdk::check_offered(&given["answer"], &offered).map_err(invalid)?;
+        crate::doubles::ai_sdk::check_offered_by(&given["answer"], &offered, surface)
+            .map_err(invalid)?;
     }
     let piece = delta_size.map_or(crate::doubles::ai_sdk::PIECE, |n| n as usize);
     answer::write(

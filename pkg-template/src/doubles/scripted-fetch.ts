@@ -180,6 +180,7 @@ export class WireScript {
   readonly #options: ReturnType<typeof fetchOptions>;
   /** A cassette's replay: its recorded answers stand, so no refusal is made up. */
   readonly #replay: boolean;
+  readonly #surface: number;
   owner: object = this;
 
   constructor(source: Iterable<ScriptedFetchInput> | WireCassetteSource, options: ReturnType<typeof fetchOptions>, surface: string) {
@@ -190,7 +191,10 @@ export class WireScript {
     }
     this.#options = options;
     const [steps, plan] = wireSteps(Array.from(inputs as Iterable<ScriptedFetchInput>));
-    this.#script = callDoubles((e) => new e.ModelScript(2));
+    // The surface code the engine names in messages: 2 scriptedFetch, 3 providerServer.
+    this.#surface = surface === 'providerServer' ? 3 : 2;
+    const code = this.#surface;
+    this.#script = callDoubles((e) => new e.ModelScript(code));
     callDoubles(() => this.#script.enqueue(steps, plan));
   }
 
@@ -267,7 +271,7 @@ export class WireScript {
     let text: string;
     try {
       text = JSON.stringify({ route, answer });
-      const reply = JSON.parse(callDoubles((e) => e.wireAnswer(input(text), record.index, offered, this.#options.deltaSize))) as WireReply;
+      const reply = JSON.parse(callDoubles((e) => e.wireAnswer(input(text), record.index, offered, this.#options.deltaSize, this.#surface))) as WireReply;
       logOutput(this.owner, Array.isArray(answer) ? answer : (answer as { output?: unknown } | null)?.output);
       return reply;
     } catch (error) {

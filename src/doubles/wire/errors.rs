@@ -82,7 +82,7 @@ pub fn provider_error(
 /// The 404 of a request no endpoint takes, naming the supported ones.
 pub fn not_found(method: &str, url: &str) -> Reply {
     let message =
-        format!("scriptedFetch: no provider endpoint at {method} {url}; it answers {SUPPORTED}.");
+        format!("The understudy HTTP double has no provider endpoint at {method} {url}; it answers {SUPPORTED}.");
     Reply::json(
         404,
         &json!({ "error": { "message": message, "type": "not_found", "code": 404 } }),

@@ -305,10 +305,10 @@ pub fn refuse_step(
     surface: crate::doubles::model::Surface,
     classified: crate::doubles::model::Classified,
 ) -> Option<&'static str> {
-    use crate::doubles::model::{Classified, Surface};
-    (surface == Surface::ScriptedFetch
+    use crate::doubles::model::Classified;
+    (surface.is_http()
         && matches!(classified, Classified::Stream | Classified::StreamResponder))
     .then_some(
-        "a modelStream step holds the AI SDK's stream parts, which no HTTP API sends; script the answer (textStep, toolCall, reasoning, modelResponse) and scriptedFetch streams it in the provider's own events when the request asks for a stream.",
+        "a modelStream step holds the AI SDK's stream parts, which no HTTP API sends; script the answer (textStep, toolCall, reasoning, modelResponse) and the double streams it in the provider's own events when the request asks for a stream.",
     )
 }
