@@ -8,7 +8,8 @@
 import { nodeBuiltin } from '../engine/host.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { UserError } from '../engine/errors.js';
-import { FETCH_OPTIONS, WireScript, attach, fetchOptions, type RecordedHttpCall, type ScriptedFetchInput, type ScriptedFetchOptions, type WireReply } from './scripted-fetch.js';
+import { FETCH_OPTIONS, WireScript, attach, fetchOptions, type RecordedHttpCall, type ScriptedFetchInput, type ScriptedFetchOptions } from './scripted-fetch.js';
+import type { WireReply } from './wire-types.js';
 import { recordingFetch, type RecordingFetch, type WireCassetteSource } from './wire-cassette.js';
 import type { Cassette, RedactionOptions } from './cassette-format.js';
 

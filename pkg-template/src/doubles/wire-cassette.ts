@@ -10,7 +10,7 @@ import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { textCodec } from '../engine/host.js';
 import { Recording, cassettePlan, errorOutcome, readCassette, toError } from './cassette.js';
 import type { Cassette, RedactionOptions } from './cassette-format.js';
-import type { ScriptedFetchInput, WireReply } from './scripted-fetch.js';
+import type { ScriptedFetchInput, WireReply } from './wire-types.js';
 
 /** A cassette to replay over HTTP: a file (Node) or a cassette object, in recorded order or by request. */
 export interface WireCassetteSource {
