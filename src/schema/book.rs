@@ -733,6 +733,16 @@ pub fn convert(
                 restore: Vec::new(),
             }
         }
+        // A root standard tools refuse, with `wrap` given: the profile wraps it (its strict form,
+        // which standard tools take too).
+        Mode::AnthropicStandard
+            if wrap.is_some() && pruned.get("type") != Some(&Json::String("object".into())) =>
+        {
+            let mut c = provider::convert_given(pruned.into_owned(), Provider::Anthropic, wrap)?;
+            changes.append(&mut c.changes);
+            c.changes = changes;
+            c
+        }
         Mode::AnthropicStandard => {
             root_rules(mode, role, &pruned)?;
             Converted {

@@ -215,3 +215,18 @@ fn request_limits_belong_to_the_strict_modes() {
     assert_eq!(limits(Mode::AnthropicStrict, &tools, None).len(), 1);
     assert!(limits(Mode::AnthropicStandard, &tools, None).is_empty());
 }
+
+#[test]
+fn a_root_standard_tools_refuse_is_wrapped_when_asked() {
+    let list = json!({ "type": "array", "items": { "type": "string" } });
+    assert_eq!(
+        convert(Mode::AnthropicStandard, Role::Output, &list, None)
+            .unwrap_err()
+            .reason,
+        StrictReason::RootNotObject
+    );
+    let wrapped = convert(Mode::AnthropicStandard, Role::Output, &list, Some("value")).unwrap();
+    assert_eq!(wrapped.schema["properties"]["value"]["type"], "array");
+    assert!(wrapped.unwrap.is_some());
+    assert!(judge(Mode::AnthropicStandard, Role::Output, &wrapped.schema).is_ok());
+}
