@@ -61,6 +61,10 @@ test('Anthropic: bounds and minItems above 1 move into the description, and the 
     () => prepared.normalizeInput({ ...good, rating: 9, tags: ['a'] }),
     (e) => e instanceof ProviderOutputValidationError && !(e instanceof UserError) && e.provider === 'anthropic' && e.issues.length === 2 && /the Anthropic form only describes some of its constraints/.test(e.message) && /at `\/rating`/.test(e.message),
   );
+  // Named with its mode, the same: the check names the provider.
+  const strict = prepareStrictJsonSchema(schema, { provider: 'anthropic:strict' });
+  assert.deepEqual(strict.schema, prepared.schema);
+  assert.throws(() => strict.normalizeInput({ ...good, rating: 9 }), (e) => e instanceof ProviderOutputValidationError && e.provider === 'anthropic');
 });
 
 test('refusals are StrictSchemaErrors with reason, pointer and the provider in the message', () => {

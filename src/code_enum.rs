@@ -2,7 +2,7 @@
 //! its codes; `codes.rs` gathers them for the TypeScript unions.
 
 /// Declares a fieldless enum whose variants each have a stable snake_case code: the enum,
-/// `as_str`, and `ALL` (every variant, in declaration order).
+/// `as_str`, `from_code`, and `ALL` (every variant, in declaration order).
 #[macro_export]
 macro_rules! code_enum {
     ($(#[$meta:meta])* $vis:vis enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $code:literal,)+ }) => {
@@ -21,6 +21,12 @@ macro_rules! code_enum {
                 match self {
                     $($name::$variant => $code,)+
                 }
+            }
+
+            /// The variant whose code is `code`.
+            #[allow(dead_code)]
+            pub fn from_code(code: &str) -> Option<Self> {
+                Self::ALL.iter().copied().find(|v| v.as_str() == code)
             }
         }
 

@@ -39,10 +39,6 @@ crate::code_enum! {
 }
 
 impl Mode {
-    pub fn from_code(code: &str) -> Option<Mode> {
-        Mode::ALL.iter().copied().find(|m| m.as_str() == code)
-    }
-
     pub fn provider(self) -> Provider {
         match self {
             Mode::OpenAiStrict | Mode::OpenAiStandard => Provider::OpenAi,

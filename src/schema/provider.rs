@@ -31,10 +31,6 @@ crate::code_enum! {
 }
 
 impl Provider {
-    pub fn from_code(code: &str) -> Option<Provider> {
-        Provider::ALL.iter().copied().find(|p| p.as_str() == code)
-    }
-
     /// The provider's name in messages.
     pub fn name(self) -> &'static str {
         match self {

@@ -135,25 +135,6 @@ pub fn value_unencodable_error() -> JsValue {
     raise(crate::error::Unencodable)
 }
 
-/// The provider a profile names: `openai`, `anthropic` or `gemini`; anything else is a
-/// `UserError` naming the choices.
-fn provider_of(code: &JsValue, surface: &str) -> Result<Provider, JsValue> {
-    code.as_string()
-        .as_deref()
-        .and_then(Provider::from_code)
-        .ok_or_else(|| {
-            let choices: Vec<String> = Provider::ALL
-                .iter()
-                .map(|p| format!("'{}'", p.as_str()))
-                .collect();
-            user_error(format!(
-                "{surface}: provider must be one of {}, got {}.",
-                choices.join(", "),
-                js::string_of(code)
-            ))
-        })
-}
-
 /// Reads a schema in the facade's encoding as a JSON value; a nesting serde_json cannot follow
 /// is the depth error.
 fn schema_value(text: &str) -> Result<serde_json::Value, JsValue> {
@@ -416,7 +397,8 @@ pub fn provider_request_check(len: usize, code: &JsValue, assert: bool) -> Resul
 /// (`normalizeInput`): `issues` are `compileJsonSchema`'s, named in the message.
 #[wasm_bindgen(js_name = providerOutputError)]
 pub fn provider_output_error(code: &JsValue, issues: &JsValue) -> Result<JsValue, JsValue> {
-    let provider = provider_of(code, "normalizeInput")?;
+    // The provider as `prepareStrictJsonSchema` was given it: alone or with a mode.
+    let provider = target_of(code, "normalizeInput")?.provider();
     let list = js_sys::Array::from(issues);
     let mut parts = Vec::new();
     for issue in list.iter().take(5) {
@@ -473,10 +455,7 @@ pub fn check_tools(
         }
         list
     };
-    let policy = ToolPolicy::ALL
-        .iter()
-        .copied()
-        .find(|p| p.as_str() == policy)
+    let policy = ToolPolicy::from_code(policy)
         .ok_or_else(|| user_error(format!("{surface}: unknown policy '{policy}'.")))?;
     with_input(len, |text| {
         let request = schema_value(text)?;
