@@ -42,6 +42,12 @@ test('strictTools: a tool name the provider refuses fails the call', async () =>
   await new ScriptedModel([[assistantMessage('done')]], { strictTools: 'gemini' }).getResponse(gemini('files.read'));
 });
 
+test('strictTools: a definition nothing uses is no reason to refuse, as the rule book reads it', async () => {
+  const parameters = { type: 'object', properties: {}, required: [], additionalProperties: false, $defs: { unused: { type: 'object', properties: { a: { type: 'string' } } } } };
+  const request = { input: 'x', modelSettings: {}, tools: [{ type: 'function', name: 'ping', parameters, strict: true }], handoffs: [], outputType: 'text', tracing: false };
+  await new ScriptedModel([[assistantMessage('done')]], { strictTools: true }).getResponse(request);
+});
+
 test('strictTools: in a strict mode named, a tool whose parameters strict mode refuses fails the call with StrictSchemaError', async () => {
   const model = new ScriptedModel([[assistantMessage('done')]], { strictTools: 'openai:strict' });
   await assert.rejects(runner().run(new Agent({ name: 'a', model, tools: [loose] }), 'go'), (e) => {

@@ -265,7 +265,8 @@ pub fn provider_restore_numbers(len: usize) -> Result<String, JsValue> {
 /// `strictTools`: throws `StrictSchemaError` unless the provider `code` names takes the
 /// function tool `tool` (its name, and its parameters in the input buffer) as sent, in the mode
 /// the tool declares with `strict` (a boolean, or `undefined` for the provider's default)
-/// ([`book::judge`]). OpenAI's strict mode keeps [`strict::check_as_sent`]'s messages.
+/// ([`book::judge`], once). A refusal in OpenAI's strict mode keeps [`strict::check_as_sent`]'s
+/// messages where the reference's conversion is the reason.
 #[wasm_bindgen(js_name = toolCheckAsSent)]
 pub fn tool_check_as_sent(
     len: usize,
@@ -289,35 +290,39 @@ pub fn tool_check_as_sent(
         }));
     }
     with_input(len, |text| {
-        if mode == BookMode::OpenAiStrict {
-            let doc = parse_schema(text)?;
-            strict::check_as_sent(&doc, &tool).map_err(raise)?;
-        }
         let schema = schema_value(text)?;
-        book::judge(mode, Role::Tool, &schema)
-            .map(|_| ())
-            .map_err(|e| {
-                // `strict: false` is offered only where the standard mode takes the tool.
-                let loosen = mode.is_strict()
-                    && book::judge(mode.counterpart(), Role::Tool, &schema).is_ok();
-                let hint = format!(
-                    " Convert the parameters before the request: providerSchemas('{}') in an AI SDK app, toStrictJsonSchema(schema, {{ provider: '{}' }}) otherwise{}.",
-                    target.code(),
-                    target.code(),
-                    if loosen {
-                        "; or declare the tool `strict: false`, which the provider's standard mode takes as it is"
-                    } else {
-                        ""
-                    }
-                );
-                raise(crate::error::StrictError {
-                    message: format!(
-                        "Tool \"{tool}\": {}.{hint}",
-                        e.message.trim_end_matches('.')
-                    ),
-                    ..e
-                })
-            })
+        let Err(e) = book::judge(mode, Role::Tool, &schema) else {
+            return Ok(());
+        };
+        // A refusal in OpenAI's strict mode: the reference's own first, in
+        // `strict::check_as_sent`'s words, read as the rule book reads the schema (a definition
+        // nothing uses left out).
+        if mode == BookMode::OpenAiStrict {
+            let (read, _) = book::without_unused_defs(&schema);
+            if let Ok(doc) = json::parse(&read.to_string()) {
+                strict::check_as_sent(&doc, &tool).map_err(raise)?;
+            }
+        }
+        // `strict: false` is offered only where the standard mode takes the tool.
+        let loosen =
+            mode.is_strict() && book::judge(mode.counterpart(), Role::Tool, &schema).is_ok();
+        let hint = format!(
+            " Convert the parameters before the request: providerSchemas('{}') in an AI SDK app, toStrictJsonSchema(schema, {{ provider: '{}' }}) otherwise{}.",
+            target.code(),
+            target.code(),
+            if loosen {
+                "; or declare the tool `strict: false`, which the provider's standard mode takes as it is"
+            } else {
+                ""
+            }
+        );
+        Err(raise(crate::error::StrictError {
+            message: format!(
+                "Tool \"{tool}\": {}.{hint}",
+                e.message.trim_end_matches('.')
+            ),
+            ..e
+        }))
     })?
 }
 
