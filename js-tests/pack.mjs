@@ -11,6 +11,19 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Runs a command; its stdout (a failure throws with stdout and stderr attached). */
 export const sh = (cmd, args, cwd, env) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: env ? { ...process.env, ...env } : undefined });
 
+/**
+ * What `tsc -p dir` prints (its errors), `''` when the project type-checks; `from` is the folder
+ * whose `node_modules/typescript` runs (default: the project's own).
+ */
+export function tscOutput(dir, from = dir) {
+  try {
+    sh(process.execPath, [join(from, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
+    return '';
+  } catch (error) {
+    return `${error.stdout}${error.stderr}`;
+  }
+}
+
 /** A scratch folder with the packed tarball; `dispose()` removes it. */
 export function packed(prefix) {
   const scratch = mkdtempSync(join(tmpdir(), prefix));

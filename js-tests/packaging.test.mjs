@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { packed, root, sh } from './pack.mjs';
+import { packed, root, sh, tscOutput } from './pack.mjs';
 
 let pack;
 let files;
@@ -204,12 +204,7 @@ test('the published types compile with TypeScript\'s default lib and skipLibChec
     `,
     'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: false, target: 'es2022', types: [] } }),
   });
-  let output = '';
-  try {
-    sh(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
-  } catch (error) {
-    output = `${error.stdout}${error.stderr}`;
-  }
+  const output = tscOutput(dir, root);
   // @openai/agents 0.20.0's own declarations do not compile without @types/node (three TS2416
   // in its lifecycle and realtime types); only errors in ours or in the consumer count.
   const ours = output.split('\n').filter((line) => /error TS/.test(line) && !line.startsWith('node_modules/@openai/'));
@@ -248,11 +243,8 @@ test('TypeScript (nodenext) type-checks a consumer against the published types',
     `,
     'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, target: 'es2022', lib: ['es2022', 'esnext.disposable', 'dom'], types: [] } }),
   });
-  try {
-    sh(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
-  } catch (error) {
-    assert.fail(`tsc failed:\n${error.stdout}${error.stderr}`);
-  }
+  const output = tscOutput(dir, root);
+  if (output !== '') assert.fail(`tsc failed:\n${output}`);
 });
 
 test('the AI SDK testing entry runs in a project with ai and without @openai/agents (ES module and CommonJS)', () => {

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { packed, sh } from './pack.mjs';
+import { packed, sh, tscOutput } from './pack.mjs';
 
 const testTs = `/// <reference types="@understudy/agents/vitest" />
 import { test, expect } from 'vitest';
@@ -52,14 +52,7 @@ after(() => pack?.dispose());
 
 for (const major of ['3', '5']) {
   test(`vitest ${major}: the matcher types compile with skipLibCheck off`, () => {
-    const dir = projects[major];
-    let out = '';
-    try {
-      sh(process.execPath, [join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], dir);
-    } catch (error) {
-      out = `${error.stdout}${error.stderr}`;
-    }
-    assert.equal(out, '');
+    assert.equal(tscOutput(projects[major]), '');
   });
 
   test(`vitest ${major}: the matchers run with the setup file`, () => {
