@@ -685,7 +685,10 @@ fn refused(
     standard_takes: bool,
 ) -> ToolResult {
     let where_ = place(&e.pointer);
-    let (pointer_of, reason_of) = (&e.pointer.clone(), e.reason);
+    // The refusal as sent, where it says something the conversion's refusal does not.
+    let as_sent = as_sent
+        .filter(|a| a.pointer != e.pointer || a.reason != e.reason)
+        .map(AsSent::from);
     ToolResult {
         fix: Some(fix_for(
             e.reason,
@@ -701,9 +704,7 @@ fn refused(
         reason: Some(e.reason.as_str().to_string()),
         pointer: Some(e.pointer),
         keyword: e.keyword,
-        as_sent: as_sent
-            .filter(|a| a.pointer != *pointer_of || a.reason != reason_of)
-            .map(AsSent::from),
+        as_sent,
         ..row(tool, target, mode, ToolStatus::Refused)
     }
 }
