@@ -65,10 +65,10 @@ test('to an HTTP user, messages speak of requests and the double by its name, no
 
 test('an unknown endpoint is a 404 naming the supported ones; a step in no wire form is refused when queued', async () => {
   const fetch = scriptedFetch([]);
-  const r = await fetch('https://api.openai.com/v1/embeddings', { method: 'POST', body: '{}' });
+  const r = await fetch('https://api.openai.com/v1/audio/speech', { method: 'POST', body: '{}' });
   assert.equal(r.status, 404);
   const { error } = await r.json();
-  assert.match(error.message, /POST https:\/\/api\.openai\.com\/v1\/embeddings.*chat\/completions.*:generateContent/);
+  assert.match(error.message, /POST https:\/\/api\.openai\.com\/v1\/audio\/speech.*chat\/completions.*:generateContent.*\/embeddings/);
   const { modelStream } = await import('@understudy/agents/ai-sdk/testing');
   assert.throws(() => scriptedFetch([modelStream([])]), (e) => e.name === 'InvalidScriptedModelStepError' && /scriptedFetch input #1: a modelStream step/.test(e.message));
   assert.throws(() => scriptedFetch([], { deltaSize: 0 }), TypeError);

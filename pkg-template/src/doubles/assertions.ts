@@ -324,3 +324,42 @@ export function assertToolsAccepted(tools: ToolSetLike, providers?: SchemaProvid
   const { report, failure } = toolCheck(tools, providers, 'refusals', 'assertToolsAccepted');
   if (failure !== null) throw assertionError(failure, report.results.filter((r) => r.status === 'refused'), [], 'assertToolsAccepted');
 }
+
+/** What {@link assertRetried} checks: the call that retries, and the least wait before it. */
+export interface RetriedOptions {
+  /** The zero-based index in `calls` of the call that should be a retry. */
+  call: number;
+  /** The least milliseconds between the failed call's arrival and this one's (a `retry-after` honoured). */
+  after?: number;
+}
+
+type HttpCallLike = { index: number; endpoint: string; at: number; retryOf?: number; method: string; url: string };
+
+/**
+ * Asserts that call `call` of an HTTP double (`scriptedFetch`, `providerServer`, one of their
+ * sessions) sends again the request of an earlier call that failed (an error status, a fault,
+ * a network error), and, with `after`, that it came at least `after` ms after it.
+ *
+ * @throws {AssertionError} it is not a retry, or came sooner; the message lists the calls with
+ * their times.
+ * @throws {TypeError} `double` has no HTTP calls, or `options` is malformed.
+ */
+export function assertRetried(double: object, options: RetriedOptions): void {
+  const calls = (double as { calls?: unknown } | null)?.calls;
+  if (!Array.isArray(calls) || !calls.every((c) => typeof (c as HttpCallLike | null)?.at === 'number')) {
+    throw new TypeError(`assertRetried: double must be a scriptedFetch, a providerServer or one of their sessions, got ${describeValue(double)}.`);
+  }
+  const { call, after } = (options ?? {}) as RetriedOptions;
+  if (!Number.isInteger(call) || call < 0) throw new TypeError(`assertRetried: options.call must be a call's zero-based index, got ${describeValue(call)}.`);
+  if (after !== undefined && !(typeof after === 'number' && after >= 0 && Number.isFinite(after))) throw new TypeError(`assertRetried: options.after must be a non-negative number of milliseconds, got ${describeValue(after)}.`);
+  const list = calls as HttpCallLike[];
+  const lines = list.map((c) => `  #${c.index} ${c.method} ${c.url} at ${Math.round(c.at)} ms${c.retryOf === undefined ? '' : ` (retry of #${c.retryOf})`}`).join('\n');
+  const made = `Calls made:\n${lines || '  (none)'}`;
+  const retry = list[call];
+  if (retry === undefined) throw assertionError(`Expected call #${call} to be a retry, but the double received ${list.length} call(s).\n${made}`, list.length, call + 1, 'assertRetried');
+  if (retry.retryOf === undefined) throw assertionError(`Expected call #${call} to retry an earlier failed call, but no failed call sent the same request.\n${made}`, undefined, 'a retry', 'assertRetried');
+  const waited = retry.at - list[retry.retryOf].at;
+  if (after !== undefined && waited < after) {
+    throw assertionError(`Expected call #${call} to retry call #${retry.retryOf} at least ${after} ms after it, but it came after ${Math.round(waited)} ms.\n${made}`, waited, after, 'assertRetried');
+  }
+}

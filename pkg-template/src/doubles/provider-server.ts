@@ -8,7 +8,7 @@
 import { nodeBuiltin } from '../engine/host.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { UserError } from '../engine/errors.js';
-import { FETCH_OPTIONS, WireScript, attach, fetchOptions, type RecordedHttpCall, type ScriptedFetchInput, type ScriptedFetchOptions } from './scripted-fetch.js';
+import { FETCH_OPTIONS, WireDouble, attachDouble, fetchOptions, type RecordedHttpCall, type ScriptedFetchInput, type ScriptedFetchOptions, type WireSession } from './scripted-fetch.js';
 import type { WireReply } from './wire-types.js';
 import { recordingFetch, type RecordingFetch, type WireCassetteSource } from './wire-cassette.js';
 import type { Cassette, RedactionOptions } from './cassette-format.js';
@@ -55,6 +55,12 @@ export interface ProviderServer {
   readonly remainingSteps: number;
   enqueue(...inputs: ScriptedFetchInput[]): void;
   assertComplete(): void;
+  /**
+   * The session `id`: requests naming it (`x-understudy-session: id`, or under the path
+   * prefix `/session/id/`) run their own copy of the script. Another process reads a session's
+   * calls at `GET ${url}/__understudy/sessions/{id}/calls`.
+   */
+  session(id: string): WireSession;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -62,19 +68,44 @@ export interface ProviderServer {
 
 type NodeHttp = typeof import('node:http');
 
-/** Writes `reply` to `res`, an event per write, `delay` ms apart. */
-async function send(res: import('node:http').ServerResponse, reply: WireReply, delay: number): Promise<void> {
-  res.writeHead(reply.status, Object.fromEntries(reply.headers));
+/** Resolves after `ms` milliseconds. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Writes `reply` to `res`, an event per write, `delay` ms apart (the first after `firstDelay`),
+ * ending as its fault says: the socket destroyed (before the status line, or after the events
+ * written), or left open with nothing more (a stall, until the client gives up or the server
+ * closes).
+ */
+async function send(res: import('node:http').ServerResponse, reply: WireReply, delay: number, firstDelay: number): Promise<void> {
+  const end = reply.end;
+  if (end?.beforeStatus) {
+    if (end.cut === 'disconnect') res.socket?.destroy();
+    return;
+  }
   if (reply.events === undefined) {
+    if (firstDelay > 0) await pause(firstDelay);
+    res.writeHead(reply.status, Object.fromEntries(reply.headers));
     res.end(reply.body ?? '');
     return;
   }
-  for (const event of reply.events) {
-    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+  res.writeHead(reply.status, Object.fromEntries(reply.headers));
+  res.flushHeaders();
+  let written: Promise<unknown> = Promise.resolve();
+  for (let i = 0; i < reply.events.length; i++) {
+    const wait = i === 0 && firstDelay > 0 ? firstDelay : delay;
+    if (wait > 0) await pause(wait);
     if (res.destroyed) return;
-    res.write(event);
+    written = new Promise((resolve) => res.write(reply.events![i], resolve));
   }
-  res.end();
+  if (end?.cut === 'disconnect') {
+    // The events reach the client before the connection drops (destroying the socket at once
+    // would discard what is still buffered).
+    await written;
+    res.destroy();
+  } else if (end?.cut !== 'stall') res.end();
 }
 
 /** Response headers a proxy does not pass on: the body it writes is decoded and re-framed. */
@@ -117,7 +148,7 @@ function listenOptions(options: ProviderServerOptions | undefined, known: readon
  * @throws {TypeError} an option of the wrong type or name.
  * @throws {UserError} where there is no `node:http` (a browser, a Worker).
  */
-export function providerServer(steps?: Iterable<ScriptedFetchInput> | WireCassetteSource, options?: ProviderServerOptions): Promise<ProviderServer>;
+export function providerServer(steps?: Iterable<ScriptedFetchInput> | WireCassetteSource | ((session: string | undefined) => Iterable<ScriptedFetchInput> | WireCassetteSource), options?: ProviderServerOptions): Promise<ProviderServer>;
 /**
  * Starts a server that forwards every request to `upstream` (the request's path appended to
  * it) and records each exchange with a model endpoint as `recordingFetch` does: point a client
@@ -125,20 +156,20 @@ export function providerServer(steps?: Iterable<ScriptedFetchInput> | WireCasset
  * `providerServer({ cassette })`. Only `port` and `host` are options here.
  */
 export function providerServer(source: UpstreamSource, options?: Pick<ProviderServerOptions, 'port' | 'host'>): Promise<RecordingProviderServer>;
-export async function providerServer(steps: Iterable<ScriptedFetchInput> | WireCassetteSource | UpstreamSource = [], options?: ProviderServerOptions): Promise<ProviderServer | RecordingProviderServer> {
+export async function providerServer(steps: Iterable<ScriptedFetchInput> | WireCassetteSource | UpstreamSource | ((session: string | undefined) => Iterable<ScriptedFetchInput> | WireCassetteSource) = [], options?: ProviderServerOptions): Promise<ProviderServer | RecordingProviderServer> {
   if (typeof steps === 'object' && steps !== null && 'upstream' in steps) return recordingServer(steps as UpstreamSource, options);
   const { port, host, http, rest } = listenOptions(options, FETCH_OPTIONS);
-  const script = new WireScript(steps as Iterable<ScriptedFetchInput> | WireCassetteSource, fetchOptions('providerServer', rest), 'providerServer');
+  const double = new WireDouble(steps as Iterable<ScriptedFetchInput> | WireCassetteSource, fetchOptions('providerServer', rest), 'providerServer');
   const { url, address, close } = await listen(http, port, host, (incoming, res) =>
-    script
+    double
       .respond(incoming)
-      .then((reply) => send(res, reply, script.delay))
+      .then((reply) => send(res, reply, double.delay, double.firstDelay))
       // A scripted network failure or a responder's exception (or a socket that went away
       // while writing): the connection drops, as a failed upstream's would.
       .catch(() => res.destroy()),
   );
   const target = { url, port: address.port, close, [Symbol.asyncDispose]: close };
-  return attach(target, script) as unknown as ProviderServer;
+  return attachDouble(target, double) as unknown as ProviderServer;
 }
 
 async function recordingServer(source: UpstreamSource, options: ProviderServerOptions | undefined): Promise<RecordingProviderServer> {

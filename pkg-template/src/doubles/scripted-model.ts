@@ -26,6 +26,8 @@ import { prepareModelSteps } from './model-steps.js';
 import { logOutput, logRequest, registerLoggedModel } from './assertions.js';
 import { peers } from '../engine/peers.js';
 import type { Cassette, ReplayOptions } from './cassette-format.js';
+import { httpOnlyStep } from './wire-steps.js';
+import { InvalidScriptedModelStepError } from './model-errors.js';
 
 export type { InvalidScriptedModelStepReason } from '../engine/codes.js';
 
@@ -214,6 +216,15 @@ export function checkTools(tools: readonly RequestTool[], output: unknown, provi
  * `script.enqueue(steps, plan)`.
  */
 export function scriptedSteps(inputs: unknown[], usage: unknown, surface: 0 | 1 | 2 = 0): [steps: object[], plan: string] {
+  if (surface !== 2) {
+    for (let i = 0; i < inputs.length; i++) {
+      const detail = httpOnlyStep(inputs[i]);
+      if (detail === undefined) continue;
+      const name = surface === 0 ? 'ScriptedModel' : 'scriptedLanguageModel';
+      const stepType = (inputs[i] as { type: string }).type;
+      throw new InvalidScriptedModelStepError({ message: `${name} input #${i + 1}: ${detail}.`, reason: 'unknown_step_type', inputIndex: i, stepType } as never);
+    }
+  }
   const plan = callDoubles((e) => e.classifyModelSteps(inputs, usage, surface));
   return [prepareModelSteps(inputs, plan, usage as Parameters<typeof prepareModelSteps>[2]), plan];
 }

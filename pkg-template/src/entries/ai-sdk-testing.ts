@@ -41,10 +41,12 @@ export { UnexpectedModelCallError, UnconsumedModelStepsError, InvalidScriptedMod
 export { InvalidCassetteError, CassetteMissingError, CassetteMismatchError } from '../engine/errors.js';
 export { CASSETTES_ENV, RECORD_ENV } from '../doubles/cassette-format.js';
 export type { Cassette, CassetteStep, RecordedError, ReplayOptions, RedactionOptions } from '../doubles/cassette-format.js';
-export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolCallOrder, assertToolsOffered, assertToolsAccepted } from '../doubles/assertions.js';
-export type { LoggedToolCall, ToolCalledOptions, ToolsOfferedOptions } from '../doubles/assertions.js';
+export { assertToolCalled, assertToolNotCalled, assertToolCalledTimes, assertToolCallOrder, assertToolsOffered, assertToolsAccepted, assertRetried } from '../doubles/assertions.js';
+export type { LoggedToolCall, ToolCalledOptions, ToolsOfferedOptions, RetriedOptions } from '../doubles/assertions.js';
 export { scriptedFetch, fetchResponder } from '../doubles/scripted-fetch.js';
-export type { ScriptedFetch, ScriptedFetchInput, ScriptedFetchOptions, ScriptedFetchRetryAdvice, RecordedHttpCall, WireRequest, WireMessagePart, WireEndpoint } from '../doubles/scripted-fetch.js';
+export type { ScriptedFetch, ScriptedFetchInput, ScriptedFetchOptions, ScriptedFetchRetryAdvice, RecordedHttpCall, WireRequest, WireMessagePart, WireEndpoint, WireSession } from '../doubles/scripted-fetch.js';
+export { withFault, overloadedError, embeddingStep, OverloadedError } from '../doubles/wire-steps.js';
+export type { WireFault, WireFaultKind, FaultedStep, EmbeddingStep } from '../doubles/wire-steps.js';
 export { providerServer } from '../doubles/provider-server.js';
 export type { ProviderServer, ProviderServerOptions, RecordingProviderServer, UpstreamSource } from '../doubles/provider-server.js';
 export { recordingFetch, fetchCassette } from '../doubles/wire-cassette.js';

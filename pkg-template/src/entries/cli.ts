@@ -60,7 +60,11 @@ providerServer does, until SIGTERM or SIGINT; prints the URL on the first line o
 Point OPENAI_BASE_URL at <url>/v1, ANTHROPIC_BASE_URL and Gemini's base URL at <url>.
 
   --script <module>      an ES module whose default export (or \`steps\`) is the steps, or a
-                         function returning them; \`options\` it exports are the server's
+                         function of the session id returning them; \`options\` it exports
+                         are the server's
+
+A request with the header x-understudy-session: <id> (or under the path /session/<id>/) runs
+its own copy of the script; GET <url>/__understudy/sessions/<id>/calls returns its calls.
   --cassette <file>      replay a cassette recorded at the HTTP level
   --match <mode>         with --cassette: order (default) or request
   --upstream <url>       forward to this API (https://api.openai.com) and record
@@ -217,7 +221,14 @@ async function serveCommand(argv: readonly string[], out: Out): Promise<number> 
     throw new UsageError(`Cannot load ${where ?? values.script}: ${(error as Error).message}`);
   }
   let steps = module.default ?? module.steps;
-  if (typeof steps === 'function') steps = await (steps as () => unknown)();
+  if (typeof steps === 'function') {
+    // A function of the session id: called at once for requests without a session (that
+    // call may be async), and for each session when a request first names it.
+    const perSession = steps as (session?: string) => unknown;
+    const first = await perSession(undefined);
+    steps = perSession.length === 0 ? first : (session: string | undefined) => (session === undefined ? first : perSession(session));
+    if (first === undefined) steps = undefined;
+  }
   if (steps === undefined) throw new UsageError(`${values.script} exports no steps: export default [ ... ] (or a function returning them).`);
   let server: { url: string; close(): Promise<void> };
   try {

@@ -6,6 +6,7 @@
 use serde_json::{json, Value as Json};
 
 use super::{Endpoint, Reply, SUPPORTED};
+use crate::schema::provider::Provider;
 
 /// OpenAI's `type` and `code` for a status.
 fn openai_kind(status: u16) -> (&'static str, Option<&'static str>) {
@@ -59,8 +60,18 @@ pub fn provider_error(
     message: &str,
     param: Option<&str>,
 ) -> Reply {
-    let body = match endpoint {
-        Endpoint::Responses | Endpoint::Chat => {
+    provider_error_of(endpoint.provider(), status, message, param)
+}
+
+/// The error body `provider` answers with `status` and `message`, at any of its endpoints.
+pub fn provider_error_of(
+    provider: Provider,
+    status: u16,
+    message: &str,
+    param: Option<&str>,
+) -> Reply {
+    let body = match provider {
+        Provider::OpenAi => {
             let (kind, code) = openai_kind(status);
             let code = match (status, param) {
                 (400, Some(p)) if p.contains("parameters") => Some("invalid_function_parameters"),
@@ -69,10 +80,10 @@ pub fn provider_error(
             };
             json!({ "error": { "message": message, "type": kind, "param": param, "code": code } })
         }
-        Endpoint::Messages => {
+        Provider::Anthropic => {
             json!({ "type": "error", "error": { "type": anthropic_kind(status), "message": message } })
         }
-        Endpoint::Gemini => {
+        Provider::Gemini => {
             json!({ "error": { "code": status, "message": message, "status": gemini_status(status) } })
         }
     };
@@ -81,27 +92,70 @@ pub fn provider_error(
 
 /// The 404 of a request no endpoint takes, naming the supported ones.
 pub fn not_found(method: &str, url: &str) -> Reply {
-    let message =
-        format!("The understudy HTTP double has no provider endpoint at {method} {url}; it answers {SUPPORTED}.");
-    Reply::json(
+    let message = format!(
+        "The understudy HTTP double has no provider endpoint at {method} {url}; it answers {SUPPORTED}; without a step, {}; and its own GET /__understudy/calls and GET /__understudy/sessions/{{id}}/calls.",
+        super::service::SUPPORTED
+    );
+    double_error(404, "not_found", &message)
+}
+
+/// The journal's 404 for a session no request named.
+pub fn unknown_session(id: &str, known: &[String]) -> Reply {
+    let seen = if known.is_empty() {
+        "no request has named a session yet".to_string()
+    } else {
+        let names: Vec<String> = known.iter().map(|k| format!("{k:?}")).collect();
+        format!("the sessions requests named are {}", names.join(", "))
+    };
+    double_error(
         404,
-        &json!({ "error": { "message": message, "type": "not_found", "code": 404 } }),
+        "not_found",
+        &format!("The understudy HTTP double has no session {id:?}: {seen}."),
     )
 }
 
-/// What a scripted error step becomes (`facts`: `{ status?, message, advice? }` as the facade
-/// read the error and its retry advice): the provider's error reply, or `None` for an error
+/// An answer of the double itself (not of a provider): a bad session address, a journal
+/// request for a session never seen.
+pub fn double_error(status: u16, kind: &str, message: &str) -> Reply {
+    Reply::json(
+        status,
+        &json!({ "error": { "message": message, "type": kind, "code": status } }),
+    )
+}
+
+/// The status and message a provider answers when it is overloaded: Anthropic's 529
+/// `overloaded_error`, OpenAI's and Gemini's 503 (`server_error`, `UNAVAILABLE`).
+fn overloaded_of(provider: Provider) -> (u16, &'static str) {
+    match provider {
+        Provider::OpenAi => (
+            503,
+            "The engine is currently overloaded, please try again later.",
+        ),
+        Provider::Anthropic => (529, "Overloaded"),
+        Provider::Gemini => (503, "The model is overloaded. Please try again later."),
+    }
+}
+
+/// What a scripted error step becomes (`facts`: `{ status?, message, advice?, fault? }` as the
+/// facade read the error and its retry advice; `fault: 'overloaded'` for `overloadedError()`,
+/// each provider's overloaded answer): the provider's error reply, or `None` for an error
 /// without an HTTP status, which the call throws as it is (a network failure, which the
 /// clients retry as one).
 pub fn write(endpoint: Endpoint, facts: &Json) -> Option<Reply> {
-    let status = facts.get("status").and_then(Json::as_u64)?;
-    let status = u16::try_from(status)
-        .ok()
-        .filter(|s| (400..=599).contains(s))?;
-    let message = facts
-        .get("message")
-        .and_then(Json::as_str)
-        .unwrap_or("Scripted error.");
+    let overloaded = facts.get("fault").and_then(Json::as_str) == Some("overloaded");
+    let (status, message) = if overloaded {
+        overloaded_of(endpoint.provider())
+    } else {
+        let status = facts.get("status").and_then(Json::as_u64)?;
+        let status = u16::try_from(status)
+            .ok()
+            .filter(|s| (400..=599).contains(s))?;
+        let message = facts
+            .get("message")
+            .and_then(Json::as_str)
+            .unwrap_or("Scripted error.");
+        (status, message)
+    };
     let mut reply = provider_error(endpoint, status, message, None);
     let advice = facts.get("advice");
     if let Some(ms) = advice
@@ -131,8 +185,8 @@ pub fn write(endpoint: Endpoint, facts: &Json) -> Option<Reply> {
 /// A call the double cannot answer (no step left, a step with no form at this endpoint): a
 /// 500 in the provider's body that no client retries (`x-should-retry: false`), so the
 /// client raises it with the double's message; `assertComplete()` reports it too.
-pub fn failure(endpoint: Endpoint, message: &str) -> Reply {
-    let mut reply = provider_error(endpoint, 500, message, None);
+pub fn failure(provider: Provider, message: &str) -> Reply {
+    let mut reply = provider_error_of(provider, 500, message, None);
     reply
         .headers
         .push(("x-should-retry".into(), "false".into()));

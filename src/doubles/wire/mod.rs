@@ -8,8 +8,10 @@
 
 pub mod answer;
 pub mod errors;
+pub mod fault;
 pub mod read;
 pub mod refuse;
+pub mod service;
 pub mod tape;
 #[cfg(test)]
 mod tests;
@@ -289,6 +291,101 @@ pub fn arrive(method: &str, url: &str, body: &str) -> Result<Arrival, Reply> {
         offered,
         schemas,
     })
+}
+
+/// The header that runs a request in a session of its own.
+pub const SESSION_HEADER: &str = "x-understudy-session";
+
+/// The longest session id taken.
+const MAX_SESSION: usize = 200;
+
+/// What an addressed request is for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arrived {
+    /// A model endpoint: a scripted step answers it.
+    Model(Arrival),
+    /// An endpoint answered without a step ([`service`]); `model`: the one its path names.
+    Service {
+        service: service::Service,
+        model: Option<String>,
+    },
+    /// `GET /__understudy/calls` (the session the header names, else the default one) or
+    /// `GET /__understudy/sessions/{id}/calls`: the double's journal of that session's calls.
+    Journal(Option<String>),
+}
+
+/// A session id as given: non-empty, at most 200 characters, no control character.
+fn session_id(id: &str, from: &str) -> Result<String, Reply> {
+    if id.is_empty() || id.chars().count() > MAX_SESSION || id.chars().any(char::is_control) {
+        return Err(errors::double_error(
+            400,
+            "invalid_request_error",
+            &format!("The understudy HTTP double takes a session id of 1 to {MAX_SESSION} characters without control characters; {from} gave {id:?}."),
+        ));
+    }
+    Ok(id.to_string())
+}
+
+/// The session a request runs in (the path prefix `/session/{id}/` or the
+/// `x-understudy-session` header; both must agree) and its URL without the prefix.
+pub fn address(url: &str, headers: &Json) -> Result<(Option<String>, String), Reply> {
+    let start = match url.find("://") {
+        Some(i) => url[i + 3..].find('/').map_or(url.len(), |j| i + 3 + j),
+        None => 0,
+    };
+    let (origin, path) = url.split_at(start);
+    let mut session = None;
+    let mut rest = path.to_string();
+    if let Some(after) = path.strip_prefix("/session/") {
+        let end = after.find(['/', '?', '#']).unwrap_or(after.len());
+        session = Some(session_id(&after[..end], "the path")?);
+        rest = format!("/{}", after[end..].trim_start_matches('/'));
+    }
+    if let Some(given) = headers.get(SESSION_HEADER).and_then(Json::as_str) {
+        let given = session_id(given, &format!("the {SESSION_HEADER} header"))?;
+        if session.as_ref().is_some_and(|s| *s != given) {
+            return Err(errors::double_error(
+                400,
+                "invalid_request_error",
+                &format!("The request names two sessions: {:?} in its path and {given:?} in its {SESSION_HEADER} header.", session.unwrap_or_default()),
+            ));
+        }
+        session = Some(given);
+    }
+    Ok((session, format!("{origin}{rest}")))
+}
+
+/// Reads a request (`method`, `url`, its headers as a JSON object with lowercase names, the
+/// body's text): the session it runs in and what it is for, or the reply for a request no
+/// endpoint takes (a 404 naming them), a body that is not a JSON object (the provider's 400),
+/// or a malformed session address (400).
+pub fn arrive_addressed(
+    method: &str,
+    url: &str,
+    headers: &Json,
+    body: &str,
+) -> Result<(Option<String>, Arrived), Reply> {
+    let (session, url) = address(url, headers)?;
+    let (path, _) = split_url(&url);
+    if method.eq_ignore_ascii_case("GET") {
+        if path == "/__understudy/calls" {
+            return Ok((session.clone(), Arrived::Journal(session)));
+        }
+        if let Some(id) = path
+            .strip_prefix("/__understudy/sessions/")
+            .and_then(|p| p.strip_suffix("/calls"))
+        {
+            let id = session_id(id, "the path")?;
+            return Ok((Some(id.clone()), Arrived::Journal(Some(id))));
+        }
+    }
+    if let Some((service, model)) = service::route(method, &url, headers) {
+        return Ok((session, Arrived::Service { service, model }));
+    }
+    match arrive(method, &url, body) {
+        Ok(a) => Ok((session, Arrived::Model(a))),
+        Err(reply) => Err(reply),
+    }
 }
 
 /// The provider-neutral form of a request body to `endpoint` (its text), read when a responder

@@ -715,7 +715,7 @@ fn error_steps_become_each_providers_error_with_retry_headers() {
         None
     );
     let failure = errors::failure(
-        Endpoint::Responses,
+        crate::schema::provider::Provider::OpenAi,
         "scriptedFetch received unexpected call #2",
     );
     assert_eq!(failure.status, 500);
@@ -739,4 +739,111 @@ fn an_answer_with_no_wire_form_says_so() {
     .unwrap_err();
     assert!(e.contains("part 0 is a `hosted_tool_call`"), "{e}");
     assert!(answer::write(&a.route, false, "m", &json!({"usage": {}}), 1, 4, false).is_err());
+}
+
+#[test]
+fn sessions_come_from_the_path_prefix_or_the_header() {
+    let none = json!({});
+    let (s, url) = address("http://127.0.0.1:9/session/w1/v1/responses?x=1", &none).unwrap();
+    assert_eq!(s.as_deref(), Some("w1"));
+    assert_eq!(url, "http://127.0.0.1:9/v1/responses?x=1");
+    let (s, url) = address(
+        "/v1/chat/completions",
+        &json!({ "x-understudy-session": "a b" }),
+    )
+    .unwrap();
+    assert_eq!(s.as_deref(), Some("a b"));
+    assert_eq!(url, "/v1/chat/completions");
+    assert_eq!(
+        address("/v1/messages", &none).unwrap(),
+        (None, "/v1/messages".into())
+    );
+    // Both given and agreeing is one session; disagreeing, or empty, is the double's 400.
+    assert!(address(
+        "/session/a/v1/messages",
+        &json!({ "x-understudy-session": "a" })
+    )
+    .is_ok());
+    let two = address(
+        "/session/a/v1/messages",
+        &json!({ "x-understudy-session": "b" }),
+    )
+    .unwrap_err();
+    assert_eq!(two.status, 400);
+    assert!(matches!(&two.body, Body::Text(t) if t.contains("two sessions")));
+    assert_eq!(
+        address("/session//v1/messages", &none).unwrap_err().status,
+        400
+    );
+    let long = "x".repeat(201);
+    assert_eq!(
+        address("/v1/messages", &json!({ "x-understudy-session": long }))
+            .unwrap_err()
+            .status,
+        400
+    );
+}
+
+#[test]
+fn an_addressed_request_is_a_model_call_a_service_or_the_journal() {
+    let none = json!({});
+    let (s, a) = arrive_addressed(
+        "POST",
+        "/session/w/v1/responses",
+        &none,
+        r#"{"model":"m","input":"x"}"#,
+    )
+    .unwrap();
+    assert_eq!(s.as_deref(), Some("w"));
+    assert!(matches!(a, Arrived::Model(ref m) if m.route.endpoint == Endpoint::Responses));
+    let (_, a) = arrive_addressed("POST", "/v1/embeddings", &none, "{}").unwrap();
+    assert!(matches!(
+        a,
+        Arrived::Service {
+            service: service::Service::OpenAiEmbeddings,
+            ..
+        }
+    ));
+    let (_, a) = arrive_addressed("GET", "/__understudy/sessions/w%201/calls", &none, "").unwrap();
+    assert_eq!(a, Arrived::Journal(Some("w%201".into())));
+    let (_, a) = arrive_addressed(
+        "GET",
+        "/__understudy/calls",
+        &json!({ "x-understudy-session": "k" }),
+        "",
+    )
+    .unwrap();
+    assert_eq!(a, Arrived::Journal(Some("k".into())));
+    let missing = arrive_addressed("POST", "/v1/nowhere", &none, "{}").unwrap_err();
+    assert_eq!(missing.status, 404);
+    assert!(
+        matches!(&missing.body, Body::Text(t) if t.contains("/embeddings") && t.contains("/__understudy/calls"))
+    );
+}
+
+#[test]
+fn overloaded_is_each_providers_own_status_and_body() {
+    let facts =
+        json!({ "fault": "overloaded", "message": "ignored", "advice": { "retryAfterMs": 1500 } });
+    let text = |r: &Reply| match &r.body {
+        Body::Text(t) => serde_json::from_str::<Json>(t).unwrap(),
+        _ => panic!(),
+    };
+    let a = errors::write(Endpoint::Messages, &facts).unwrap();
+    assert_eq!(a.status, 529);
+    assert_eq!(
+        text(&a),
+        json!({ "type": "error", "error": { "type": "overloaded_error", "message": "Overloaded" } })
+    );
+    assert!(a.headers.contains(&("retry-after".into(), "2".into())));
+    let o = errors::write(Endpoint::Chat, &facts).unwrap();
+    assert_eq!(
+        (o.status, text(&o)["error"]["type"].clone()),
+        (503, json!("server_error"))
+    );
+    let g = errors::write(Endpoint::Gemini, &facts).unwrap();
+    assert_eq!(
+        (g.status, text(&g)["error"]["status"].clone()),
+        (503, json!("UNAVAILABLE"))
+    );
 }
