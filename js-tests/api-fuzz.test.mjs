@@ -238,6 +238,10 @@ test('testing entry: every function, ScriptedModel and the sandbox session', asy
       scriptedFetch: [[[testing.assistantMessage('x')]], { deltaSize: 3 }],
       fetchResponder: [() => [testing.assistantMessage('x')]],
       providerServer: [[[testing.assistantMessage('x')]], { port: 0 }],
+      withFault: [[testing.assistantMessage('x')], { kind: 'disconnect', afterEvents: 1 }],
+      overloadedError: [{ retryAfterMs: 10 }],
+      embeddingStep: [[[1, 0]]],
+      assertRetried: [testing.scriptedFetch([]), { call: 0, after: 1 }],
       recordingFetch: [async () => new Response('{}'), { redact: 'pii' }],
       fetchCassette: ['fuzz', () => async () => new Response('{}'), { record: true }],
     };
@@ -299,6 +303,10 @@ test('AI SDK testing entry: every function, ScriptedLanguageModel and its calls'
       scriptedFetch: [[aiTesting.textStep('x')], { deltaSize: 3, allowUnofferedTools: true }],
       fetchResponder: [() => aiTesting.textStep('x')],
       providerServer: [[aiTesting.textStep('x')], { port: 0, host: '127.0.0.1' }],
+      withFault: [aiTesting.textStep('x'), { kind: 'malformed' }],
+      overloadedError: [{ retryAfterMs: 10 }],
+      embeddingStep: [[0.5, 0.5]],
+      assertRetried: [aiTesting.scriptedFetch([]), { call: 0 }],
       recordingFetch: [async () => new Response('{}'), { redactKeys: ['x-team'], allowSecrets: [/sk-fake/] }],
       fetchCassette: ['fuzz', () => async () => new Response('{}'), { record: true, match: 'request' }],
     };

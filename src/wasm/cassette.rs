@@ -306,8 +306,11 @@ impl CassetteReplay {
                 message: format!("Invalid cassette: not JSON ({e})."),
             })
         })?;
-        let cassette =
-            rules::load_for(interface_of(interface), doc, js_patterns()).map_err(raise)?;
+        let cassette = match interface_of(interface) {
+            rules::Interface::Http => crate::doubles::wire::tape::load(doc, js_patterns()),
+            other => rules::load_for(other, doc, js_patterns()),
+        }
+        .map_err(raise)?;
         Ok(CassetteReplay {
             matcher: None,
             cassette,

@@ -6,7 +6,7 @@
  * steps and says which inputs are which.
  */
 import { callDoubles } from '../engine/channel.js';
-import { describeValue } from '../engine/args.js';
+import { describeValue, expectKnownOptions } from '../engine/args.js';
 import type { LanguageModelRetryAdvice } from './answer-types.js';
 import type { EmbeddingStep, FaultedStep, WireFault } from './wire-types.js';
 
@@ -27,9 +27,13 @@ export function withFault(step: FaultedStep['step'], fault: WireFault): FaultedS
     throw new TypeError(`withFault: step must be an answer (textStep, toolCall, …, modelResponse) or a responder, got ${what}.`);
   }
   if (typeof fault !== 'object' || fault === null || Array.isArray(fault)) throw new TypeError(`withFault: fault must be { kind, afterEvents? }, got ${describeValue(fault)}.`);
-  const problem = callDoubles((e) => e.wireFaultCheck(JSON.stringify(fault)));
+  const { kind, afterEvents } = expectKnownOptions('withFault', fault as unknown as Record<string, unknown>, ['kind', 'afterEvents']) as Partial<WireFault>;
+  if (typeof kind !== 'string') throw new TypeError(`withFault: fault.kind must be a string, got ${describeValue(kind)}.`);
+  if (afterEvents !== undefined && typeof afterEvents !== 'number') throw new TypeError(`withFault: fault.afterEvents must be a number, got ${describeValue(afterEvents)}.`);
+  // Which kinds there are and what a count may be are the engine's rules.
+  const problem = callDoubles((e) => e.wireFaultCheck(JSON.stringify({ kind, afterEvents })));
   if (problem !== undefined) throw new TypeError(`withFault: ${problem}.`);
-  const copy = Object.freeze({ kind: fault.kind, ...(fault.afterEvents === undefined ? {} : { afterEvents: fault.afterEvents }) });
+  const copy = Object.freeze({ kind: kind as WireFault['kind'], ...(afterEvents === undefined ? {} : { afterEvents }) });
   return Object.freeze({ type: 'fault' as const, step, fault: copy });
 }
 

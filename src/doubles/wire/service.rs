@@ -704,7 +704,10 @@ mod tests {
         let body = r#"{"model":"m","input":["a","b"]}"#;
         let scripted = json!([[1, 0], [0, 1]]);
         let r = answer_with(Service::OpenAiEmbeddings, None, body, Some(&scripted));
-        assert_eq!(body_of(&r.unwrap())["data"][1]["embedding"], json!([0.0, 1.0]));
+        assert_eq!(
+            body_of(&r.unwrap())["data"][1]["embedding"],
+            json!([0.0, 1.0])
+        );
         let e = answer_with(
             Service::OpenAiEmbeddings,
             None,

@@ -21,7 +21,12 @@
 use serde_json::{Map, Value as Json};
 
 use super::{Body, Reply};
-use crate::doubles::cassette::{hash, normalize_request, Redaction, Taken};
+use std::rc::Rc;
+
+use crate::doubles::cassette::{
+    self, hash, normalize_request, Cassette, CassetteError, Interface, PatternHost, Redaction,
+    Taken,
+};
 
 /// Response headers that describe the transfer, not the answer: a replay's own transfer sets
 /// them (the body it writes is already decoded and of another length).
@@ -291,6 +296,26 @@ pub fn record_step(
     Json::Object(step)
 }
 
+/// Loads and checks a wire cassette for replay: the family's checks, then each step's HTTP
+/// shape (a cassette of another interface is refused at `/interface`).
+pub fn load(doc: Json, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteError> {
+    let loaded = cassette::load_for(Interface::Http, doc, host)?;
+    for (i, step) in loaded.steps.iter().enumerate() {
+        let s = step
+            .as_object()
+            .ok_or_else(|| cassette::invalid(&format!("/steps/{i}"), "a step must be an object"))?;
+        check_step(s).map_err(|(below, what)| {
+            let pointer = if below.is_empty() {
+                format!("/steps/{i}")
+            } else {
+                format!("/steps/{i}/{below}")
+            };
+            cassette::invalid(&pointer, what)
+        })?;
+    }
+    Ok(loaded)
+}
+
 /// Why a step of a loaded wire cassette is not one (the pointer below the step, and what).
 pub fn check_step(step: &Map<String, Json>) -> Result<(), (&'static str, &'static str)> {
     let url = step
@@ -513,7 +538,7 @@ mod tests {
     }
 
     fn load(doc: Json) -> Result<cassette::Cassette, cassette::CassetteError> {
-        load_for(Interface::Http, doc, RegexHost::shared())
+        super::load(doc, RegexHost::shared())
     }
 
     #[test]

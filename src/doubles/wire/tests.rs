@@ -847,3 +847,14 @@ fn overloaded_is_each_providers_own_status_and_body() {
         (503, json!("UNAVAILABLE"))
     );
 }
+
+#[test]
+fn the_cassette_rules_do_not_reach_into_the_wire_tape() {
+    // The tape uses the family's rules (hash, normalization, redaction); the family's loader
+    // leaves the HTTP step shape to the tape's own `load`, so the two modules form no cycle.
+    let family = include_str!("../cassette.rs");
+    assert!(
+        !family.contains("wire::"),
+        "src/doubles/cassette.rs names the wire module"
+    );
+}
