@@ -5,6 +5,9 @@
 // replayed from the cassette by both, by request. All in one process, alternating, median of
 // `rounds` runs.
 // `node bench/http.mjs [rounds]`.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { LLMock } from '@copilotkit/aimock';
 import { providerServer, recordingFetch, scriptedFetch, textStep, toolCall } from '@understudy/agents/ai-sdk/testing';
@@ -79,11 +82,18 @@ const contenders = {
 
 // The loop recorded once per mode, for the replays.
 const cassettes = {};
+const saved = {};
+const scratch = mkdtempSync(join(tmpdir(), 'understudy-bench-'));
 for (const stream of [false, true]) {
   const recorder = recordingFetch(scriptedFetch(ourSteps()));
   await loop(new OpenAI({ apiKey: 'k', fetch: recorder, maxRetries: 0 }), stream);
   cassettes[stream] = recorder.toScript();
+  // The file as the recorder saves it.
+  const file = join(scratch, `${stream}.cassette.json`);
+  recorder.save(file);
+  saved[stream] = statSync(file).size;
 }
+rmSync(scratch, { recursive: true, force: true });
 contenders['providerServer({ cassette }) replay'] = async (stream) => {
   const server = await providerServer({ cassette: cassettes[stream], match: 'request' });
   try {
@@ -114,6 +124,7 @@ await ours.close();
 await mock.stop();
 
 console.log(`${TURNS}-turn tool loop, openai Chat Completions, median of ${rounds} runs`);
+console.log(`cassette files: JSON ${(saved[false] / 1024).toFixed(0)} KiB, streamed ${(saved[true] / 1024).toFixed(0)} KiB (the last request stored in ${(JSON.stringify(cassettes[false].steps.at(-1).request).length / 1024).toFixed(1)} KiB)`);
 console.log('| answers | server | ms per loop | speed vs aimock (above 1 is faster) |');
 console.log('| --- | --- | ---: | ---: |');
 for (const [mode, name, ms, ratio] of rows) console.log(`| ${mode} | ${name} | ${ms.toFixed(0)} | ${ratio.toFixed(2)}× |`);

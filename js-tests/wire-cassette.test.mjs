@@ -182,3 +182,59 @@ test('fetchCassette records a missing cassette once and replays it without calli
   assert.throws(() => fetchCassette('x', 42), TypeError);
   assert.throws(() => fetchCassette('x', { dir: folder, strictTools: true }), TypeError);
 });
+
+test('a 200-turn tool loop: the cassette holds its history once (under 1 MB, streamed or not), and replays by request; a changed turn is a named mismatch', async () => {
+  const { toolCall, statSync } = { ...(await import('@understudy/agents/ai-sdk/testing')), ...(await import('node:fs')) };
+  const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false }, strict: true } }];
+  const steps = () => [...Array.from({ length: 200 }, (_, i) => [toolCall('lookup', { id: `order-${i}` }, { toolCallId: `call_${i}` })]), textStep('All done.')];
+  async function loop(fetch, stream, change) {
+    const client = new OpenAI({ apiKey: 'k', fetch, maxRetries: 0 });
+    const messages = [{ role: 'user', content: 'Check every order.' }];
+    for (let turn = 0; ; turn++) {
+      let message;
+      if (stream) {
+        const calls = [];
+        let content = '';
+        for await (const chunk of await client.chat.completions.create({ model: 'gpt-4.1', messages, tools, stream: true })) {
+          const d = chunk.choices[0]?.delta;
+          content += d?.content ?? '';
+          for (const c of d?.tool_calls ?? []) {
+            calls[c.index] ??= { id: c.id, type: 'function', function: { name: c.function?.name, arguments: '' } };
+            calls[c.index].function.arguments += c.function?.arguments ?? '';
+          }
+        }
+        message = { role: 'assistant', content: content || null, ...(calls.length ? { tool_calls: calls } : {}) };
+      } else {
+        message = (await client.chat.completions.create({ model: 'gpt-4.1', messages, tools })).choices[0].message;
+      }
+      messages.push(message);
+      if (!message.tool_calls?.length) return message.content;
+      for (const call of message.tool_calls) messages.push({ role: 'tool', tool_call_id: call.id, content: change && turn === 150 ? 'changed' : `shipped ${call.id}` });
+    }
+  }
+  for (const stream of [false, true]) {
+    const recorder = recordingFetch(scriptedFetch(steps()));
+    assert.equal(await loop(recorder, stream), 'All done.');
+    const file = join(dir, `loop-${stream}.cassette.json`);
+    recorder.save(file);
+    const size = statSync(file).size;
+    assert.ok(size <= 1024 * 1024, `${size} bytes`);
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    assert.equal(saved.steps[150].request.continues, 149);
+    assert.equal(saved.steps[150].request.append.messages.length, 2);
+    for (const server of [false, true]) {
+      const double = server ? await providerServer({ cassette: file, match: 'request' }) : scriptedFetch({ cassette: file, match: 'request' });
+      try {
+        const fetch = server ? (input, init) => globalThis.fetch(String(input).replace('https://api.openai.com', double.url), init) : double;
+        assert.equal(await loop(fetch, stream), 'All done.');
+        double.assertComplete();
+      } finally {
+        if (server) await double.close();
+      }
+    }
+    const replay = scriptedFetch({ cassette: file, match: 'request' });
+    const error = await loop(replay, stream, true).catch((x) => x);
+    assert.ok(error instanceof OpenAI.InternalServerError, error?.constructor?.name);
+    assert.throws(() => replay.assertComplete(), (e) => e instanceof CassetteMismatchError && /\/body\/messages\/\d+\/content/.test(e.pointer ?? e.message));
+  }
+});

@@ -172,7 +172,11 @@ fn strip_request(request: &mut Value) {
 /// FNV-1a 64 of the JSON text (no whitespace) of a normalized request, whose keys are sorted,
 /// as 16 hex digits.
 pub fn hash(normalized: &Value) -> String {
-    let text = serde_json::to_string(normalized).unwrap_or_default();
+    text_hash(&serde_json::to_string(normalized).unwrap_or_default())
+}
+
+/// FNV-1a 64 of `text`, as 16 hex digits.
+pub fn text_hash(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.bytes() {
         h ^= u64::from(b);
@@ -498,6 +502,10 @@ pub fn build_for(
         if let (true, Some(request)) = (changed, step.get("request")) {
             let h = hash(request);
             step["hash"] = Value::String(h);
+            // The text as sent held what redaction took out afterwards: its hash goes too.
+            if let Some(map) = step.as_object_mut() {
+                map.shift_remove("textHash");
+            }
         }
     }
     let mut doc = Map::new();
@@ -1179,6 +1187,13 @@ impl Matcher {
             hashes,
             used: vec![false; requests.len()],
             requests,
+        }
+    }
+
+    /// Marks step `i` used (a replay that found it by other means).
+    pub fn take(&mut self, i: usize) {
+        if let Some(u) = self.used.get_mut(i) {
+            *u = true;
         }
     }
 

@@ -268,15 +268,24 @@ impl CassetteRecorder {
     /// pointer and the rule, and nothing is returned.
     #[wasm_bindgen(js_name = toJson)]
     pub fn to_json(&self) -> Result<String, JsValue> {
-        let cassette = rules::build_for(
+        let mut cassette = rules::build_for(
             self.interface,
             self.model.as_ref(),
             self.steps.clone(),
             &self.redaction,
             &self.taken,
         );
+        if let (rules::Interface::Http, Some(steps)) = (
+            self.interface,
+            cassette.get_mut("steps").and_then(Value::as_array_mut),
+        ) {
+            crate::doubles::wire::tape::compress(steps);
+        }
         if let Some(leak) = self.redaction.find_leak(&cassette["steps"], "/steps") {
             return Err(raise(rules::leak_error(&leak)));
+        }
+        if self.interface == rules::Interface::Http {
+            return Ok(crate::doubles::wire::tape::text(&cassette));
         }
         Ok(serde_json::to_string_pretty(&cassette).unwrap_or_default())
     }
@@ -286,10 +295,14 @@ impl CassetteRecorder {
 #[wasm_bindgen]
 pub struct CassetteReplay {
     cassette: Cassette,
-    /// Made at the first pick: a replay in order never needs it.
+    /// Made at the first pick a request's text does not decide: a replay in order never needs it.
     matcher: Option<Matcher>,
     /// An HTTP cassette: steps are replies, live requests are read as `wire::tape` stores them.
     http: bool,
+    /// Per step, the hash of its request's text as sent, where it has one (HTTP).
+    text_hashes: Vec<Option<String>>,
+    /// The steps picked.
+    used: Vec<bool>,
     _live: super::Live,
 }
 
@@ -311,10 +324,17 @@ impl CassetteReplay {
             other => rules::load_for(other, doc, js_patterns()),
         }
         .map_err(raise)?;
+        let text_hashes = cassette
+            .steps
+            .iter()
+            .map(|s| s.get("textHash").and_then(Value::as_str).map(str::to_owned))
+            .collect();
         Ok(CassetteReplay {
             matcher: None,
-            cassette,
+            used: vec![false; cassette.steps.len()],
             http: interface_of(interface) == rules::Interface::Http,
+            text_hashes,
+            cassette,
             _live: super::Live::new(),
         })
     }
@@ -372,6 +392,19 @@ impl CassetteReplay {
         len: usize,
         call_index: u32,
     ) -> Result<u32, JsValue> {
+        // The request as it was recorded, byte for byte: found by its text's hash, unread.
+        let text = super::with_input(len, |body| {
+            crate::doubles::wire::tape::request_text_hash(method, url, body)
+        })?;
+        let same = (0..self.text_hashes.len())
+            .find(|&i| !self.used[i] && self.text_hashes[i].as_deref() == Some(text.as_str()));
+        if let Some(i) = same {
+            self.used[i] = true;
+            if let Some(m) = &mut self.matcher {
+                m.take(i);
+            }
+            return Ok(i as u32);
+        }
         let request = super::with_input(len, |body| {
             crate::doubles::wire::tape::stored_request(method, url, body)
         })?;
@@ -383,19 +416,31 @@ impl CassetteReplay {
         // The steps' requests are read only here, so the matcher takes them over.
         let matcher = match &mut self.matcher {
             Some(m) => m,
-            none => none.insert(Matcher::taking(&mut self.cassette)),
+            none => {
+                if self.http {
+                    // Requests stored as what they add to an earlier one are compared whole.
+                    crate::doubles::wire::tape::expand(&mut self.cassette.steps);
+                }
+                let mut m = Matcher::taking(&mut self.cassette);
+                for (i, _) in self.used.iter().enumerate().filter(|(_, u)| **u) {
+                    m.take(i);
+                }
+                none.insert(m)
+            }
         };
         // A request with nothing to redact matches as it is: the redaction's walk (every
         // string through the patterns) is paid only when that fails.
         if let Some(i) = matcher.pick_exact(&rules::normalize_unredacted(request.clone())) {
+            self.used[i] = true;
             return Ok(i as u32);
         }
         let live =
             rules::normalize_request(request, &self.cassette.redaction, &mut Taken::default());
-        matcher
+        let i = matcher
             .pick(&live, call_index as usize)
-            .map(|i| i as u32)
-            .map_err(|m| raise(*m))
+            .map_err(|m| raise(*m))?;
+        self.used[i] = true;
+        Ok(i as u32)
     }
 
     #[wasm_bindgen(getter, js_name = stepCount)]

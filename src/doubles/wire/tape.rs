@@ -13,7 +13,12 @@
 //!
 //! The request is what a replay matches on: the method, the path with its query (the origin
 //! left out, so a replay at another address matches; a `key=` parameter redacted by the URL
-//! rule), and the body, parsed when it is JSON. The headers are kept beside it but do not
+//! rule), and the body, parsed when it is JSON. A request that continues an earlier one of its
+//! conversation (the same method and URL, its `messages`, `input` or `contents` extending the
+//! earlier one's) is stored as what it adds: `{ "method", "url", "continues": 3, "append": {
+//! "messages": [ … ] }, "set"?: { … }, "unset"?: [ … ] }`, so a tool loop's history is in the
+//! cassette once ([`compress`], [`expand`]). `textHash`, where redaction left the request as it
+//! was, is the hash of its text as sent: a replay by request finds it without reading the body. The headers are kept beside it but do not
 //! take part (clients send their version, platform and retry count). A response's body is
 //! parsed when it is JSON; an event stream is kept event by event, each event's data parsed
 //! when it is JSON, so redaction and a reader see values, not escaped text.
@@ -24,8 +29,8 @@ use super::{Body, Reply};
 use std::rc::Rc;
 
 use crate::doubles::cassette::{
-    self, hash, normalize_request, Cassette, CassetteError, Interface, PatternHost, Redaction,
-    Taken,
+    self, hash, normalize_request, normalize_unredacted, text_hash, Cassette, CassetteError,
+    Interface, PatternHost, Redaction, Taken,
 };
 
 /// Response headers that describe the transfer, not the answer: a replay's own transfer sets
@@ -241,7 +246,13 @@ pub fn record_step(
     taken: &mut Taken,
 ) -> Json {
     let (stored, mut headers) = incoming(request);
+    let plain = normalize_unredacted(stored.clone());
     let stored = normalize_request(stored, redaction, taken);
+    // A request redaction left as it was may be found again by its text alone.
+    let text = (plain == stored).then(|| {
+        let s = |k: &str| request.get(k).and_then(Json::as_str).unwrap_or("");
+        request_text_hash(s("method"), s("url"), s("body"))
+    });
     redaction.apply(&mut headers, taken);
     headers.sort_all_objects();
     let mut step = Map::new();
@@ -282,6 +293,9 @@ pub fn record_step(
     }
     step.insert("streamed".into(), streamed.into());
     step.insert("hash".into(), hash(&stored).into());
+    if let Some(t) = text {
+        step.insert("textHash".into(), t.into());
+    }
     step.insert("request".into(), stored);
     step.insert("requestHeaders".into(), headers);
     if let Some(r) = response_part {
@@ -296,6 +310,219 @@ pub fn record_step(
     Json::Object(step)
 }
 
+/// The hash of a request's text as the client sent it: its method, its path and query, and its
+/// body's text. A replay finds a recorded request by it without reading the body (a request
+/// redaction changed has none, so no hash of a credential is stored).
+pub fn request_text_hash(method: &str, url: &str, body: &str) -> String {
+    let (path, query) = super::split_url(url);
+    let sep = if query.is_empty() { "" } else { "?" };
+    text_hash(&format!(
+        "{} {path}{sep}{query}\n{body}",
+        method.to_ascii_uppercase()
+    ))
+}
+
+/// The members of a body whose arrays grow turn by turn: the conversation.
+const HISTORY_KEYS: [&str; 3] = ["messages", "input", "contents"];
+
+/// How many earlier requests to the same URL a request is compared with for a base.
+const BASES_TRIED: usize = 16;
+
+/// The delta of `body` against `base` (both objects): the history key whose array extends the
+/// base's, the members set or changed, and those taken out; `None` when no history key does.
+fn delta(base: &Map<String, Json>, body: &Map<String, Json>) -> Option<Map<String, Json>> {
+    let key = HISTORY_KEYS.iter().find(|k| {
+        match (
+            base.get(**k).and_then(Json::as_array),
+            body.get(**k).and_then(Json::as_array),
+        ) {
+            (Some(b), Some(a)) => a.len() >= b.len() && a[..b.len()] == b[..],
+            _ => false,
+        }
+    })?;
+    let grown = &body[*key].as_array()?[base[*key].as_array()?.len()..];
+    let mut append = Map::new();
+    append.insert((*key).into(), Json::Array(grown.to_vec()));
+    let mut set = Map::new();
+    for (k, v) in body {
+        if k != key && base.get(k) != Some(v) {
+            set.insert(k.clone(), v.clone());
+        }
+    }
+    let unset: Vec<Json> = base
+        .keys()
+        .filter(|k| !body.contains_key(*k))
+        .map(|k| Json::String(k.clone()))
+        .collect();
+    let mut out = Map::new();
+    out.insert("append".into(), Json::Object(append));
+    if !set.is_empty() {
+        out.insert("set".into(), Json::Object(set));
+    }
+    if !unset.is_empty() {
+        out.insert("unset".into(), Json::Array(unset));
+    }
+    Some(out)
+}
+
+/// Stores each request that continues an earlier one of its conversation (the same method and
+/// URL, its history array extending the earlier one's) as what it adds: `{ method, url,
+/// continues: <step>, append: { messages: [...] }, set?, unset? }` in place of its `body`. A
+/// tool loop sends its whole history every turn; stored so, the history is in the cassette once.
+pub fn compress(steps: &mut [Json]) {
+    for k in (1..steps.len()).rev() {
+        let (before, rest) = steps.split_at_mut(k);
+        let Some(request) = rest[0].get_mut("request").and_then(Json::as_object_mut) else {
+            continue;
+        };
+        let Some(body) = request.get("body").and_then(Json::as_object) else {
+            continue;
+        };
+        let found = before
+            .iter()
+            .enumerate()
+            .rev()
+            .filter_map(|(j, s)| Some((j, s.get("request")?.as_object()?)))
+            .filter(|(_, r)| {
+                r.get("method") == request.get("method") && r.get("url") == request.get("url")
+            })
+            .take(BASES_TRIED)
+            .find_map(|(j, r)| Some((j, delta(r.get("body")?.as_object()?, body)?)));
+        if let Some((j, d)) = found {
+            request.shift_remove("body");
+            request.insert("continues".into(), j.into());
+            request.extend(d);
+        }
+    }
+}
+
+/// Why a step's continued request is not one (the pointer below the step, and what), given its
+/// index: `continues` names an earlier step, `append` an object of arrays, `set` an object,
+/// `unset` an array of strings.
+fn check_continued(
+    request: &Map<String, Json>,
+    index: usize,
+) -> Result<(), (&'static str, &'static str)> {
+    let Some(base) = request.get("continues") else {
+        return Ok(());
+    };
+    if base.as_u64().is_none_or(|j| (j as usize) >= index) {
+        return Err((
+            "request/continues",
+            "\"continues\" must be the index of an earlier step",
+        ));
+    }
+    if request.contains_key("body") {
+        return Err((
+            "request/body",
+            "a request that continues another has no \"body\"",
+        ));
+    }
+    let arrays = request
+        .get("append")
+        .and_then(Json::as_object)
+        .is_some_and(|a| a.values().all(Json::is_array));
+    if !arrays {
+        return Err(("request/append", "\"append\" must be an object of arrays"));
+    }
+    if request.get("set").is_some_and(|s| !s.is_object()) {
+        return Err(("request/set", "\"set\" must be an object"));
+    }
+    if request
+        .get("unset")
+        .is_some_and(|u| !u.as_array().is_some_and(|u| u.iter().all(Json::is_string)))
+    {
+        return Err((
+            "request/unset",
+            "\"unset\" must be an array of member names",
+        ));
+    }
+    Ok(())
+}
+
+/// Writes each continued request out whole again (in order: a step continues an earlier one,
+/// checked at load), for a replay that compares requests. A base whose history member is not
+/// an array takes the appended items as that member.
+pub fn expand(steps: &mut [Json]) {
+    for k in 0..steps.len() {
+        let (before, rest) = steps.split_at_mut(k);
+        let Some(request) = rest[0].get_mut("request").and_then(Json::as_object_mut) else {
+            continue;
+        };
+        let Some(j) = request.get("continues").and_then(Json::as_u64) else {
+            continue;
+        };
+        let mut body = before
+            .get(j as usize)
+            .and_then(|s| s.get("request")?.get("body")?.as_object().cloned())
+            .unwrap_or_default();
+        if let Some(Json::Object(append)) = request.shift_remove("append") {
+            for (key, items) in append {
+                let Json::Array(items) = items else { continue };
+                match body.get_mut(&key) {
+                    Some(Json::Array(history)) => history.extend(items),
+                    _ => {
+                        body.insert(key, Json::Array(items));
+                    }
+                }
+            }
+        }
+        if let Some(Json::Object(set)) = request.shift_remove("set") {
+            body.extend(set);
+        }
+        if let Some(Json::Array(unset)) = request.shift_remove("unset") {
+            for key in unset.iter().filter_map(Json::as_str) {
+                body.shift_remove(key);
+            }
+        }
+        request.shift_remove("continues");
+        request.insert("body".into(), Json::Object(body));
+    }
+}
+
+/// A wire cassette's text: pretty JSON, each streamed event on a line of its own (a stream
+/// written out member by member would be most of the file; a line per event also diffs as one).
+pub fn text(doc: &Json) -> String {
+    let mut marked = doc.clone();
+    let mut streams: Vec<String> = Vec::new();
+    if let Some(steps) = marked.get_mut("steps").and_then(Json::as_array_mut) {
+        for step in steps.iter_mut() {
+            let Some(events) = step.get_mut("events") else {
+                continue;
+            };
+            let lines: Vec<String> = events
+                .as_array()
+                .map(|e| e.iter().map(Json::to_string).collect())
+                .unwrap_or_default();
+            let array = if lines.is_empty() {
+                "[]".to_string()
+            } else {
+                format!("[\n        {}\n      ]", lines.join(",\n        "))
+            };
+            *events = Json::String(format!("\u{0}events {}", streams.len()));
+            streams.push(array);
+        }
+    }
+    let pretty = serde_json::to_string_pretty(&marked).unwrap_or_default();
+    const MARK: &str = "\"\\u0000events ";
+    // A recorded string that reads as a mark would misplace a stream: then no line per event.
+    if pretty.matches(MARK).count() != streams.len() {
+        return serde_json::to_string_pretty(doc).unwrap_or_default();
+    }
+    let mut out = String::with_capacity(pretty.len());
+    let mut rest = pretty.as_str();
+    for array in &streams {
+        let Some(at) = rest.find(MARK) else { break };
+        out.push_str(&rest[..at]);
+        let after = &rest[at + MARK.len()..];
+        let end = after.find('"').map_or(after.len(), |e| e + 1);
+        out.push_str(array);
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Loads and checks a wire cassette for replay: the family's checks, then each step's HTTP
 /// shape (a cassette of another interface is refused at `/interface`).
 pub fn load(doc: Json, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteError> {
@@ -304,14 +531,18 @@ pub fn load(doc: Json, host: Rc<dyn PatternHost>) -> Result<Cassette, CassetteEr
         let s = step
             .as_object()
             .ok_or_else(|| cassette::invalid(&format!("/steps/{i}"), "a step must be an object"))?;
-        check_step(s).map_err(|(below, what)| {
-            let pointer = if below.is_empty() {
-                format!("/steps/{i}")
-            } else {
-                format!("/steps/{i}/{below}")
-            };
-            cassette::invalid(&pointer, what)
-        })?;
+        let request = s.get("request").and_then(Json::as_object);
+        let continued = request.map_or(Ok(()), |r| check_continued(r, i));
+        continued
+            .and_then(|()| check_step(s))
+            .map_err(|(below, what)| {
+                let pointer = if below.is_empty() {
+                    format!("/steps/{i}")
+                } else {
+                    format!("/steps/{i}/{below}")
+                };
+                cassette::invalid(&pointer, what)
+            })?;
     }
     Ok(loaded)
 }
@@ -611,5 +842,171 @@ mod tests {
         let (step, d) = miss.closest.unwrap();
         assert_eq!((step, d.pointer.as_str()), (0, "/body/model"));
         assert_eq!(m.pick(&live(r#"{"model":"a","n":1}"#), 1).unwrap(), 0);
+    }
+}
+
+#[cfg(test)]
+mod continued {
+    use super::*;
+    use crate::doubles::cassette::{build_for, RegexHost};
+    use crate::doubles::redaction::tests::redaction;
+    use serde_json::json;
+
+    /// A tool loop's requests: each sends the whole history so far, and the tools every time.
+    fn turns(n: usize) -> Vec<(Json, Json)> {
+        let tools = json!([{ "type": "function", "function": { "name": "lookup", "parameters": { "type": "object" } } }]);
+        let mut messages = vec![json!({ "role": "user", "content": "go" })];
+        (0..n)
+            .map(|i| {
+                let body = json!({ "model": "m", "messages": messages.clone(), "tools": tools.clone() });
+                messages.push(json!({ "role": "assistant", "content": format!("turn {i}") }));
+                messages.push(json!({ "role": "tool", "tool_call_id": format!("c{i}"), "content": "ok" }));
+                (
+                    json!({ "method": "POST", "url": "https://api.openai.com/v1/chat/completions", "headers": {}, "body": body.to_string() }),
+                    json!({ "status": 200, "headers": { "content-type": "application/json" }, "body": "{}" }),
+                )
+            })
+            .collect()
+    }
+
+    fn recorded(exchanges: &[(Json, Json)]) -> Vec<Json> {
+        let r = redaction();
+        let mut taken = Taken::default();
+        let steps = exchanges
+            .iter()
+            .map(|(q, o)| record_step(q, o, &r, &mut taken))
+            .collect();
+        let doc = build_for(Interface::Http, None, steps, &r, &taken);
+        doc["steps"].as_array().unwrap().clone()
+    }
+
+    #[test]
+    fn each_request_is_stored_as_what_it_adds_and_reads_back_whole() {
+        let whole = recorded(&turns(30));
+        let mut stored = whole.clone();
+        compress(&mut stored);
+        assert!(
+            stored[0]["request"].get("body").is_some(),
+            "the first is whole"
+        );
+        for (k, step) in stored.iter().enumerate().skip(1) {
+            let r = &step["request"];
+            assert_eq!(r["continues"], json!(k - 1));
+            assert_eq!(
+                r["append"]["messages"].as_array().unwrap().len(),
+                2,
+                "two messages a turn"
+            );
+            assert!(
+                r.get("body").is_none() && r.get("set").is_none(),
+                "the tools are not repeated"
+            );
+        }
+        // Stored so, the cassette grows with the conversation, not with its square.
+        let size = |n: usize| {
+            let mut steps = recorded(&turns(n));
+            let whole = serde_json::to_string(&steps).unwrap().len();
+            compress(&mut steps);
+            (serde_json::to_string(&steps).unwrap().len(), whole)
+        };
+        let ((small30, whole30), (small60, whole60)) = (size(30), size(60));
+        assert!(whole60 > 3 * whole30, "{whole30} → {whole60}");
+        assert!(small60 < 2 * small30 + 1000, "{small30} → {small60}");
+        let mut back = stored.clone();
+        expand(&mut back);
+        assert_eq!(back, whole);
+    }
+
+    #[test]
+    fn a_request_that_changes_more_than_its_history_says_what_changed() {
+        let mut exchanges = turns(3);
+        let mut body: Json =
+            serde_json::from_str(exchanges[2].0["body"].as_str().unwrap()).unwrap();
+        body["stream"] = json!(true);
+        body.as_object_mut().unwrap().shift_remove("tools");
+        exchanges[2].0["body"] = json!(body.to_string());
+        // Another endpoint in between is no base for the chat requests.
+        exchanges.insert(1, (json!({ "method": "POST", "url": "/v1/embeddings", "headers": {}, "body": "{\"input\":\"x\"}" }), json!({ "status": 200, "headers": {}, "body": "{}" })));
+        let whole = recorded(&exchanges);
+        let mut stored = whole.clone();
+        compress(&mut stored);
+        assert!(stored[1]["request"].get("body").is_some());
+        let last = &stored[3]["request"];
+        assert_eq!(last["continues"], json!(2));
+        assert_eq!(last["set"], json!({ "stream": true }));
+        assert_eq!(last["unset"], json!(["tools"]));
+        let mut back = stored;
+        expand(&mut back);
+        assert_eq!(back, whole);
+    }
+
+    #[test]
+    fn a_request_redaction_changed_has_no_text_hash() {
+        let exchanges = [
+            (
+                json!({ "method": "POST", "url": "/v1/chat/completions", "headers": {}, "body": "{\"messages\":[{\"content\":\"hello\"}]}" }),
+                json!({ "status": 200, "headers": {}, "body": "{}" }),
+            ),
+            (
+                json!({ "method": "POST", "url": "/v1/chat/completions", "headers": {}, "body": "{\"messages\":[{\"content\":\"my key is sk-proj-Abc123Def456Ghi789Jkl012Mno345\"}]}" }),
+                json!({ "status": 200, "headers": {}, "body": "{}" }),
+            ),
+        ];
+        let steps = recorded(&exchanges);
+        assert_eq!(
+            steps[0]["textHash"],
+            json!(request_text_hash(
+                "post",
+                "https://x/v1/chat/completions",
+                "{\"messages\":[{\"content\":\"hello\"}]}"
+            ))
+        );
+        assert!(steps[1].get("textHash").is_none());
+    }
+
+    #[test]
+    fn a_cassettes_text_has_a_line_per_event_and_reads_back_as_the_document() {
+        let doc = json!({ "steps": [
+            { "request": { "url": "/a" }, "events": [{ "data": { "a": 1 } }, { "event": "e", "data": "[DONE]" }] },
+            { "request": { "url": "/b", "body": { "s": "events 9" } } },
+            { "request": { "url": "/c" }, "events": [] },
+        ] });
+        let text = text(&doc);
+        assert!(text.contains("\n        {\"data\":{\"a\":1}},\n        {\"data\":\"[DONE]\",\"event\":\"e\"}\n      ]") || text.contains("{\"event\":\"e\",\"data\":\"[DONE]\"}"), "{text}");
+        assert_eq!(serde_json::from_str::<Json>(&text).unwrap(), doc);
+        // A recorded string that looks like the mark: plain pretty JSON, still the document.
+        let doc = json!({ "steps": [{ "request": { "body": "\u{0}events 0" }, "events": [{ "data": 1 }] }] });
+        assert_eq!(
+            serde_json::from_str::<Json>(&text_of_doc(&doc)).unwrap(),
+            doc
+        );
+    }
+
+    fn text_of_doc(doc: &Json) -> String {
+        super::text(doc)
+    }
+
+    #[test]
+    fn a_continued_request_is_checked_at_load() {
+        let mut steps = recorded(&turns(3));
+        compress(&mut steps);
+        let doc = |steps: &[Json]| json!({ "format": "understudy-cassette", "version": 1, "interface": "http", "redaction": { "keys": [], "patterns": [] }, "steps": steps });
+        assert!(load(doc(&steps), RegexHost::shared()).is_ok());
+        let mut bad = steps.clone();
+        bad[1]["request"]["continues"] = json!(1);
+        let e = load(doc(&bad), RegexHost::shared()).unwrap_err();
+        assert_eq!(e.pointer, "/steps/1/request/continues");
+        let mut bad = steps.clone();
+        bad[2]["request"]["append"] = json!({ "messages": {} });
+        assert_eq!(
+            load(doc(&bad), RegexHost::shared()).unwrap_err().pointer,
+            "/steps/2/request/append"
+        );
+        let mut bad = steps;
+        bad[2]["request"]["body"] = json!({});
+        assert_eq!(
+            load(doc(&bad), RegexHost::shared()).unwrap_err().pointer,
+            "/steps/2/request/body"
+        );
     }
 }
