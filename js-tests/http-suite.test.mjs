@@ -194,6 +194,22 @@ test('a malformed event: each official client raises its own parse error', async
   assert.ok(e3 instanceof Error, 'a cut JSON body is an error');
 });
 
+test('faults through @google/genai streamed and @anthropic-ai/sdk not streamed: each raises its own error', async () => {
+  const gfetch = scriptedFetch([withFault(textStep('a streamed Gemini answer'), { kind: 'disconnect', afterEvents: 1 })], { deltaSize: 4 });
+  const genai = new GoogleGenAI({ apiKey: 'k', httpOptions: { fetch: gfetch } });
+  const texts = [];
+  const error = await (async () => {
+    for await (const chunk of await genai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'x' })) texts.push(chunk.text);
+  })().catch((x) => x);
+  assert.ok(error instanceof Error);
+  assert.equal(texts.length, 1, 'the event before the drop arrived');
+  assert.equal(gfetch.calls[0].endpoint, 'gemini.generateContent');
+
+  const afetch = scriptedFetch([withFault(textStep('hello'), { kind: 'malformed' })]);
+  const e = await new Anthropic({ apiKey: 'k', fetch: afetch, maxRetries: 0 }).messages.create({ model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'x' }] }).catch((x) => x);
+  assert.ok(e instanceof Error && /JSON|Unexpected|parse/i.test(e.message), String(e));
+});
+
 test('a stall: the client gives up (an idle signal mid-stream, its timeout before the status), and its retry is answered', async () => {
   const server = await providerServer([withFault(textStep('never'), { kind: 'stall', afterEvents: 1 }), textStep('after the stall')]);
   try {
