@@ -13,6 +13,7 @@ import { GoogleGenAI } from '@google/genai';
 import { embed, embedMany, generateText, streamText } from 'ai';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import {
   assertRetried,
   assertToolCalled,
@@ -278,6 +279,12 @@ test('faults through the AI SDK adapters: a dropped stream is a stream error; ov
   assert.equal(error?.name, 'AI_APICallError');
   assert.match(String(error.cause?.message), /terminated/);
 
+  // Gemini through its adapter: a malformed event is the SDK's own stream error.
+  const gemini = createGoogleGenerativeAI({ apiKey: 'k', fetch: scriptedFetch([withFault(textStep('hello there'), { kind: 'malformed', afterEvents: 0 })]) })('gemini-2.5-flash');
+  const parts = [];
+  for await (const part of streamText({ model: gemini, prompt: 'x', onError: () => {} }).fullStream) parts.push(part);
+  assert.ok(parts.some((p) => p.type === 'error'), parts.map((p) => p.type).join());
+
   const anthropic = scriptedFetch([overloadedError({ retryAfterMs: 50 }), textStep('ok')]);
   const { text: answered } = await generateText({ model: createAnthropic({ apiKey: 'k', fetch: anthropic })('claude-sonnet-4-5'), prompt: 'x', maxRetries: 1 });
   assert.equal(answered, 'ok');
@@ -399,4 +406,12 @@ test('the tool assertions read a session as a double', async () => {
   const client = new OpenAI({ apiKey: 'k', fetch, maxRetries: 0, defaultHeaders: { 'x-understudy-session': 's' } });
   await client.responses.create({ model: 'm', input: 'x', tools: weather });
   assertToolCalled(fetch.session('s'), 'lookup', { who: 'x' });
+});
+
+test('an invalid step after an embedding step is named at its place in the script', () => {
+  const { modelStream } = { modelStream: (parts) => ({ type: 'stream', events: parts }) };
+  assert.throws(
+    () => scriptedFetch([embeddingStep([1]), textStep('ok'), modelStream([])]),
+    (e) => e.name === 'InvalidScriptedModelStepError' && /input #3:/.test(e.message) && e.inputIndex === 2,
+  );
 });

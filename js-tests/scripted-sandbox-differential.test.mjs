@@ -216,7 +216,7 @@ test('error classes built by user code match', async () => {
   ]);
 });
 
-test('the testing entry exports every reference name, plus only the cassette API, the tool assertions and the HTTP double', () => {
+test('the testing entry exports every reference name, plus only the cassette API, the tool assertions and the HTTP double with its steps', () => {
   const extra = Object.keys(ours).filter((k) => !(k in reference));
   assert.deepEqual(Object.keys(reference).filter((k) => !(k in ours)), []);
   assert.deepEqual(extra.sort(), [
@@ -224,8 +224,10 @@ test('the testing entry exports every reference name, plus only the cassette API
     'CassetteMismatchError',
     'CassetteMissingError',
     'InvalidCassetteError',
+    'OverloadedError',
     'RECORD_ENV',
     'RecordingModel',
+    'assertRetried',
     'assertToolCallOrder',
     'assertToolCalled',
     'assertToolCalledTimes',
@@ -233,11 +235,14 @@ test('the testing entry exports every reference name, plus only the cassette API
     'assertToolsAccepted',
     'assertToolsOffered',
     'cassette',
+    'embeddingStep',
     'fetchCassette',
     'fetchResponder',
+    'overloadedError',
     'providerServer',
     'recordingFetch',
     'recordingModel',
     'scriptedFetch',
+    'withFault',
   ]);
 });

@@ -110,6 +110,9 @@ function requestKey(incoming: WireIncoming): string {
 /** Milliseconds on a monotonic clock. */
 const now = (): number => globalThis.performance?.now() ?? Date.now();
 
+/** Inputs as a script queues them: the engine's steps and plan, each step's fault, the embedding steps. */
+type Split = { queued: object[]; plan: string; faults: (WireFault | undefined)[]; embeddings: EmbeddingStep[] };
+
 /** A script's source for each session: `undefined` is the requests without one. */
 type ScriptSource = (session: string | undefined) => Iterable<ScriptedFetchInput> | WireCassetteSource;
 
@@ -148,8 +151,45 @@ export class WireScript {
     // The surface code the engine names in messages: 2 scriptedFetch, 3 providerServer.
     this.#surface = surface === 'providerServer' ? 3 : 2;
     const code = this.#surface;
+    // Checked before the script is made: a refused input leaves no engine handle behind.
+    const split = this.#split(Array.from(inputs as Iterable<ScriptedFetchInput>));
     this.#script = callDoubles((e) => new e.ModelScript(code));
-    this.enqueue(Array.from(inputs as Iterable<ScriptedFetchInput>));
+    this.#queue(split);
+  }
+
+  /**
+   * `inputs` as the engine's steps (checked), each step's fault, and the embedding steps, which
+   * take no place in the model's queue. An invalid input is reported at its place in `inputs`.
+   */
+  #split(inputs: readonly unknown[]): Split {
+    const steps: unknown[] = [];
+    const places: number[] = [];
+    const faults: (WireFault | undefined)[] = [];
+    const embeddings: EmbeddingStep[] = [];
+    inputs.forEach((item, place) => {
+      const type = (item as { type?: unknown } | null)?.type;
+      if (type === 'embedding') return void embeddings.push(item as EmbeddingStep);
+      places.push(place);
+      steps.push(type === 'fault' ? (item as FaultedStep).step : item);
+      faults.push(type === 'fault' ? (item as FaultedStep).fault : undefined);
+    });
+    try {
+      const [queued, plan] = wireSteps(steps);
+      return { queued, plan, faults, embeddings };
+    } catch (error) {
+      const at = (error as { inputIndex?: unknown }).inputIndex;
+      if (!(error instanceof InvalidScriptedModelStepError) || typeof at !== 'number' || places[at] === at) throw error;
+      // The engine numbered the inputs without the embedding steps: the message names the input as given.
+      const fields = error as unknown as { reason: string; stepType?: string };
+      const message = error.message.replace(`input #${at + 1}`, `input #${places[at] + 1}`);
+      throw new InvalidScriptedModelStepError({ message, reason: fields.reason, inputIndex: places[at], stepType: fields.stepType } as never);
+    }
+  }
+
+  #queue({ queued, plan, faults, embeddings }: Split): void {
+    callDoubles(() => this.#script.enqueue(queued, plan));
+    this.#faults.push(...faults);
+    this.#embeddings.push(...embeddings);
   }
 
   get calls(): readonly RecordedHttpCall[] {
@@ -161,24 +201,7 @@ export class WireScript {
   }
 
   enqueue(inputs: readonly unknown[]): void {
-    const steps: unknown[] = [];
-    const faults: (WireFault | undefined)[] = [];
-    const embeddings: EmbeddingStep[] = [];
-    for (const item of inputs) {
-      const type = (item as { type?: unknown } | null)?.type;
-      if (type === 'embedding') embeddings.push(item as EmbeddingStep);
-      else if (type === 'fault') {
-        steps.push((item as FaultedStep).step);
-        faults.push((item as FaultedStep).fault);
-      } else {
-        steps.push(item);
-        faults.push(undefined);
-      }
-    }
-    const [queued, plan] = wireSteps(steps);
-    callDoubles(() => this.#script.enqueue(queued, plan));
-    this.#faults.push(...faults);
-    this.#embeddings.push(...embeddings);
+    this.#queue(this.#split(inputs));
   }
 
   assertComplete(): void {
