@@ -1,7 +1,7 @@
 // The browser entry in real headless Chromium: the page loads the web build through the
 // facade, init() is idempotent, strict schemas and refusals work, and nothing logs an error.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -278,6 +278,90 @@ test('the HTTP double in the page: scriptedFetch answers, streams, refuses, and 
   });
   const expected = { call: ['weather', { city: 'Oslo' }], deltas: 'Sunny in Oslo.', claude: 'Hello, Claude here.' };
   assert.deepStrictEqual(got, { direct: expected, recorded: expected, replayed: expected, refused: [400, true], leaked: false, steps: 3 });
+  assert.deepStrictEqual(problems, []);
+  await page.close();
+});
+
+test('tool-set panel: a matrix of tools by provider mode; a refused cell shows its pointer and fix, a converted one what it loses; 30 tools in under a second; a link shares the set', async () => {
+  const { page, problems } = await open();
+  // The default example: a real listing, every tool a row, every mode a column.
+  assert.equal(await page.locator('#tools-matrix tbody tr').count(), 19);
+  assert.deepStrictEqual(await page.locator('#tools-matrix thead th').allTextContents(), ['tool', 'openai:strict', 'openai:standard', 'anthropic:standard', 'anthropic:strict', 'gemini:openapi', 'gemini:json']);
+  assert.match(await page.textContent('#tools-time'), /^engine: \d+\.\d\d ms$/);
+
+  await page.selectOption('#tools-example', 'recursive schema, format: uri, open map');
+  await page.click('button.cell[data-tool="fetch_page"][data-mode="openai:strict"]');
+  assert.match(await page.textContent('#tools-detail-title'), /^fetch_page · openai:strict: refused$/);
+  assert.match(await page.textContent('#tools-detail-text'), /at \/properties\/url: .*uri/);
+  assert.match(await page.textContent('#tools-detail-fix'), /^Fix: /);
+  assert.deepStrictEqual(JSON.parse(await page.textContent('#tools-mark')), { type: 'string', format: 'uri' }, 'the node at the pointer is highlighted');
+  assert.equal(await page.textContent('#tools-sent'), '(refused: nothing is sent)');
+  // A converted cell says what the conversion loses and shows the schema as sent.
+  const converted = page.locator('button.cell.converted').first();
+  await converted.click();
+  assert.match(await page.textContent('#tools-detail-text'), /^Converted; loses (none|annotations|validation)\./);
+  assert.ok(JSON.parse(await page.textContent('#tools-sent')), 'the converted schema');
+  await page.locator('#tools-matrix').scrollIntoViewIfNeeded();
+  await shoot(page, 'tools');
+
+  // A pasted 30-tool listing renders within a second.
+  const corpus = JSON.parse(readFileSync(join(root, 'js-tests', 'corpus', 'mcp-tools.json'), 'utf8')).tools.slice(0, 30);
+  const listing = JSON.stringify({ tools: corpus.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) });
+  await page.fill('#tools-input', listing);
+  const ms = await page.evaluate(() => {
+    const started = performance.now();
+    document.getElementById('tools-check').click();
+    return performance.now() - started;
+  });
+  assert.equal(await page.locator('#tools-matrix tbody tr').count(), 30);
+  assert.ok(ms < 1000, `${ms} ms`);
+
+  // The link holds the set: a new page opened on it shows the same set.
+  await page.click('#tools-share');
+  const shared = page.url();
+  assert.match(shared, /#tools=[\w-]+$/);
+  const other = await browser.newPage();
+  await other.goto(shared);
+  await other.waitForFunction(() => document.body.dataset.ready === 'true');
+  assert.deepStrictEqual(JSON.parse(await other.inputValue('#tools-input')), JSON.parse(listing));
+  assert.equal(await other.locator('#tools-matrix tbody tr').count(), 30);
+  await other.close();
+  assert.deepStrictEqual(problems, []);
+  await page.close();
+});
+
+test('HTTP double panel: JSON, an event stream shown event by event, and the provider\'s 400 for a refused tool', async () => {
+  const { page, problems } = await open();
+  await page.click('#http-send');
+  await page.waitForFunction(() => document.getElementById('http-status').textContent !== '');
+  assert.equal(await page.textContent('#http-status'), '200');
+  assert.equal(JSON.parse(await page.textContent('#http-response')).output[0].name, 'get_weather');
+  assert.match(await page.textContent('#http-time'), /^engine: \d+\.\d\d ms/);
+
+  // Streamed: the events appear one by one (the double paces them 40 ms apart).
+  await page.selectOption('#http-api', 'anthropic.messages');
+  await page.check('#http-stream');
+  assert.equal(JSON.parse(await page.inputValue('#http-body')).stream, true);
+  await page.fill('#http-script', 'text It is sunny in Oslo today.');
+  await page.click('#http-send');
+  await page.waitForFunction(() => document.querySelectorAll('#http-events li').length >= 1);
+  const early = await page.locator('#http-events li').count();
+  await page.waitForFunction(() => /events$/.test(document.getElementById('http-response').textContent));
+  const total = await page.locator('#http-events li').count();
+  assert.ok(early < total, `${early} of ${total} events at first`);
+  assert.match(await page.locator('#http-events li').first().textContent(), /^event: message_start\ndata: /);
+  assert.match(await page.textContent('#http-headers'), /content-type: text\/event-stream/);
+  await shoot(page, 'http');
+
+  // A tool the provider refuses in the request's mode: its 400, naming the tool and the place.
+  await page.check('#http-refused');
+  await page.click('#http-send');
+  await page.waitForFunction(() => document.getElementById('http-status').textContent.startsWith('400'));
+  assert.match(JSON.parse(await page.textContent('#http-response')).error.message, /get_weather.*minimum.*\/properties\/days/);
+  await page.selectOption('#http-api', 'gemini');
+  await page.click('#http-send');
+  await page.waitForFunction(() => document.getElementById('http-response').textContent.includes('exclusiveMinimum'));
+  assert.equal(await page.textContent('#http-status'), '400');
   assert.deepStrictEqual(problems, []);
   await page.close();
 });

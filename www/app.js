@@ -11,8 +11,10 @@ import {
   parsePartial,
   partialOutput,
   StructuredParseError,
+  checkTools,
 } from '/pkg/esm/browser.js';
-import { ScriptedModel, assistantMessage, functionCall, modelError, UnconsumedModelStepsError } from '/pkg/esm/testing-browser.js';
+import { ScriptedModel, assistantMessage, functionCall, modelError, scriptedFetch, UnconsumedModelStepsError } from '/pkg/esm/testing-browser.js';
+import { toolExamples } from './tool-examples.js';
 import { Agent, Runner, tool } from '@openai/agents-core';
 
 const $ = (id) => document.getElementById(id);
@@ -113,20 +115,21 @@ function lineDiff(before, after) {
 
 const token = (k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** Pretty JSON as HTML with the node at `pointer` wrapped in <mark>. */
-function highlight(value, pointer, path = '', indent = '') {
+/** Pretty JSON as HTML with the node at `pointer` wrapped in <mark id={markId}>. */
+function highlight(value, pointer, path = '', indent = '', markId = 'strict-mark') {
   let html;
+  const child = (v, p) => highlight(v, pointer, p, `${indent}  `, markId);
   if (Array.isArray(value)) {
-    html = value.length === 0 ? '[]' : `[\n${value.map((v, i) => `${indent}  ${highlight(v, pointer, `${path}/${i}`, `${indent}  `)}`).join(',\n')}\n${indent}]`;
+    html = value.length === 0 ? '[]' : `[\n${value.map((v, i) => `${indent}  ${child(v, `${path}/${i}`)}`).join(',\n')}\n${indent}]`;
   } else if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
     html = entries.length === 0
       ? '{}'
-      : `{\n${entries.map(([k, v]) => `${indent}  ${escapeHtml(JSON.stringify(k))}: ${highlight(v, pointer, `${path}/${token(k)}`, `${indent}  `)}`).join(',\n')}\n${indent}}`;
+      : `{\n${entries.map(([k, v]) => `${indent}  ${escapeHtml(JSON.stringify(k))}: ${child(v, `${path}/${token(k)}`)}`).join(',\n')}\n${indent}}`;
   } else {
     html = escapeHtml(JSON.stringify(value));
   }
-  return path === pointer ? `<mark id="strict-mark">${html}</mark>` : html;
+  return path === pointer ? `<mark id="${markId}">${html}</mark>` : html;
 }
 
 function convert() {
@@ -394,6 +397,208 @@ async function runScript() {
   }
 }
 
+// --- Check a tool set ------------------------------------------------------------------------------
+
+/** The provider modes of the matrix, in its column order. */
+const MODES = ['openai:strict', 'openai:standard', 'anthropic:standard', 'anthropic:strict', 'gemini:openapi', 'gemini:json'];
+let toolReport;
+let toolSchemas = new Map();
+
+/** The tools of a pasted set, by name, with their input schema (for the detail view). */
+function schemasOf(set) {
+  const list = Array.isArray(set) ? set : Array.isArray(set?.tools) ? set.tools : [];
+  return new Map(list.map((t) => [t?.name, t?.inputSchema ?? t?.parameters ?? t?.input_schema]));
+}
+
+function checkToolSet() {
+  $('tools-error').textContent = '';
+  $('tools-detail').hidden = true;
+  let set;
+  try {
+    set = JSON.parse($('tools-input').value);
+  } catch (error) {
+    $('tools-matrix').innerHTML = '';
+    $('tools-error').textContent = `The tool set is not JSON: ${error.message}`;
+    return;
+  }
+  try {
+    toolReport = timed('tools-time', 'engine:', () => checkTools(set, { providers: MODES }));
+  } catch (error) {
+    $('tools-matrix').innerHTML = '';
+    $('tools-error').textContent = `${error.name}: ${error.message}`;
+    return;
+  }
+  toolSchemas = schemasOf(set);
+  const byCell = new Map(toolReport.results.map((r) => [`${r.tool}\u0000${r.target}`, r]));
+  const head = `<tr><th>tool</th>${MODES.map((m) => `<th>${escapeHtml(m)}</th>`).join('')}</tr>`;
+  const rows = toolReport.tools.map((tool) => {
+    const cells = MODES.map((mode) => {
+      const r = byCell.get(`${tool}\u0000${mode}`);
+      if (r === undefined) return '<td></td>';
+      const label = r.status === 'converted' ? `converted${r.loss && r.loss !== 'none' ? ` (loses ${r.loss})` : ''}` : r.status;
+      return `<td><button class="cell ${r.status}" data-tool="${escapeHtml(tool)}" data-mode="${mode}">${escapeHtml(label)}</button></td>`;
+    });
+    return `<tr><th scope="row">${escapeHtml(tool)}</th>${cells.join('')}</tr>`;
+  });
+  $('tools-matrix').innerHTML = `<thead>${head}</thead><tbody>${rows.join('')}</tbody>`;
+  const breaches = toolReport.limits.flatMap((l) => l.breaches.map((b) => `<li><code>${escapeHtml(l.provider)}</code>: ${escapeHtml(b.message ?? JSON.stringify(b))}</li>`));
+  $('tools-limits').innerHTML = breaches.length > 0 ? breaches.join('') : '<li>Within every provider\'s request limits.</li>';
+}
+
+/** The detail of one cell: the verdict, its reason and fix, the pointer in the schema, the schema sent. */
+function showCell(tool, mode) {
+  const r = toolReport.results.find((x) => x.tool === tool && x.target === mode);
+  if (r === undefined) return;
+  const schema = toolSchemas.get(tool);
+  $('tools-detail').hidden = false;
+  $('tools-detail-title').textContent = `${tool} · ${mode}: ${r.status}`;
+  const words = [];
+  if (r.status === 'refused') words.push(`${r.reason}${r.pointer !== undefined ? ` at ${r.pointer || '(root)'}` : ''}: ${r.message}`);
+  if (r.status === 'converted') {
+    words.push(`Converted; loses ${r.loss}.`);
+    for (const c of r.lost ?? []) words.push(`Lost: ${c.message ?? `${c.kind} at ${c.pointer}`}`);
+    if (r.asSent) words.push(`Sent unconverted it is refused: ${r.asSent.message}`);
+  }
+  if (r.status === 'accepted') words.push(r.ignored?.length ? `Accepted; the mode ignores ${r.ignored.join(', ')}.` : 'Accepted as it is.');
+  $('tools-detail-text').textContent = words.join('\n');
+  $('tools-detail-fix').textContent = r.fix ? `Fix: ${r.fix}` : '';
+  const pointer = r.pointer ?? r.asSent?.pointer;
+  $('tools-schema').innerHTML = highlight(schema, pointer, '', '', 'tools-mark');
+  let sent;
+  try {
+    sent = r.status === 'refused' ? '(refused: nothing is sent)' : r.status === 'accepted' ? pretty(schema) : pretty(toStrictJsonSchema(schema, { provider: mode }));
+  } catch (error) {
+    sent = `${error.name}: ${error.message}`;
+  }
+  $('tools-sent').textContent = sent;
+}
+
+/** The set in the page's URL (base64url of its JSON), to share. */
+function shareToolSet() {
+  const bytes = new TextEncoder().encode($('tools-input').value);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  const encoded = btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  history.replaceState(null, '', `#tools=${encoded}`);
+  navigator.clipboard?.writeText(location.href).catch(() => {});
+  $('tools-shared').textContent = 'The link to this set is in the address bar.';
+}
+
+/** A set shared in the URL, if there is one. */
+function sharedToolSet() {
+  const m = /^#tools=([\w-]+)$/.exec(location.hash);
+  if (m === null) return undefined;
+  const binary = atob(m[1].replace(/-/g, '+').replace(/_/g, '/'));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+// --- HTTP double -----------------------------------------------------------------------------------
+
+const weatherParams = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false };
+/** Per API: the URL (JSON, streamed) and a request body (with an accepted tool, or one the provider refuses in that mode). */
+const httpApis = {
+  'openai.responses': {
+    url: () => 'https://api.openai.com/v1/responses',
+    body: (stream, refused) => ({ model: 'gpt-5', input: 'What is the weather in Oslo?', stream, tools: [{ type: 'function', name: 'get_weather', strict: true, parameters: refused ? { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } : weatherParams }] }),
+  },
+  'openai.chat': {
+    url: () => 'https://api.openai.com/v1/chat/completions',
+    body: (stream, refused) => ({ model: 'gpt-4.1', stream, messages: [{ role: 'user', content: 'What is the weather in Oslo?' }], tools: [{ type: 'function', function: { name: 'get_weather', strict: true, parameters: refused ? { type: 'object', properties: { url: { type: 'string', format: 'uri' } }, required: ['url'], additionalProperties: false } : weatherParams } }] }),
+  },
+  'anthropic.messages': {
+    url: () => 'https://api.anthropic.com/v1/messages',
+    body: (stream, refused) => ({ model: 'claude-sonnet-4-5', max_tokens: 200, stream, messages: [{ role: 'user', content: 'What is the weather in Oslo?' }], tools: [{ name: 'get_weather', ...(refused ? { strict: true } : {}), input_schema: refused ? { type: 'object', properties: { days: { type: 'integer', minimum: 1, maximum: 14 } }, required: ['days'], additionalProperties: false } : weatherParams }] }),
+  },
+  gemini: {
+    url: (stream) => `https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`,
+    body: (_stream, refused) => ({ contents: [{ role: 'user', parts: [{ text: 'What is the weather in Oslo?' }] }], tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: refused ? { type: 'object', properties: { count: { type: 'integer', exclusiveMinimum: 0 } } } : { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }] }] }),
+  },
+};
+
+/** The script's lines as steps: `text …`, `tool <name> {json}`, `error <status> <message>`. */
+function httpSteps(script) {
+  return script
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line, i) => {
+      const [word, ...rest] = line.split(' ');
+      const tail = rest.join(' ');
+      if (word === 'text') return [assistantMessage(tail)];
+      if (word === 'tool') {
+        const [name, ...args] = rest;
+        return [functionCall(name, args.join(' ') || '{}', { callId: `call_${i + 1}` })];
+      }
+      if (word === 'error') {
+        const [status, ...message] = rest;
+        return modelError({ status: Number(status), message: message.join(' ') || 'Scripted error' });
+      }
+      throw new Error(`line ${i + 1}: a step is "text …", "tool <name> {json}" or "error <status> <message>", got "${line}"`);
+    });
+}
+
+function fillHttpBody() {
+  const api = httpApis[$('http-api').value];
+  $('http-body').value = pretty(api.body($('http-stream').checked, $('http-refused').checked));
+}
+
+let httpRun = 0;
+async function sendHttp() {
+  const run = ++httpRun;
+  $('http-error').textContent = '';
+  $('http-status').textContent = '';
+  $('http-headers').textContent = '';
+  $('http-events').innerHTML = '';
+  $('http-response').textContent = '';
+  let fetch;
+  try {
+    fetch = scriptedFetch(httpSteps($('http-script').value), { deltaSize: 6, chunkDelayInMs: 40 });
+  } catch (error) {
+    $('http-error').textContent = `${error.name}: ${error.message}`;
+    return;
+  }
+  const stream = $('http-stream').checked;
+  const api = httpApis[$('http-api').value];
+  const started = performance.now();
+  let response;
+  try {
+    response = await fetch(api.url(stream), { method: 'POST', headers: { 'content-type': 'application/json' }, body: $('http-body').value });
+  } catch (error) {
+    $('http-error').textContent = `${error.name}: ${error.message}`;
+    return;
+  }
+  $('http-time').textContent = `engine: ${(performance.now() - started).toFixed(2)} ms to the status`;
+  $('http-status').textContent = `${response.status} ${response.statusText}`.trim();
+  $('http-headers').textContent = [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n');
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('event-stream')) {
+    const text = await response.text();
+    try {
+      $('http-response').textContent = pretty(JSON.parse(text));
+    } catch {
+      $('http-response').textContent = text;
+    }
+    return;
+  }
+  // The events one by one, as they arrive.
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || run !== httpRun) break;
+    buffer += value;
+    let at;
+    while ((at = buffer.indexOf('\n\n')) >= 0) {
+      const event = buffer.slice(0, at);
+      buffer = buffer.slice(at + 2);
+      const li = document.createElement('li');
+      li.textContent = event;
+      $('http-events').append(li);
+    }
+  }
+  $('http-response').textContent = `${$('http-events').children.length} events`;
+}
+
 // --- start -----------------------------------------------------------------------------------------
 
 await init();
@@ -437,4 +642,22 @@ fillExamples($('run-example'), runExamples, (script) => {
 });
 $('run-script').value = pretty(runExamples['tool call, then answer']);
 $('run').addEventListener('click', runScript);
+
+fillExamples($('tools-example'), toolExamples, (set) => {
+  $('tools-input').value = pretty(set);
+  checkToolSet();
+});
+$('tools-input').value = sharedToolSet() ?? pretty(toolExamples[Object.keys(toolExamples)[0]]);
+$('tools-check').addEventListener('click', checkToolSet);
+$('tools-share').addEventListener('click', shareToolSet);
+$('tools-matrix').addEventListener('click', (event) => {
+  const cell = event.target.closest('button.cell');
+  if (cell) showCell(cell.dataset.tool, cell.dataset.mode);
+});
+checkToolSet();
+
+$('http-script').value = 'tool get_weather {"city":"Oslo"}\ntext It is sunny in Oslo.';
+for (const id of ['http-api', 'http-stream', 'http-refused']) $(id).addEventListener('change', fillHttpBody);
+fillHttpBody();
+$('http-send').addEventListener('click', () => void sendHttp());
 document.body.dataset.ready = 'true';
