@@ -316,6 +316,14 @@ test('tool-set panel: a matrix of tools by provider mode; a refused cell shows i
   assert.equal(await page.locator('#tools-matrix tbody tr').count(), 30);
   assert.ok(ms < 1000, `${ms} ms`);
 
+  // A set over a provider's request limits lists the breach.
+  const many = { tools: Array.from({ length: 130 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object', properties: {}, additionalProperties: false } })) };
+  await page.fill('#tools-input', JSON.stringify(many));
+  await page.click('#tools-check');
+  assert.match(await page.textContent('#tools-limits'), /anthropic:strict: .*at most 20 strict tools.*130/s);
+  await page.fill('#tools-input', listing);
+  await page.click('#tools-check');
+
   // The link holds the set: a new page opened on it shows the same set.
   await page.click('#tools-share');
   const shared = page.url();
