@@ -21,6 +21,7 @@ import {
   modelError,
   overloadedError,
   providerServer,
+  recordingFetch,
   scriptedFetch,
   scriptedLanguageModel,
   textStep,
@@ -414,4 +415,20 @@ test('an invalid step after an embedding step is named at its place in the scrip
     () => scriptedFetch([embeddingStep([1]), textStep('ok'), modelStream([])]),
     (e) => e.name === 'InvalidScriptedModelStepError' && /input #3:/.test(e.message) && e.inputIndex === 2,
   );
+});
+
+test('a session replays a wire cassette as requests without one do: the path prefix is taken off first', async () => {
+  const recorder = recordingFetch(scriptedFetch([textStep('recorded answer')]));
+  const client = (fetch, base) => new OpenAI({ apiKey: 'k', fetch, maxRetries: 0, ...(base ? { baseURL: base } : {}) });
+  await client(recorder).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+  const server = await providerServer({ cassette: recorder.toScript(), match: 'request' });
+  try {
+    const r = await client(undefined, `${server.url}/session/replay-1/v1`).chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] });
+    assert.equal(r.choices[0].message.content, 'recorded answer');
+    const calls = server.session('replay-1').calls;
+    assert.equal(calls[0].url, '/v1/chat/completions');
+    server.session('replay-1').assertComplete();
+  } finally {
+    await server.close();
+  }
 });

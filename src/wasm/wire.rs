@@ -52,32 +52,36 @@ fn route_of(v: &Json) -> Result<(Route, bool, String, bool), JsValue> {
 /// - `{ reply }` for one no endpoint takes (a 404), a body that is not a JSON object or a bad
 ///   session address (400);
 /// - `{ session, journal: true }` for the double's journal of that session's calls;
-/// - `{ session, service, model, embeds, reply }` for an endpoint answered without a step
+/// - `{ session, url, service, model, embeds, reply }` for an endpoint answered without a step
 ///   (`reply` with the double's own vectors; `wireService` answers with scripted ones);
-/// - `{ session, route, offered, schemas }` for a model call: the route to answer by, the
+/// - `{ session, url, route, offered, schemas }` for a model call (`url` without a session's path
+///   prefix, as the script sees it): the route to answer by, the
 ///   names of its function tools, and its schema-bearing fields as JSON text (for the engine
 ///   module's `wireRefusal`).
 #[wasm_bindgen(js_name = wireArrive)]
 pub fn wire_arrive(method: &str, url: &str, headers: &str, len: usize) -> Result<String, JsValue> {
     let headers: Json = serde_json::from_str(headers).unwrap_or_default();
     let out = super::with_input(len, |body| {
-        match wire::arrive_addressed(method, url, &headers, body) {
-            Err(reply) => json!({ "reply": reply.to_json() }),
-            Ok((session, wire::Arrived::Journal(_))) => {
-                json!({ "session": session, "journal": true })
-            }
-            Ok((session, wire::Arrived::Service { service, model })) => json!({
-                "session": session,
+        let a = match wire::arrive_addressed(method, url, &headers, body) {
+            Err(reply) => return json!({ "reply": reply.to_json() }),
+            Ok(a) => a,
+        };
+        match a.arrived {
+            wire::Arrived::Journal(_) => json!({ "session": a.session, "journal": true }),
+            wire::Arrived::Service { service, model } => json!({
+                "session": a.session,
+                "url": a.url,
                 "service": service.code(),
                 "model": model,
                 "embeds": service.embeds(),
                 "reply": service::answer(service, model.as_deref(), body).to_json(),
             }),
-            Ok((session, wire::Arrived::Model(a))) => json!({
-                "session": session,
-                "route": route_json(&a.route, a.streamed, &a.model, a.include_usage),
-                "offered": a.offered,
-                "schemas": a.schemas.to_string(),
+            wire::Arrived::Model(m) => json!({
+                "session": a.session,
+                "url": a.url,
+                "route": route_json(&m.route, m.streamed, &m.model, m.include_usage),
+                "offered": m.offered,
+                "schemas": m.schemas.to_string(),
             }),
         }
     })?;

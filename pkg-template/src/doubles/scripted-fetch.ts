@@ -40,6 +40,8 @@ type Route = { endpoint: WireEndpoint; streamed: boolean; model: string };
 interface Arrived {
   reply?: WireReply;
   session?: string | null;
+  /** The URL without a session's path prefix: what the script, its calls and a cassette see. */
+  url?: string;
   journal?: true;
   service?: WireEndpoint;
   model?: string | null;
@@ -411,7 +413,8 @@ export class WireDouble {
       }
     }
     const script = id === undefined ? this.main : this.#scripts.get(id)!;
-    return arrived.service !== undefined ? script.service(incoming, arrived) : script.respond(incoming, arrived);
+    const seen = arrived.url === undefined || arrived.url === incoming.url ? incoming : { ...incoming, url: arrived.url };
+    return arrived.service !== undefined ? script.service(seen, arrived) : script.respond(seen, arrived);
   }
 }
 

@@ -355,8 +355,17 @@ pub fn address(url: &str, headers: &Json) -> Result<(Option<String>, String), Re
     Ok((session, format!("{origin}{rest}")))
 }
 
+/// A request as addressed: the session it runs in, its URL without the session's path prefix
+/// (what the script, its calls and a cassette see), and what it is for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Addressed {
+    pub session: Option<String>,
+    pub url: String,
+    pub arrived: Arrived,
+}
+
 /// Reads a request (`method`, `url`, its headers as a JSON object with lowercase names, the
-/// body's text): the session it runs in and what it is for, or the reply for a request no
+/// body's text): where it is addressed and what it is for, or the reply for a request no
 /// endpoint takes (a 404 naming them), a body that is not a JSON object (the provider's 400),
 /// or a malformed session address (400).
 pub fn arrive_addressed(
@@ -364,28 +373,32 @@ pub fn arrive_addressed(
     url: &str,
     headers: &Json,
     body: &str,
-) -> Result<(Option<String>, Arrived), Reply> {
+) -> Result<Addressed, Reply> {
     let (session, url) = address(url, headers)?;
     let (path, _) = split_url(&url);
+    let mut journal = None;
     if method.eq_ignore_ascii_case("GET") {
         if path == "/__understudy/calls" {
-            return Ok((session.clone(), Arrived::Journal(session)));
-        }
-        if let Some(id) = path
+            journal = Some(session.clone());
+        } else if let Some(id) = path
             .strip_prefix("/__understudy/sessions/")
             .and_then(|p| p.strip_suffix("/calls"))
         {
-            let id = session_id(id, "the path")?;
-            return Ok((Some(id.clone()), Arrived::Journal(Some(id))));
+            journal = Some(Some(session_id(id, "the path")?));
         }
     }
-    if let Some((service, model)) = service::route(method, &url, headers) {
-        return Ok((session, Arrived::Service { service, model }));
-    }
-    match arrive(method, &url, body) {
-        Ok(a) => Ok((session, Arrived::Model(a))),
-        Err(reply) => Err(reply),
-    }
+    let (session, arrived) = match journal {
+        Some(of) => (of.clone(), Arrived::Journal(of)),
+        None => match service::route(method, &url, headers) {
+            Some((service, model)) => (session, Arrived::Service { service, model }),
+            None => (session, Arrived::Model(arrive(method, &url, body)?)),
+        },
+    };
+    Ok(Addressed {
+        session,
+        url,
+        arrived,
+    })
 }
 
 /// The provider-neutral form of a request body to `endpoint` (its text), read when a responder

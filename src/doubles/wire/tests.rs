@@ -787,64 +787,41 @@ fn sessions_come_from_the_path_prefix_or_the_header() {
 #[test]
 fn an_addressed_request_is_a_model_call_a_service_or_the_journal() {
     let none = json!({});
-    let (s, a) = arrive_addressed(
+    let a = arrive_addressed(
         "POST",
         "/session/w/v1/responses",
         &none,
         r#"{"model":"m","input":"x"}"#,
     )
     .unwrap();
-    assert_eq!(s.as_deref(), Some("w"));
-    assert!(matches!(a, Arrived::Model(ref m) if m.route.endpoint == Endpoint::Responses));
-    let (_, a) = arrive_addressed("POST", "/v1/embeddings", &none, "{}").unwrap();
+    assert_eq!(a.session.as_deref(), Some("w"));
+    assert_eq!(
+        a.url, "/v1/responses",
+        "the script sees the URL without the prefix"
+    );
+    assert!(matches!(a.arrived, Arrived::Model(ref m) if m.route.endpoint == Endpoint::Responses));
+    let a = arrive_addressed("POST", "/v1/embeddings", &none, "{}").unwrap();
     assert!(matches!(
-        a,
+        a.arrived,
         Arrived::Service {
             service: service::Service::OpenAiEmbeddings,
             ..
         }
     ));
-    let (_, a) = arrive_addressed("GET", "/__understudy/sessions/w%201/calls", &none, "").unwrap();
-    assert_eq!(a, Arrived::Journal(Some("w%201".into())));
-    let (_, a) = arrive_addressed(
+    let a = arrive_addressed("GET", "/__understudy/sessions/w%201/calls", &none, "").unwrap();
+    assert_eq!(a.arrived, Arrived::Journal(Some("w%201".into())));
+    let a = arrive_addressed(
         "GET",
         "/__understudy/calls",
         &json!({ "x-understudy-session": "k" }),
         "",
     )
     .unwrap();
-    assert_eq!(a, Arrived::Journal(Some("k".into())));
+    assert_eq!(a.arrived, Arrived::Journal(Some("k".into())));
     let missing = arrive_addressed("POST", "/v1/nowhere", &none, "{}").unwrap_err();
     assert_eq!(missing.status, 404);
     assert!(
         matches!(&missing.body, Body::Text(t) if t.contains("/embeddings") && t.contains("/__understudy/calls"))
-    );
-}
-
-#[test]
-fn overloaded_is_each_providers_own_status_and_body() {
-    let facts =
-        json!({ "fault": "overloaded", "message": "ignored", "advice": { "retryAfterMs": 1500 } });
-    let text = |r: &Reply| match &r.body {
-        Body::Text(t) => serde_json::from_str::<Json>(t).unwrap(),
-        _ => panic!(),
-    };
-    let a = errors::write(Endpoint::Messages, &facts).unwrap();
-    assert_eq!(a.status, 529);
-    assert_eq!(
-        text(&a),
-        json!({ "type": "error", "error": { "type": "overloaded_error", "message": "Overloaded" } })
-    );
-    assert!(a.headers.contains(&("retry-after".into(), "2".into())));
-    let o = errors::write(Endpoint::Chat, &facts).unwrap();
-    assert_eq!(
-        (o.status, text(&o)["error"]["type"].clone()),
-        (503, json!("server_error"))
-    );
-    let g = errors::write(Endpoint::Gemini, &facts).unwrap();
-    assert_eq!(
-        (g.status, text(&g)["error"]["status"].clone()),
-        (503, json!("UNAVAILABLE"))
     );
 }
 
