@@ -3,8 +3,10 @@
 //! a request is for ([`route`]), how its body reads in a provider-neutral form
 //! ([`read::neutral`]), whether the provider would refuse its schemas ([`refuse::refusal`]),
 //! what a scripted answer becomes in each provider's JSON and SSE ([`answer::write`]), and
-//! which error body and headers a scripted error becomes ([`errors::write`]). The facade only
-//! turns `Request` and `Response` objects into texts and back.
+//! which error body and headers a scripted error becomes ([`errors::write`]), which session a
+//! request runs in ([`address`]), the endpoints answered without a step ([`service`]) and how a
+//! fault cuts a reply ([`fault`]). The facade only turns `Request` and `Response` objects into
+//! texts and back.
 
 pub mod answer;
 pub mod errors;
