@@ -432,3 +432,26 @@ test('a session replays a wire cassette as requests without one do: the path pre
     await server.close();
   }
 });
+
+test('a wire cassette records the embeddings an app asked for, and a replay answers with them, in order or by request', async () => {
+  // The "real" API here gives exact vectors, unlike the double's own.
+  const upstream = scriptedFetch([embeddingStep([[0.6, 0.8]]), textStep('Grounded answer.')]);
+  const recorder = recordingFetch(upstream);
+  const app = async (fetch) => {
+    const client = new OpenAI({ apiKey: 'k', fetch, maxRetries: 0 });
+    const e = await client.embeddings.create({ model: 'text-embedding-3-small', input: 'query', encoding_format: 'float' });
+    const r = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: `context ${e.data[0].embedding.join(',')}` }] });
+    const models = (await client.models.list()).data.length;
+    return { vector: e.data[0].embedding, text: r.choices[0].message.content, models };
+  };
+  const live = await app(recorder);
+  assert.deepEqual(live.vector, [0.6, 0.8]);
+  const cassette = recorder.toScript();
+  assert.equal(cassette.steps.length, 3, 'the embedding, the chat and the model list');
+  for (const match of ['order', 'request']) {
+    const replay = scriptedFetch({ cassette, match });
+    assert.deepEqual(await app(replay), live, match);
+    assert.deepEqual(replay.calls.map((c) => c.endpoint), ['openai.embeddings', 'openai.chat', 'openai.models']);
+    replay.assertComplete();
+  }
+});

@@ -156,10 +156,12 @@ test('a request that gets no response is recorded as its failure and fails again
   assert.deepEqual(cassette.steps[0].error, { name: 'TypeError', message: 'fetch failed' });
   const replay = scriptedFetch({ cassette });
   await assert.rejects(replay('https://api.openai.com/v1/responses', { method: 'POST', body: '{}' }), (e) => e.name === 'TypeError' && e.message === 'fetch failed');
-  // Other paths pass through unrecorded.
+  // Paths the double does not answer pass through unrecorded; a model list is recorded.
   const passed = recordingFetch(async () => new Response('{"data":[]}'));
-  assert.equal(await (await passed('https://api.openai.com/v1/models')).text(), '{"data":[]}');
+  assert.equal(await (await passed('https://api.openai.com/v1/files')).text(), '{"data":[]}');
   assert.equal(passed.recordedSteps, 0);
+  assert.equal(await (await passed('https://api.openai.com/v1/models')).text(), '{"data":[]}');
+  assert.equal(passed.recordedSteps, 1);
 });
 
 test('fetchCassette records a missing cassette once and replays it without calling the real fetch', async () => {

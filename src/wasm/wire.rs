@@ -227,9 +227,9 @@ pub fn wire_failure(len: usize) -> Result<String, JsValue> {
     Ok(errors::failure(provider, message).to_json().to_string())
 }
 
-/// Whether `method url` is a request to one of the model endpoints (what a wire recording
-/// records; other requests pass through).
+/// Whether `method url` is a request to one of the endpoints the double answers, a model's or
+/// one answered without a step (what a wire recording records; other requests pass through).
 #[wasm_bindgen(js_name = wireRoutes)]
 pub fn wire_routes(method: &str, url: &str) -> bool {
-    wire::route(method, url).is_some()
+    wire::route(method, url).is_some() || service::route(method, url, &Json::Null).is_some()
 }

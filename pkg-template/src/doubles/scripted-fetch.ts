@@ -227,9 +227,14 @@ export class WireScript {
     return [record, key];
   }
 
-  /** A request to an endpoint answered without a step: recorded; an embedding one takes the next `embeddingStep` if any. */
-  service(incoming: WireIncoming, arrived: Arrived): WireReply {
+  /**
+   * A request to an endpoint answered without a step: recorded; an embedding one takes the next
+   * `embeddingStep` if any. A cassette's replay answers it with its recorded exchange, as it
+   * answers a model call.
+   */
+  service(incoming: WireIncoming, arrived: Arrived): WireReply | Promise<WireReply> {
     const route: Route = { endpoint: arrived.service!, streamed: false, model: arrived.model ?? '' };
+    if (this.#replay) return this.respond(incoming, { ...arrived, route, offered: [], schemas: '{}' });
     const [record, key] = this.#record(route, incoming);
     let reply = arrived.reply!;
     const step = arrived.embeds ? this.#embeddings.shift() : undefined;

@@ -65,7 +65,7 @@ export interface RecordingFetchOptions extends RedactionOptions {
   path?: string;
 }
 
-/** A `fetch` that forwards to a real one and records each exchange with a provider's model endpoints. */
+/** A `fetch` that forwards to a real one and records each exchange with a provider's endpoints the double answers. */
 export interface RecordingFetch {
   (input: Request | URL | string, init?: RequestInit): Promise<Response>;
   /** The number of exchanges recorded so far. */
@@ -88,9 +88,9 @@ function headerObject(headers: Headers): Record<string, string> {
 }
 
 /**
- * Wraps `realFetch` (default: the global `fetch`) so each request to a model endpoint
- * (OpenAI Responses and Chat Completions, Anthropic Messages, Gemini generateContent and
- * streamGenerateContent) is recorded with its response: status, headers and body, a stream
+ * Wraps `realFetch` (default: the global `fetch`) so each request to an endpoint the double
+ * answers (OpenAI Responses and Chat Completions, Anthropic Messages, Gemini generateContent and
+ * streamGenerateContent; embeddings, model lists and token counts) is recorded with its response: status, headers and body, a stream
  * event by event as the client reads it (a stream the client stops early is recorded as far as
  * it went), a request that got no response as its error. Requests to other paths are forwarded
  * and not recorded. Redaction is the other cassettes' (`redactKeys`, `redact`, `allowSecrets`),
