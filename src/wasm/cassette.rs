@@ -373,12 +373,8 @@ impl CassetteReplay {
     /// The step whose request matches the live request (JSON text), each used once; throws
     /// `CassetteMismatchError` with the closest step's first differing field otherwise.
     pub fn pick(&mut self, request: &str, call_index: u32) -> Result<u32, JsValue> {
+        // An HTTP request comes through `pickHttp`, its body unescaped.
         let request = json(request, "The request")?;
-        let request = if self.http {
-            crate::doubles::wire::tape::live_request(&request)
-        } else {
-            request
-        };
         self.pick_value(request, call_index)
     }
 

@@ -233,3 +233,13 @@ pub fn wire_failure(len: usize) -> Result<String, JsValue> {
 pub fn wire_routes(method: &str, url: &str) -> bool {
     wire::route(method, url).is_some() || service::route(method, url, &Json::Null).is_some()
 }
+
+/// The response headers that describe a transfer, not an answer: what a recording proxy does
+/// not pass on (the body it writes is decoded and framed anew).
+#[wasm_bindgen(js_name = wireTransferHeaders)]
+pub fn wire_transfer_headers() -> Vec<String> {
+    crate::doubles::wire::tape::TRANSFER_HEADERS
+        .iter()
+        .map(|h| (*h).to_string())
+        .collect()
+}

@@ -6,6 +6,7 @@
  * module only moves bytes between the socket and the script.
  */
 import { nodeBuiltin } from '../engine/host.js';
+import { callDoubles } from '../engine/channel.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { UserError } from '../engine/errors.js';
 import { FETCH_OPTIONS, WireDouble, attachDouble, fetchOptions, type RecordedHttpCall, type ScriptedFetchInput, type ScriptedFetchOptions, type WireSession } from './scripted-fetch.js';
@@ -108,14 +109,15 @@ async function send(res: import('node:http').ServerResponse, reply: WireReply, d
   } else if (end?.cut !== 'stall') res.end();
 }
 
-/** Response headers a proxy does not pass on: the body it writes is decoded and re-framed. */
-const HOP_HEADERS = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
+/** Response headers a proxy does not pass on (the engine's list, read once). */
+let transferHeaders: Set<string> | undefined;
 
 /** Writes a `Response` to `res` as its body arrives. */
 async function pipe(res: import('node:http').ServerResponse, response: Response): Promise<void> {
+  transferHeaders ??= new Set(callDoubles((e) => e.wireTransferHeaders()));
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => {
-    if (!HOP_HEADERS.has(key)) headers[key] = value;
+    if (!transferHeaders!.has(key)) headers[key] = value;
   });
   res.writeHead(response.status, headers);
   if (response.body !== null) {

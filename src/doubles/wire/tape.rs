@@ -34,8 +34,9 @@ use crate::doubles::cassette::{
 };
 
 /// Response headers that describe the transfer, not the answer: a replay's own transfer sets
-/// them (the body it writes is already decoded and of another length).
-const TRANSFER_HEADERS: [&str; 5] = [
+/// them (the body it writes is already decoded and of another length), and a recording proxy
+/// does not pass them on.
+pub const TRANSFER_HEADERS: [&str; 5] = [
     "content-length",
     "content-encoding",
     "transfer-encoding",
