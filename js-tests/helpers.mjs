@@ -1,5 +1,7 @@
 // Small helpers shared by the suites.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 /** `{ ok: true, value }` or `{ ok: false, error }`: what running `run` did. */
 export function outcome(run) {
@@ -57,4 +59,23 @@ export function differential(reference, ours) {
     assert.deepStrictEqual(actual, expected);
     return actual;
   };
+}
+
+/** The first line `child` prints. */
+export async function firstLine(child) {
+  let out = '';
+  for await (const chunk of child.stdout) {
+    out += chunk;
+    if (out.includes('\n')) return out.split('\n')[0];
+  }
+  throw new Error(`the command printed no line; stderr: ${child.stderr.read()}`);
+}
+
+/** Runs the built `understudy serve …args` in a child process (port 0); resolves to it and its URL. */
+export async function serveCommand(args) {
+  const bin = fileURLToPath(new URL('../build/npm/esm-node/cli.js', import.meta.url));
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const server = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout.setEncoding('utf8');
+  return { server, url: await firstLine(server) };
 }

@@ -4,8 +4,7 @@
 // with the retries they make timed by `at` and `retryOf`, and the endpoints an app calls
 // beside the model (embeddings, model lists, token counts).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { serveCommand } from './helpers.mjs';
 import { test } from 'node:test';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
@@ -30,24 +29,6 @@ import {
 } from '@understudy/agents/ai-sdk/testing';
 import { ScriptedModel, withFault as withFaultOfTesting } from '@understudy/agents/testing';
 
-const bin = fileURLToPath(new URL('../build/npm/esm-node/cli.js', import.meta.url));
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-/** Runs `understudy serve …args` in a child process; resolves to it and its URL. */
-async function serve(args) {
-  const child = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.setEncoding('utf8');
-  const url = await new Promise((resolve, reject) => {
-    let seen = '';
-    child.stdout.on('data', (d) => {
-      seen += d;
-      if (seen.includes('\n')) resolve(seen.split('\n')[0].trim());
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-  });
-  return { child, url };
-}
-
 const weather = [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'], additionalProperties: false }, strict: true }];
 
 /** An `openai` tool loop, as a Playwright worker's app would run it: the model calls `lookup`, the app answers, the model finishes. */
@@ -60,7 +41,7 @@ async function toolLoop(client) {
 }
 
 test('four parallel sessions against one serve: each runs its own script copy, and the journal returns its calls', async () => {
-  const { child, url } = await serve(['--script', 'js-tests/fixtures/session-script.mjs']);
+  const { server: child, url } = await serveCommand(['--script', 'js-tests/fixtures/session-script.mjs']);
   try {
     const workers = ['w1', 'w2', 'w3', 'w4'];
     // Two of them name their session in a header, two in the path.

@@ -20,6 +20,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import OpenAI from 'openai';
 import { Agent, Runner, tool as agentTool } from '@openai/agents';
 import { OpenAIChatCompletionsModel, OpenAIResponsesModel } from '@openai/agents-openai';
+import { serveCommand } from './helpers.mjs';
 import { scriptedFetch, scriptedLanguageModel, textStep, toolCall, reasoning, modelResponse, assistantMessage, assertToolCalled, assertToolsOffered } from '@understudy/agents/ai-sdk/testing';
 
 const weather = (seen) => tool({ description: 'Weather in a city', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => (seen.push(city), `sunny in ${city}`) });
@@ -127,30 +128,12 @@ test("@openai/agents' OpenAIResponsesModel and OpenAIChatCompletionsModel run a 
 
 const bin = fileURLToPath(new URL('../build/npm/esm-node/cli.js', import.meta.url));
 
-/** The first line `child` prints. */
-async function firstLine(child) {
-  let out = '';
-  for await (const chunk of child.stdout) {
-    out += chunk;
-    if (out.includes('\n')) return out.split('\n')[0];
-  }
-  throw new Error(`the command printed no line; stderr: ${child.stderr.read()}`);
-}
-
 test('another process: the serve command, and a child app using openai with OPENAI_BASE_URL', async () => {
   const { server, url } = await serveCommand(['--script', 'js-tests/fixtures/serve-script.mjs']);
   assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
   assert.deepEqual(await runApp(url, 'sk-test'), { called: 'weather', args: { city: 'Oslo' }, text: 'Sunny in Oslo.' });
   await stop(server);
 });
-
-/** Runs `understudy serve …args` in a child process; resolves to it and its URL. */
-async function serveCommand(args) {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const server = spawn(process.execPath, [bin, 'serve', ...args, '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout.setEncoding('utf8');
-  return { server, url: await firstLine(server) };
-}
 
 /** The child app against `url`; resolves to what it printed. */
 async function runApp(url, key) {
