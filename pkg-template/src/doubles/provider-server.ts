@@ -9,7 +9,7 @@ import { nodeBuiltin } from '../engine/host.js';
 import { callDoubles } from '../engine/channel.js';
 import { describeValue, expectKnownOptions } from '../engine/args.js';
 import { UserError } from '../engine/errors.js';
-import { FETCH_OPTIONS, WireDouble, attachDouble, fetchOptions, type RecordedHttpCall, type ScriptedFetchInput, type ScriptedFetchOptions, type WireSession } from './scripted-fetch.js';
+import { FETCH_OPTIONS, WireDouble, attachDouble, fetchOptions, wait, type RecordedHttpCall, type ScriptedFetchInput, type ScriptedFetchOptions, type WireSession } from './scripted-fetch.js';
 import type { WireReply } from './wire-types.js';
 import { recordingFetch, type RecordingFetch, type WireCassetteSource } from './wire-cassette.js';
 import type { Cassette, RedactionOptions } from './cassette-format.js';
@@ -69,11 +69,6 @@ export interface ProviderServer {
 
 type NodeHttp = typeof import('node:http');
 
-/** Resolves after `ms` milliseconds. */
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /**
  * Writes `reply` to `res`, an event per write, `delay` ms apart (the first after `firstDelay`),
  * ending as its fault says: the socket destroyed (before the status line, or after the events
@@ -87,7 +82,7 @@ async function send(res: import('node:http').ServerResponse, reply: WireReply, d
     return;
   }
   if (reply.events === undefined) {
-    if (firstDelay > 0) await pause(firstDelay);
+    if (firstDelay > 0) await wait(firstDelay);
     res.writeHead(reply.status, Object.fromEntries(reply.headers));
     res.end(reply.body ?? '');
     return;
@@ -96,8 +91,8 @@ async function send(res: import('node:http').ServerResponse, reply: WireReply, d
   res.flushHeaders();
   let written: Promise<unknown> = Promise.resolve();
   for (let i = 0; i < reply.events.length; i++) {
-    const wait = i === 0 && firstDelay > 0 ? firstDelay : delay;
-    if (wait > 0) await pause(wait);
+    const ms = i === 0 && firstDelay > 0 ? firstDelay : delay;
+    if (ms > 0) await wait(ms);
     if (res.destroyed) return;
     written = new Promise((resolve) => res.write(reply.events![i], resolve));
   }

@@ -214,17 +214,20 @@ export class WireScript {
     callDoubles(() => this.#script.assertComplete());
   }
 
-  /** Whether the call at `index` (of request `key`) failed: a later call sending it again retries it. */
-  #settled(key: string, index: number, failed: boolean): void {
-    if (failed) this.#failedBy.set(key, index);
-    else this.#failedBy.delete(key);
+  /**
+   * Whether the call `record` failed: a later call sending its request again retries it. The
+   * request's key (its whole body) is made only while a failure is on record or one is recorded.
+   */
+  #settled(record: CallRecord, failed: boolean): void {
+    if (failed) this.#failedBy.set(requestKey(record.incoming), record.index);
+    else if (this.#failedBy.size > 0) this.#failedBy.delete(requestKey(record.incoming));
   }
 
-  #record(route: Route, incoming: WireIncoming): [CallRecord, string] {
-    const key = requestKey(incoming);
-    const record: CallRecord = { index: this.#records.length, route, incoming, at: now() - this.#started, retryOf: this.#failedBy.get(key) };
+  #record(route: Route, incoming: WireIncoming): CallRecord {
+    const retryOf = this.#failedBy.size > 0 ? this.#failedBy.get(requestKey(incoming)) : undefined;
+    const record: CallRecord = { index: this.#records.length, route, incoming, at: now() - this.#started, retryOf };
     this.#records.push(record);
-    return [record, key];
+    return record;
   }
 
   /**
@@ -235,7 +238,7 @@ export class WireScript {
   service(incoming: WireIncoming, arrived: Arrived): WireReply | Promise<WireReply> {
     const route: Route = { endpoint: arrived.service!, streamed: false, model: arrived.model ?? '' };
     if (this.#replay) return this.respond(incoming, { ...arrived, route, offered: [], schemas: '{}' });
-    const [record, key] = this.#record(route, incoming);
+    const record = this.#record(route, incoming);
     let reply = arrived.reply!;
     const step = arrived.embeds ? this.#embeddings.shift() : undefined;
     if (step !== undefined) {
@@ -247,7 +250,7 @@ export class WireScript {
       }
       reply = given.reply!;
     }
-    this.#settled(key, record.index, reply.status >= 400);
+    this.#settled(record, reply.status >= 400);
     return reply;
   }
 
@@ -257,12 +260,12 @@ export class WireScript {
    */
   async respond(incoming: WireIncoming, arrived: Arrived): Promise<WireReply> {
     const route = arrived.route!;
-    const [record, key] = this.#record(route, incoming);
+    const record = this.#record(route, incoming);
     logRequest(this.owner, { tools: arrived.offered!.map((name) => ({ type: 'function', name })) });
     // The provider refuses the request before any model runs: no step is taken.
     const refusal = this.#replay ? 'null' : callEngine((e) => e.wireRefusal(route.endpoint, engineInput(arrived.schemas!)));
     if (refusal !== 'null') {
-      this.#settled(key, record.index, true);
+      this.#settled(record, true);
       return JSON.parse(refusal) as WireReply;
     }
     let step: Step;
@@ -275,7 +278,7 @@ export class WireScript {
     const before = this.#failed[this.#failed.length - 1] ?? 0;
     this.#failed.push(step.type === 'error' ? before + 1 : 0);
     if (step.type === 'error') {
-      this.#settled(key, record.index, true);
+      this.#settled(record, true);
       return this.#error(route, step, record);
     }
     let answer: unknown;
@@ -292,7 +295,7 @@ export class WireScript {
         this.enqueue([{ type: 'responder', respond: step.respond } as ScriptedFetchInput]);
         return this.#failure(route, error);
       }
-      this.#settled(key, record.index, true);
+      this.#settled(record, true);
       throw error;
     }
     if (typeof answer === 'object' && answer !== null && WIRE_REPLY in answer) return (answer as { [WIRE_REPLY]: WireReply })[WIRE_REPLY];
@@ -302,7 +305,7 @@ export class WireScript {
       text = JSON.stringify(fault === undefined ? { route, answer } : { route, answer, fault });
       const reply = JSON.parse(callDoubles((e) => e.wireAnswer(input(text), record.index, offered, this.#options.deltaSize, this.#surface))) as WireReply;
       logOutput(this.owner, Array.isArray(answer) ? answer : (answer as { output?: unknown } | null)?.output);
-      this.#settled(key, record.index, fault !== undefined);
+      this.#settled(record, fault !== undefined);
       return reply;
     } catch (error) {
       return this.#failure(route, error);
@@ -423,8 +426,8 @@ export class WireDouble {
   }
 }
 
-/** Resolves after `ms` milliseconds, or rejects when `signal` aborts first. */
-function wait(ms: number, signal?: AbortSignal | null): Promise<void> {
+/** Resolves after `ms` milliseconds (`Infinity`: never), or rejects when `signal` aborts first. */
+export function wait(ms: number, signal?: AbortSignal | null): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortReason(signal));
     const timer = ms === Infinity ? undefined : setTimeout(() => {
