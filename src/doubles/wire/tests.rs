@@ -835,3 +835,30 @@ fn the_cassette_rules_do_not_reach_into_the_wire_tape() {
         "src/doubles/cassette.rs names the wire module"
     );
 }
+
+#[test]
+fn overloaded_is_each_providers_own_status_and_body() {
+    let facts =
+        json!({ "fault": "overloaded", "message": "ignored", "advice": { "retryAfterMs": 1500 } });
+    let text = |r: &Reply| match &r.body {
+        Body::Text(t) => serde_json::from_str::<Json>(t).unwrap(),
+        _ => panic!(),
+    };
+    let a = errors::write(Endpoint::Messages, &facts).unwrap();
+    assert_eq!(a.status, 529);
+    assert_eq!(
+        text(&a),
+        json!({ "type": "error", "error": { "type": "overloaded_error", "message": "Overloaded" } })
+    );
+    assert!(a.headers.contains(&("retry-after".into(), "2".into())));
+    let o = errors::write(Endpoint::Chat, &facts).unwrap();
+    assert_eq!(
+        (o.status, text(&o)["error"]["type"].clone()),
+        (503, json!("server_error"))
+    );
+    let g = errors::write(Endpoint::Gemini, &facts).unwrap();
+    assert_eq!(
+        (g.status, text(&g)["error"]["status"].clone()),
+        (503, json!("UNAVAILABLE"))
+    );
+}
