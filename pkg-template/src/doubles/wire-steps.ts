@@ -47,7 +47,7 @@ export class OverloadedError extends Error {
 
 /**
  * The provider's own overloaded answer: Anthropic's 529 `overloaded_error`, OpenAI's 503
- * `server_error`, Gemini's 503 `UNAVAILABLE`, each with its body (and `retry-after` from
+ * `service_unavailable_error` (code `server_is_overloaded`), Gemini's 503 `UNAVAILABLE`, each with its body (and `retry-after` from
  * `retryAdvice.retryAfterMs`), which the clients retry as in production.
  */
 export function overloadedError(retryAdvice?: LanguageModelRetryAdvice): { type: 'error'; error: OverloadedError; retryAdvice?: LanguageModelRetryAdvice } {

@@ -16,6 +16,8 @@ fn openai_kind(status: u16) -> (&'static str, Option<&'static str>) {
         403 => ("permission_error", None),
         404 => ("invalid_request_error", Some("model_not_found")),
         429 => ("rate_limit_error", Some("rate_limit_exceeded")),
+        // What OpenAI answers when it is overloaded (seen on the Responses API in 2026).
+        503 => ("service_unavailable_error", Some("server_is_overloaded")),
         s if s >= 500 => ("server_error", None),
         _ => ("invalid_request_error", None),
     }
@@ -124,12 +126,13 @@ pub fn double_error(status: u16, kind: &str, message: &str) -> Reply {
 }
 
 /// The status and message a provider answers when it is overloaded: Anthropic's 529
-/// `overloaded_error`, OpenAI's and Gemini's 503 (`server_error`, `UNAVAILABLE`).
+/// `overloaded_error`, OpenAI's and Gemini's 503 (`service_unavailable_error` with code
+/// `server_is_overloaded`, `UNAVAILABLE`).
 fn overloaded_of(provider: Provider) -> (u16, &'static str) {
     match provider {
         Provider::OpenAi => (
             503,
-            "The engine is currently overloaded, please try again later.",
+            "Our servers are currently overloaded. Please try again later.",
         ),
         Provider::Anthropic => (529, "Overloaded"),
         Provider::Gemini => (503, "The model is overloaded. Please try again later."),
